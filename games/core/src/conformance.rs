@@ -1,0 +1,140 @@
+//! The shared conformance kit: every engine's tests call [`check_game`] (DESIGN.md section 6).
+//!
+//! It plays seeded random playouts and checks the [`Game`] contract on every step: determinism,
+//! clone independence, serialisation round trips, `to_act`/`is_over` agreement, that the
+//! fallback is valid, that refused joint actions change nothing, the game's own invariants, and
+//! that every game ends with ranks consistent with the outcome.
+
+// This is test code run from engines' tests: failing loudly with the seed and step is its job.
+#![allow(clippy::panic)]
+
+use crate::rng::{new_rng, rng_below};
+use crate::{Game, Seat, StepError, ranks_from_scores};
+
+/// How much the kit plays.
+#[derive(Debug, Clone)]
+pub struct Plan<G: Game> {
+    /// Configuration to set each game up with.
+    pub config: G::Config,
+    /// Player counts to try.
+    pub players: Vec<usize>,
+    /// Seeds (one playout per seed and player count).
+    pub seeds: std::ops::Range<u64>,
+    /// A playout longer than this many steps fails the kit (a game that never ends).
+    pub max_steps: usize,
+}
+
+/// Runs every check of the kit; panics (it is test code) with the seed and step that failed.
+pub fn check_game<G: Game>(plan: &Plan<G>) {
+    for &players in &plan.players {
+        for seed in plan.seeds.clone() {
+            let first = playout::<G>(plan, players, seed);
+            let second = playout::<G>(plan, players, seed);
+            assert_eq!(first, second, "{}: seed {seed}, {players} players: playout is not deterministic", G::NAME);
+        }
+    }
+}
+
+/// Plays one seeded random playout, checking the contract at every step; returns the sequence
+/// of state hashes.
+fn playout<G: Game>(plan: &Plan<G>, players: usize, seed: u64) -> Vec<u64> {
+    let name = G::NAME;
+    let mut game = match G::new(&plan.config, players, seed) {
+        Ok(game) => game,
+        Err(err) => panic!("{name}: seed {seed}: setup failed: {err}"),
+    };
+    let mut rng = new_rng(seed ^ 0x5eed_c0de);
+    let mut hashes = vec![game.state_hash()];
+    let mut steps = 0;
+    loop {
+        let ctx = format!("{name}: seed {seed}, {players} players, step {steps}");
+        check_state(&game, &ctx);
+        if game.is_over() {
+            break;
+        }
+        assert!(steps < plan.max_steps, "{ctx}: no end after {} steps", plan.max_steps);
+        let to_act = game.to_act();
+        check_refusals(&mut game, &to_act, &ctx);
+
+        // Mix random actions, explicit fallbacks and "no action".
+        let actions: Vec<(Seat, Option<G::Action>)> = to_act
+            .iter()
+            .map(|&seat| {
+                let action = match rng_below(&mut rng, 8) {
+                    0 => None,
+                    1 => game.no_action(seat),
+                    _ => game.random_action(seat, &mut rng),
+                };
+                if let Some(action) = &action
+                    && let Err(err) = game.check(seat, action)
+                {
+                    panic!("{ctx}: seat {seat}: random/fallback action {action:?} refused: {err}");
+                }
+                (seat, action)
+            })
+            .collect();
+
+        let before = game.clone();
+        let before_hash = game.state_hash();
+        let mut twin = game.clone();
+        if let Err(err) = game.step(&actions) {
+            panic!("{ctx}: valid joint action {actions:?} refused: {err}");
+        }
+        assert_eq!(before.state_hash(), before_hash, "{ctx}: stepping a clone changed the original");
+        if let Err(err) = twin.step(&actions) {
+            panic!("{ctx}: twin refused {actions:?}: {err}");
+        }
+        assert_eq!(twin.state_hash(), game.state_hash(), "{ctx}: same step, different states");
+        hashes.push(game.state_hash());
+        steps += 1;
+    }
+    assert!(matches!(game.step(&[]), Err(StepError::GameOver)), "{name}: seed {seed}: step after the end was accepted");
+    hashes
+}
+
+/// Checks what must hold in any state.
+fn check_state<G: Game>(game: &G, ctx: &str) {
+    if let Err(broken) = game.check_invariants() {
+        panic!("{ctx}: invariant broken: {broken}");
+    }
+    let to_act = game.to_act();
+    assert_eq!(to_act.is_empty(), game.is_over(), "{ctx}: to_act() {to_act:?} disagrees with is_over()");
+    assert!(to_act.windows(2).all(|w| w[0] < w[1]), "{ctx}: to_act() {to_act:?} not ascending");
+    assert!(to_act.iter().all(|seat| *seat < game.players()), "{ctx}: to_act() names a missing seat");
+    for &seat in &to_act {
+        if let Some(fallback) = game.no_action(seat)
+            && let Err(err) = game.check(seat, &fallback)
+        {
+            panic!("{ctx}: seat {seat}: fallback {fallback:?} is invalid: {err}");
+        }
+        let observation = game.observe(seat);
+        let json = serde_json::to_string(&observation).unwrap_or_default();
+        let back: Result<G::Observation, _> = serde_json::from_str(&json);
+        assert_eq!(back.ok().as_ref(), Some(&observation), "{ctx}: observation does not round-trip through JSON");
+    }
+    let json = serde_json::to_string(game).unwrap_or_default();
+    match serde_json::from_str::<G>(&json) {
+        Ok(back) => assert_eq!(back.state_hash(), game.state_hash(), "{ctx}: state JSON round trip changed the hash"),
+        Err(err) => panic!("{ctx}: state does not deserialise from its own JSON: {err}"),
+    }
+    let outcome = game.outcome();
+    assert_eq!(outcome.scores.len(), game.players(), "{ctx}: outcome has the wrong number of scores");
+    assert_eq!(outcome.ranks.len(), game.players(), "{ctx}: outcome has the wrong number of ranks");
+    let best = outcome.ranks.iter().min().copied();
+    assert_eq!(best, Some(1).filter(|_| game.players() > 0), "{ctx}: nobody is ranked 1");
+    // Ranks are consistent with the "1224" scheme over some key: recomputing them from the
+    // ranks themselves (lower is better) must give them back.
+    let keys: Vec<i64> = outcome.ranks.iter().map(|rank| -i64::from(*rank)).collect();
+    assert_eq!(ranks_from_scores(&keys), outcome.ranks, "{ctx}: ranks are not standard competition ranks");
+}
+
+/// Joint actions naming the wrong seats are refused and change nothing.
+fn check_refusals<G: Game>(game: &mut G, to_act: &[Seat], ctx: &str) {
+    let hash = game.state_hash();
+    assert!(matches!(game.step(&[]), Err(StepError::WrongSeats { .. })), "{ctx}: empty joint action accepted");
+    let missing_seat = (0..=game.players()).find(|seat| !to_act.contains(seat)).unwrap_or(usize::MAX);
+    let mut wrong: Vec<(Seat, Option<G::Action>)> = to_act.iter().map(|&seat| (seat, None)).collect();
+    wrong.push((missing_seat, None));
+    assert!(matches!(game.step(&wrong), Err(StepError::WrongSeats { .. })), "{ctx}: extra seat accepted");
+    assert_eq!(game.state_hash(), hash, "{ctx}: a refused step changed the state");
+}

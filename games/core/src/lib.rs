@@ -1,0 +1,148 @@
+//! The one abstraction every Wasm Arena game implements, and what all games share.
+//!
+//! A game is a value you step (OpenSpiel's model): the host asks [`Game::to_act`] which seats must
+//! answer now, shows each of them [`Game::observe`], validates each answer with [`Game::check`], and
+//! calls [`Game::step`] with the joint action (`None` for "no action", for which the game applies
+//! its own [`Game::no_action`] fallback). Engines never panic on any action value: a bad one is a
+//! typed [`Game::Invalid`] error.
+//!
+//! Engines know nothing of WebAssembly, fuel or bots; the host owns those. [`conformance`] is the
+//! shared test kit every engine's tests call.
+
+pub mod conformance;
+mod hash;
+mod outcome;
+pub mod rng;
+
+pub use hash::stable_hash;
+pub use outcome::{Outcome, ranks_from_scores};
+pub use rng::{GameRng, RNG_ALGORITHM, new_rng, rng_below};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::fmt::Debug;
+
+/// A seat index, 0-based, in the order the match lists its players.
+pub type Seat = usize;
+
+/// Why a game could not be set up (bad player count or config).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// The game does not support this many players.
+    #[error("{game} takes {min}..={max} players, not {got}")]
+    PlayerCount {
+        /// The game's name.
+        game: &'static str,
+        /// Fewest players supported.
+        min: usize,
+        /// Most players supported.
+        max: usize,
+        /// What was asked for.
+        got: usize,
+    },
+    /// The game's configuration is not usable.
+    #[error("bad {game} config: {reason}")]
+    Config {
+        /// The game's name.
+        game: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// Why [`Game::step`] refused a joint action. The game is unchanged when this is returned.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StepError {
+    /// The game is already over.
+    #[error("the game is over")]
+    GameOver,
+    /// The joint action does not name exactly the seats of [`Game::to_act`].
+    #[error("expected actions for seats {expected:?}, got {got:?}")]
+    WrongSeats {
+        /// The seats that had to act.
+        expected: Vec<Seat>,
+        /// The seats that were given.
+        got: Vec<Seat>,
+    },
+    /// An action failed [`Game::check`]; the host must validate first and pass `None` instead.
+    #[error("seat {seat}: invalid action: {reason}")]
+    Invalid {
+        /// The seat whose action was refused.
+        seat: Seat,
+        /// The game's reason, rendered.
+        reason: String,
+    },
+}
+
+/// A game engine: a deterministic state machine stepped with joint actions.
+///
+/// Contract shared by every implementation (checked by [`conformance`]):
+/// - same config, seed and actions give the same states, hashes and outcome on every machine;
+/// - `to_act()` is empty exactly when `is_over()`;
+/// - `no_action(seat)`, when `Some`, passes `check`;
+/// - `step` with an invalid action or the wrong seats returns an error and changes nothing;
+/// - a clone evolves independently; serialising and deserialising a state gives the same hash.
+pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'static {
+    /// Game options (board template, ...); `Default` is the spec's default setup.
+    type Config: Clone + Debug + Default + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// What a seat answers in one turn.
+    type Action: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// What a seat sees before it answers.
+    type Observation: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send;
+    /// Why an action is refused (one variant per rule).
+    type Invalid: std::error::Error + Clone + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// What happened during a step, for replays and logs.
+    type Event: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send;
+
+    /// Short lowercase name, used on the command line and in replays (`"azul"`).
+    const NAME: &'static str;
+    /// Fewest seats the game supports.
+    const MIN_PLAYERS: usize;
+    /// Most seats the game supports.
+    const MAX_PLAYERS: usize;
+
+    /// Sets up a new game. All randomness derives from `seed` through [`GameRng`].
+    fn new(config: &Self::Config, players: usize, seed: u64) -> Result<Self, SetupError>;
+    /// Number of seats.
+    fn players(&self) -> usize;
+    /// The seats that must answer now, ascending: one seat in alternating games, every living
+    /// seat in simultaneous ones; empty exactly when the game is over.
+    fn to_act(&self) -> Vec<Seat>;
+    /// What `seat` sees now.
+    fn observe(&self, seat: Seat) -> Self::Observation;
+    /// Whether `action` is a valid answer for `seat` now.
+    fn check(&self, seat: Seat, action: &Self::Action) -> Result<(), Self::Invalid>;
+    /// The action the game applies for `seat` when it has none (skipped turn, fault, invalid
+    /// answer); `None` when "nothing" is itself the fallback.
+    fn no_action(&self, seat: Seat) -> Option<Self::Action>;
+    /// Advances the game by one turn. `actions` names each seat of [`Game::to_act`] once, in any
+    /// order; `None` means the seat has no action and [`Game::no_action`] applies.
+    fn step(&mut self, actions: &[(Seat, Option<Self::Action>)]) -> Result<Vec<Self::Event>, StepError>;
+    /// Whether the game has ended.
+    fn is_over(&self) -> bool;
+    /// Scores and ranks now (final once `is_over`).
+    fn outcome(&self) -> Outcome;
+    /// A hash of the whole state, stable across machines and runs.
+    fn state_hash(&self) -> u64 {
+        stable_hash(self)
+    }
+    /// A uniformly random valid action for `seat` (random bots and the conformance kit), or
+    /// `None` if `seat` has nothing to choose.
+    fn random_action(&self, seat: Seat, rng: &mut GameRng) -> Option<Self::Action>;
+    /// Game-specific invariants (tile conservation, hp never negative, ...): `Err` names the
+    /// broken one. The conformance kit checks this after every step.
+    fn check_invariants(&self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// Checks that `actions` names exactly the seats in `to_act`, each once: the shared first step of
+/// every engine's [`Game::step`].
+pub fn check_seats<A>(to_act: &[Seat], actions: &[(Seat, Option<A>)]) -> Result<(), StepError> {
+    let mut got: Vec<Seat> = actions.iter().map(|(seat, _)| *seat).collect();
+    got.sort_unstable();
+    if got != to_act {
+        return Err(StepError::WrongSeats { expected: to_act.to_vec(), got });
+    }
+    Ok(())
+}

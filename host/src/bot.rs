@@ -1,0 +1,399 @@
+//! One bot's life in a match, implementing the budget contract (DESIGN.md section 1):
+//!
+//! - **Turn overrun: suspend.** Each `take-turn` call runs with the store's fuel set to what is
+//!   left of the game budget and wasmtime's async fuel yielding set to the turn budget: when a
+//!   turn's fuel is used up the call's future returns `Pending` with the bot's stack and memory
+//!   intact. The future owns the store, so it can be kept and polled again at the bot's next
+//!   turn, with a fresh turn budget. Its answer applies to the turn in which it returns.
+//! - **Game overrun: forfeit.** When the game budget runs out wasmtime traps with `OutOfFuel`;
+//!   the bot is out.
+//! - **Traps:** the store is dropped (a trapped store is never re-entered); a fresh instance is
+//!   created before the bot's next turn and `init` is told the restart count. After
+//!   `max_traps` traps the bot forfeits.
+//! - **Start-up is metered:** instantiation and `init` each get at most one turn budget, taken
+//!   from the game budget; running out there is a trap.
+//! - **Wall-clock backstop:** an epoch deadline per call, far above any turn budget, handled as
+//!   a trap; a call blocked in a host function past it is dropped the same way.
+
+use crate::budget::Budget;
+use crate::fault::{BotFault, ForfeitReason, Phase, TrapKind, classify, is_out_of_fuel};
+use crate::games::{Binding, InitInfo, Live, OwnedCall, TurnInfo};
+use crate::loader::LoadedBot;
+use crate::log::{BotLog, TurnLog};
+use crate::runtime::{Arena, BotState, ticks_for};
+use crate::wasi::{init_seed, locked_down_ctx};
+use arena_game::Game;
+use serde::{Deserialize, Serialize};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::task::{Context, Poll, Wake, Waker};
+use std::time::{Duration, Instant};
+use wasmtime::Store;
+
+type Action<B> = <<B as Binding>::Game as Game>::Action;
+
+/// Per-bot totals over a match.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotStats {
+    /// Fuel spent in the match, start-up included.
+    pub fuel_total: u64,
+    /// Most fuel spent in one turn (start-up included in the turn it happened in).
+    pub fuel_max_turn: u64,
+    /// Turns with no answer because the bot was suspended.
+    pub skipped_turns: u32,
+    /// Traps, start-up included.
+    pub traps: u32,
+    /// Answers the game refused.
+    pub invalid_actions: u32,
+}
+
+/// What one turn of one bot produced.
+#[derive(Debug)]
+pub struct TurnReport<A> {
+    /// The decoded answer, if the bot answered this turn (not yet checked against the game).
+    pub answer: Option<A>,
+    /// Fuel spent this turn (a restart's start-up included).
+    pub fuel: u64,
+    /// What went wrong, in order.
+    pub faults: Vec<BotFault>,
+    /// What the bot logged this turn.
+    pub log: TurnLog,
+}
+
+enum Slot<B: Binding> {
+    /// No instance: start (or restart) before the next turn.
+    Empty,
+    /// An instance waiting for its next turn.
+    Idle(Live<B>),
+    /// A call suspended at a turn boundary.
+    Busy {
+        call: OwnedCall<(B::Instance, B::Answer)>,
+        /// Game fuel left when the call started.
+        start_left: u64,
+        /// Fuel already charged to earlier turns of this call.
+        charged: u64,
+    },
+}
+
+/// One bot in one match.
+pub struct BotRunner<B: Binding> {
+    arena: Arena,
+    bot: Arc<LoadedBot<B>>,
+    budget: Budget,
+    seat: u8,
+    players: u8,
+    match_seed: u64,
+    log: BotLog,
+    deadline: Arc<AtomicU64>,
+    slot: Slot<B>,
+    game_fuel_left: u64,
+    stats: BotStats,
+    restarts: u32,
+    turns_asked: u32,
+    missed: u32,
+    forfeit: Option<ForfeitReason>,
+}
+
+impl<B: Binding> BotRunner<B> {
+    /// A bot ready to start.
+    pub fn new(arena: &Arena, bot: Arc<LoadedBot<B>>, budget: Budget, seat: u8, players: u8, match_seed: u64) -> Self {
+        BotRunner {
+            arena: arena.clone(),
+            bot,
+            budget,
+            seat,
+            players,
+            match_seed,
+            log: BotLog::default(),
+            deadline: Arc::new(AtomicU64::new(u64::MAX)),
+            slot: Slot::Empty,
+            game_fuel_left: budget.game_fuel,
+            stats: BotStats::default(),
+            restarts: 0,
+            turns_asked: 0,
+            missed: 0,
+            forfeit: None,
+        }
+    }
+
+    /// Totals so far.
+    pub fn stats(&self) -> BotStats {
+        self.stats
+    }
+
+    /// Why the bot is out, if it is.
+    pub fn forfeit(&self) -> Option<ForfeitReason> {
+        self.forfeit
+    }
+
+    /// Game fuel left.
+    pub fn game_fuel_left(&self) -> u64 {
+        self.game_fuel_left
+    }
+
+    /// The bot.
+    pub fn bot(&self) -> &LoadedBot<B> {
+        &self.bot
+    }
+
+    /// Records that the game refused this turn's answer.
+    pub fn note_invalid_action(&mut self) {
+        self.stats.invalid_actions += 1;
+    }
+
+    /// Instantiates the bot and calls `init` (both metered). Called once before the match; a
+    /// restart after a trap happens inside [`BotRunner::play`].
+    pub fn start(&mut self) -> TurnReport<Action<B>> {
+        let mut faults = Vec::new();
+        let fuel = self.start_instance(&mut faults);
+        self.finish_turn(None, fuel, faults)
+    }
+
+    /// Plays one turn: restarts the bot if it trapped, then starts or resumes its call.
+    pub fn play(&mut self, observation: &<B::Game as Game>::Observation) -> TurnReport<Action<B>> {
+        let mut faults = Vec::new();
+        let mut fuel = 0;
+        if self.forfeit.is_some() {
+            return self.finish_turn(None, 0, faults);
+        }
+        if matches!(self.slot, Slot::Empty) {
+            self.restarts += 1;
+            fuel += self.start_instance(&mut faults);
+        }
+        let (call, start_left, charged) = match std::mem::replace(&mut self.slot, Slot::Empty) {
+            Slot::Empty => {
+                // Start-up failed: this turn has no action.
+                self.missed += 1;
+                return self.finish_turn(None, fuel, faults);
+            }
+            Slot::Busy { call, start_left, charged } => (call, start_left, charged),
+            Slot::Idle(mut live) => {
+                let left = self.game_fuel_left;
+                if left == 0 {
+                    self.forfeit_now(ForfeitReason::GameFuelExhausted, &mut faults);
+                    return self.finish_turn(None, fuel, faults);
+                }
+                let configured = live
+                    .store
+                    .fuel_async_yield_interval(Some(self.budget.turn_fuel))
+                    .and_then(|()| live.store.set_fuel(left));
+                if let Err(err) = configured {
+                    self.trap(Phase::Turn, TrapKind::Other { detail: format!("{err:#}") }, &mut faults);
+                    return self.finish_turn(None, fuel, faults);
+                }
+                let info = TurnInfo {
+                    turn: self.turns_asked,
+                    turn_fuel_remaining: self.budget.turn_fuel.min(left),
+                    game_fuel_remaining: left,
+                    missed_turns: self.missed,
+                };
+                (B::take_turn(live, observation, info), left, 0)
+            }
+        };
+        self.turns_asked += 1;
+        let mut call = call;
+        match self.drive(&mut call, true) {
+            Driven::Suspended => {
+                let chunk = self.budget.turn_fuel.min(self.game_fuel_left);
+                self.game_fuel_left -= chunk;
+                self.slot = Slot::Busy { call, start_left, charged: charged + chunk };
+                self.stats.skipped_turns += 1;
+                self.missed += 1;
+                faults.push(BotFault::Suspended);
+                self.finish_turn(None, fuel + chunk, faults)
+            }
+            Driven::Stuck => {
+                drop(call);
+                self.missed += 1;
+                self.trap(Phase::Turn, TrapKind::WallClockBackstop, &mut faults);
+                self.finish_turn(None, fuel, faults)
+            }
+            Driven::Ready((store, result)) => {
+                let left = store.get_fuel().unwrap_or(0);
+                let spent = start_left.saturating_sub(left).saturating_sub(charged);
+                self.game_fuel_left = left;
+                fuel += spent;
+                match result {
+                    Ok((instance, answer)) => {
+                        self.slot = Slot::Idle(Live { store, instance });
+                        self.missed = 0;
+                        match B::decode(answer) {
+                            Ok(action) => self.finish_turn(Some(action), fuel, faults),
+                            Err(reason) => {
+                                self.note_invalid_action();
+                                faults.push(BotFault::InvalidAction { reason });
+                                self.finish_turn(None, fuel, faults)
+                            }
+                        }
+                    }
+                    Err(err) => {
+                        drop(store);
+                        self.missed += 1;
+                        if is_out_of_fuel(&err) {
+                            self.game_fuel_left = 0;
+                            self.forfeit_now(ForfeitReason::GameFuelExhausted, &mut faults);
+                        } else {
+                            self.trap(Phase::Turn, classify(&err), &mut faults);
+                        }
+                        self.finish_turn(None, fuel, faults)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Creates a fresh store and instance and calls `init`, each capped at one turn budget.
+    /// Returns the fuel spent; on failure the slot stays empty and the fault is recorded.
+    fn start_instance(&mut self, faults: &mut Vec<BotFault>) -> u64 {
+        let wasi = locked_down_ctx(self.match_seed, &self.bot.sha256, &self.log);
+        let store = self.arena.new_store(&self.budget, wasi, self.log.clone(), self.deadline.clone());
+        let mut spent = 0;
+
+        let bot = self.bot.clone();
+        let (store, instance) = match self
+            .startup_step(store, Phase::Instantiate, &mut spent, faults, |store| B::instantiate(&bot.pre, store))
+        {
+            Some(ok) => ok,
+            None => return spent,
+        };
+        let info = InitInfo {
+            seat: self.seat,
+            players: self.players,
+            restart_count: self.restarts,
+            seed: init_seed(self.match_seed, &self.bot.sha256),
+            turn_fuel: self.budget.turn_fuel,
+            game_fuel: self.budget.game_fuel,
+            game_fuel_remaining: self.game_fuel_left,
+        };
+        if let Some((store, instance)) =
+            self.startup_step(store, Phase::Init, &mut spent, faults, |store| B::init(Live { store, instance }, info))
+        {
+            self.slot = Slot::Idle(Live { store, instance });
+        }
+        spent
+    }
+
+    /// Runs one start-up call with at most one turn budget of fuel and no yielding.
+    fn startup_step<T>(
+        &mut self,
+        mut store: Store<BotState>,
+        phase: Phase,
+        spent: &mut u64,
+        faults: &mut Vec<BotFault>,
+        call: impl FnOnce(Store<BotState>) -> OwnedCall<T>,
+    ) -> Option<(Store<BotState>, T)> {
+        if self.game_fuel_left == 0 {
+            self.forfeit_now(ForfeitReason::GameFuelExhausted, faults);
+            return None;
+        }
+        let cap = self.budget.turn_fuel.min(self.game_fuel_left);
+        if let Err(err) = store.set_fuel(cap) {
+            self.trap(phase, TrapKind::Other { detail: format!("{err:#}") }, faults);
+            return None;
+        }
+        let mut call = call(store);
+        let outcome = self.drive(&mut call, false);
+        drop(call);
+        let (store, result) = match outcome {
+            Driven::Ready(ready) => ready,
+            Driven::Suspended | Driven::Stuck => {
+                self.trap(phase, TrapKind::WallClockBackstop, faults);
+                return None;
+            }
+        };
+        let used = cap.saturating_sub(store.get_fuel().unwrap_or(0));
+        *spent += used;
+        self.game_fuel_left = self.game_fuel_left.saturating_sub(used);
+        match result {
+            Ok(value) => Some((store, value)),
+            Err(err) if is_out_of_fuel(&err) && self.game_fuel_left == 0 => {
+                self.forfeit_now(ForfeitReason::GameFuelExhausted, faults);
+                None
+            }
+            Err(err) if is_out_of_fuel(&err) => {
+                self.trap(phase, TrapKind::StartupFuelExhausted, faults);
+                None
+            }
+            Err(err) => {
+                self.trap(phase, classify(&err), faults);
+                None
+            }
+        }
+    }
+
+    fn trap(&mut self, phase: Phase, trap: TrapKind, faults: &mut Vec<BotFault>) {
+        self.slot = Slot::Empty;
+        self.stats.traps += 1;
+        faults.push(BotFault::Trapped { phase, trap });
+        if self.stats.traps >= self.budget.max_traps {
+            self.forfeit_now(ForfeitReason::TooManyTraps, faults);
+        }
+    }
+
+    fn forfeit_now(&mut self, reason: ForfeitReason, faults: &mut Vec<BotFault>) {
+        if self.forfeit.is_none() {
+            self.forfeit = Some(reason);
+            self.slot = Slot::Empty;
+            faults.push(BotFault::Forfeit { reason });
+        }
+    }
+
+    fn finish_turn(&mut self, answer: Option<Action<B>>, fuel: u64, faults: Vec<BotFault>) -> TurnReport<Action<B>> {
+        self.stats.fuel_total += fuel;
+        self.stats.fuel_max_turn = self.stats.fuel_max_turn.max(fuel);
+        TurnReport { answer, fuel, faults, log: self.log.take_turn() }
+    }
+
+    /// Polls `call` until it completes, yields for fuel (when `yield_is_suspend`), or is stuck
+    /// in a host function past the backstop.
+    fn drive<F: Future + ?Sized>(&self, call: &mut Pin<Box<F>>, yield_is_suspend: bool) -> Driven<F::Output> {
+        let backstop = Duration::from_millis(self.budget.backstop_ms);
+        self.deadline.store(self.arena.epoch_now() + ticks_for(self.budget.backstop_ms), Ordering::Relaxed);
+        let flag = Arc::new(WakeFlag { woken: AtomicBool::new(false), thread: std::thread::current() });
+        let waker = Waker::from(flag.clone());
+        let mut cx = Context::from_waker(&waker);
+        let started = Instant::now();
+        loop {
+            flag.woken.store(false, Ordering::SeqCst);
+            let poll = wasmtime_wasi::runtime::with_ambient_tokio_runtime(|| call.as_mut().poll(&mut cx));
+            match poll {
+                Poll::Ready(output) => return Driven::Ready(output),
+                // wasmtime's fuel yield wakes the task before returning Pending; a host
+                // function waiting on I/O (a sleep) does not.
+                Poll::Pending if flag.woken.load(Ordering::SeqCst) => {
+                    if yield_is_suspend {
+                        return Driven::Suspended;
+                    }
+                }
+                Poll::Pending => match backstop.checked_sub(started.elapsed()) {
+                    Some(left) if !left.is_zero() => std::thread::park_timeout(left),
+                    _ => return Driven::Stuck,
+                },
+            }
+        }
+    }
+}
+
+enum Driven<T> {
+    Ready(T),
+    Suspended,
+    Stuck,
+}
+
+struct WakeFlag {
+    woken: AtomicBool,
+    thread: std::thread::Thread,
+}
+
+impl Wake for WakeFlag {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.woken.store(true, Ordering::SeqCst);
+        self.thread.unpark();
+    }
+}

@@ -1,0 +1,66 @@
+//! Per-match budgets and limits (DESIGN.md section 1), with the platform's defaults.
+
+use serde::{Deserialize, Serialize};
+
+/// Default fuel per turn.
+pub const DEFAULT_TURN_FUEL: u64 = 10_000_000;
+/// Default fuel per game.
+pub const DEFAULT_GAME_FUEL: u64 = 100_000_000;
+/// Default linear memory per bot, in MiB.
+pub const DEFAULT_MEMORY_MIB: u32 = 64;
+/// Default traps before a bot forfeits.
+pub const DEFAULT_MAX_TRAPS: u32 = 3;
+/// Default wall-clock backstop per call, in milliseconds: far above what a full turn budget
+/// needs (10M fuel is about a millisecond of compiled code), so it never decides a normal game.
+pub const DEFAULT_BACKSTOP_MS: u64 = 10_000;
+
+/// What every bot in a match may spend. Recorded in replays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Budget {
+    /// Fuel per turn; a bot that runs out is suspended and resumes at its next turn.
+    pub turn_fuel: u64,
+    /// Fuel for the whole match (instantiation and `init` included); running out forfeits.
+    pub game_fuel: u64,
+    /// Linear memory per bot, in MiB.
+    pub memory_mib: u32,
+    /// Traps after which a bot forfeits.
+    pub max_traps: u32,
+    /// Wall-clock backstop per call, in milliseconds; hitting it is handled as a trap.
+    pub backstop_ms: u64,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            turn_fuel: DEFAULT_TURN_FUEL,
+            game_fuel: DEFAULT_GAME_FUEL,
+            memory_mib: DEFAULT_MEMORY_MIB,
+            max_traps: DEFAULT_MAX_TRAPS,
+            backstop_ms: DEFAULT_BACKSTOP_MS,
+        }
+    }
+}
+
+impl Budget {
+    /// Memory limit in bytes.
+    pub fn memory_bytes(&self) -> usize {
+        (self.memory_mib as usize) << 20
+    }
+
+    /// Checks the budget is usable; the message names the bad field.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.turn_fuel == 0 {
+            return Err("turn fuel must be at least 1".into());
+        }
+        if self.game_fuel == 0 {
+            return Err("game fuel must be at least 1".into());
+        }
+        if self.memory_mib == 0 || self.memory_mib > 4096 {
+            return Err(format!("memory must be 1..=4096 MiB, not {}", self.memory_mib));
+        }
+        if self.backstop_ms == 0 {
+            return Err("the wall-clock backstop must be at least 1 ms".into());
+        }
+        Ok(())
+    }
+}

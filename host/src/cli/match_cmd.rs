@@ -1,0 +1,105 @@
+//! `arena match`: load the bots, play one match, print the result, write the replay.
+
+use super::GameName;
+use super::output::print_table;
+use anyhow::Context;
+use arena_host::budget::{DEFAULT_GAME_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TURN_FUEL};
+use arena_host::games::Binding;
+use arena_host::games::azul::AzulBinding;
+use arena_host::loader::load_bot;
+use arena_host::replay::write_replay;
+use arena_host::{Arena, Budget, play_match};
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+pub const EXAMPLES: &str = "\
+Examples:
+  arena match --game azul target/bots/azul-greedy.wasm target/bots/azul-random.wasm
+  arena match --game azul a.wasm b.wasm --seed 7 --json
+  arena match --game azul a.wasm b.wasm --turn-fuel 5000000 --game-fuel 50000000 --replay match.json
+
+Budgets are wasmtime fuel (one unit per executed wasm operator). A bot that runs out of turn
+fuel is suspended and resumes at its next turn; one that runs out of game fuel forfeits.
+Exit status: 0 when the match was played (whatever the bots did), 2 for bad usage or a bad
+bot file.";
+
+/// Arguments of `arena match`.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// The game to play.
+    #[arg(long, value_enum)]
+    game: GameName,
+    /// Bot files (WebAssembly components), in seat order.
+    #[arg(required = true, num_args = 1.., value_name = "BOT.wasm")]
+    bots: Vec<PathBuf>,
+    /// Match seed: the same bots and seed play the same match.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Fuel per turn before a bot is suspended.
+    #[arg(long, default_value_t = DEFAULT_TURN_FUEL, value_name = "N")]
+    turn_fuel: u64,
+    /// Fuel per game (start-up included) before a bot forfeits.
+    #[arg(long, default_value_t = DEFAULT_GAME_FUEL, value_name = "N")]
+    game_fuel: u64,
+    /// Linear memory per bot, in MiB.
+    #[arg(long, default_value_t = DEFAULT_MEMORY_MIB, value_name = "N")]
+    memory_mib: u32,
+    /// Write the replay to FILE.
+    #[arg(long, value_name = "FILE")]
+    replay: Option<PathBuf>,
+    /// Print exactly one JSON object on stdout instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
+    let budget = Budget {
+        turn_fuel: args.turn_fuel,
+        game_fuel: args.game_fuel,
+        memory_mib: args.memory_mib,
+        ..Budget::default()
+    };
+    budget.validate().map_err(anyhow::Error::msg)?;
+    match args.game {
+        GameName::Azul => play::<AzulBinding>(&args, budget),
+    }
+}
+
+fn play<B: Binding>(args: &MatchArgs, budget: Budget) -> anyhow::Result<ExitCode> {
+    use arena_game::Game;
+    if !(B::Game::MIN_PLAYERS..=B::Game::MAX_PLAYERS).contains(&args.bots.len()) {
+        anyhow::bail!(
+            "{} takes {}..={} bots, {} given",
+            B::Game::NAME,
+            B::Game::MIN_PLAYERS,
+            B::Game::MAX_PLAYERS,
+            args.bots.len()
+        );
+    }
+    let arena = Arena::new()?;
+    let mut bots = Vec::new();
+    for path in &args.bots {
+        // The same file in two seats is compiled once.
+        if let Some(index) = args.bots.iter().position(|other| other == path).filter(|i| *i < bots.len()) {
+            let same = Arc::clone(&bots[index]);
+            bots.push(same);
+            continue;
+        }
+        bots.push(Arc::new(load_bot::<B>(&arena, path)?));
+    }
+    let record = play_match::<B>(&arena, &bots, &Default::default(), args.seed, budget)?;
+    if let Some(path) = &args.replay {
+        write_replay(&record, path).with_context(|| format!("writing the replay to {}", path.display()))?;
+    }
+    if args.json {
+        println!("{}", serde_json::to_string(&record.result)?);
+    } else {
+        print_table(&record.result);
+        if let Some(path) = &args.replay {
+            println!("replay: {}", path.display());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,132 @@
+//! Azul's binding: `arena:azul/bot@0.1.0` to and from [`arena_azul`]'s types.
+
+use super::{Binding, InitInfo, Live, OwnedCall, TurnInfo};
+use crate::fault::InvalidReason;
+use crate::runtime::BotState;
+use arena_azul::{Azul, Colour, Move, View};
+use wasmtime::Store;
+use wasmtime::component::InstancePre;
+
+#[allow(missing_docs, clippy::all)]
+mod bindings {
+    wasmtime::component::bindgen!({
+        path: "../wit/azul",
+        world: "arena:azul/bot@0.1.0",
+        exports: { default: async },
+    });
+}
+
+use bindings::arena::azul::types as wit;
+use bindings::arena::common::types as common;
+
+/// Azul's [`Binding`].
+pub struct AzulBinding;
+
+impl Binding for AzulBinding {
+    type Game = Azul;
+    type Pre = bindings::BotPre<BotState>;
+    type Instance = bindings::Bot;
+    type Answer = wit::Action;
+
+    const EXPORT: &'static str = "arena:azul/player@0.1.0";
+    const WORLD: &'static str = "arena:azul/bot@0.1.0";
+
+    fn pre(pre: InstancePre<BotState>) -> wasmtime::Result<Self::Pre> {
+        bindings::BotPre::new(pre)
+    }
+
+    fn instantiate(pre: &Self::Pre, mut store: Store<BotState>) -> OwnedCall<Self::Instance> {
+        let pre = pre.clone();
+        Box::pin(async move {
+            let result = pre.instantiate_async(&mut store).await;
+            (store, result)
+        })
+    }
+
+    fn init(live: Live<Self>, info: InitInfo) -> OwnedCall<Self::Instance> {
+        let Live { mut store, instance } = live;
+        let info = common::InitInfo {
+            seat: info.seat,
+            players: info.players,
+            restart_count: info.restart_count,
+            seed: info.seed,
+            turn_fuel: info.turn_fuel,
+            game_fuel: info.game_fuel,
+            game_fuel_remaining: info.game_fuel_remaining,
+        };
+        Box::pin(async move {
+            let result = instance.arena_azul_player().call_init(&mut store, info).await;
+            (store, result.map(|()| instance))
+        })
+    }
+
+    fn take_turn(live: Live<Self>, view: &View, info: TurnInfo) -> OwnedCall<(Self::Instance, Self::Answer)> {
+        let Live { mut store, instance } = live;
+        let view = view_to_wit(view, info);
+        Box::pin(async move {
+            let result = instance.arena_azul_player().call_take_turn(&mut store, &view).await;
+            (store, result.map(|answer| (instance, answer)))
+        })
+    }
+
+    fn decode(answer: wit::Action) -> Result<Move, InvalidReason> {
+        // Every WIT value is representable: range checks are the engine's (`check`).
+        Ok(Move { source: answer.source, colour: colour_from_wit(answer.colour), line: answer.line })
+    }
+}
+
+fn colour_to_wit(colour: Colour) -> wit::Colour {
+    match colour {
+        Colour::Green => wit::Colour::Green,
+        Colour::Orange => wit::Colour::Orange,
+        Colour::Blue => wit::Colour::Blue,
+        Colour::Yellow => wit::Colour::Yellow,
+        Colour::Red => wit::Colour::Red,
+    }
+}
+
+fn colour_from_wit(colour: wit::Colour) -> Colour {
+    match colour {
+        wit::Colour::Green => Colour::Green,
+        wit::Colour::Orange => Colour::Orange,
+        wit::Colour::Blue => Colour::Blue,
+        wit::Colour::Yellow => Colour::Yellow,
+        wit::Colour::Red => Colour::Red,
+    }
+}
+
+fn move_to_wit(mv: &Move) -> wit::Action {
+    wit::Action { source: mv.source, colour: colour_to_wit(mv.colour), line: mv.line }
+}
+
+fn view_to_wit(view: &View, info: TurnInfo) -> wit::View {
+    wit::View {
+        seat: view.seat,
+        round: view.round,
+        center: view.center.to_vec(),
+        center_has_marker: view.center_has_marker,
+        factories: view.factories.iter().map(|factory| factory.to_vec()).collect(),
+        marker_holder: view.marker_holder,
+        boards: view
+            .boards
+            .iter()
+            .map(|board| wit::Board {
+                lines: board
+                    .lines
+                    .iter()
+                    .map(|line| wit::PatternLine { count: line.count, colour: line.colour.map(colour_to_wit) })
+                    .collect(),
+                wall: board.wall.iter().flatten().copied().collect(),
+                floor_len: board.floor_len,
+                score: u32::try_from(board.score.max(0)).unwrap_or(u32::MAX),
+            })
+            .collect(),
+        last_move: view.last_move.as_ref().map(move_to_wit),
+        info: common::TurnInfo {
+            turn: info.turn,
+            turn_fuel_remaining: info.turn_fuel_remaining,
+            game_fuel_remaining: info.game_fuel_remaining,
+            missed_turns: info.missed_turns,
+        },
+    }
+}

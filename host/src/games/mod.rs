@@ -1,0 +1,96 @@
+//! One binding module per game: the glue between a game engine's Rust types and its WIT world.
+//! Every binding implements [`Binding`], so the bot driver and the match loop are written once.
+
+pub mod azul;
+
+use crate::fault::InvalidReason;
+use crate::runtime::BotState;
+use arena_game::Game;
+use std::future::Future;
+use std::pin::Pin;
+use wasmtime::Store;
+use wasmtime::component::InstancePre;
+
+/// Fuel facts passed with `init` (the WIT `init-info`, in plain Rust).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InitInfo {
+    /// The bot's seat.
+    pub seat: u8,
+    /// Seats in the match.
+    pub players: u8,
+    /// Restarts so far.
+    pub restart_count: u32,
+    /// The bot's own seed.
+    pub seed: u64,
+    /// Fuel per turn.
+    pub turn_fuel: u64,
+    /// Fuel per game.
+    pub game_fuel: u64,
+    /// Game fuel left as `init` starts.
+    pub game_fuel_remaining: u64,
+}
+
+/// Fuel facts passed with every turn (the WIT `turn-info`, in plain Rust).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TurnInfo {
+    /// Turns the bot was asked to play before this one.
+    pub turn: u32,
+    /// Fuel the call may spend this turn.
+    pub turn_fuel_remaining: u64,
+    /// Fuel left for the match.
+    pub game_fuel_remaining: u64,
+    /// Turns missed since the bot last answered.
+    pub missed_turns: u32,
+}
+
+/// A future that owns the bot's store while it runs (so a suspended call can outlive the turn
+/// that started it) and hands it back with the result.
+pub type OwnedCall<T> = Pin<Box<dyn Future<Output = (Store<BotState>, wasmtime::Result<T>)> + Send>>;
+
+/// A live instance: the store and the bindings to call into it.
+pub struct Live<B: Binding> {
+    /// The bot's store (one per instance).
+    pub store: Store<BotState>,
+    /// The instance's exports.
+    pub instance: B::Instance,
+}
+
+/// The glue for one game's WIT world.
+pub trait Binding: Send + Sync + 'static {
+    /// The engine.
+    type Game: Game;
+    /// Pre-instantiated component (compiled and linked once per run).
+    type Pre: Clone + Send + Sync + 'static;
+    /// An instance's typed exports.
+    type Instance: Send + Sync + 'static;
+    /// A turn's answer as the bot returned it.
+    type Answer: Send + 'static;
+
+    /// The export a bot for this game must have, e.g. `arena:azul/player@0.1.0`.
+    const EXPORT: &'static str;
+    /// The world a bot for this game targets, e.g. `arena:azul/bot@0.1.0`.
+    const WORLD: &'static str;
+
+    /// Type-checks the component's exports against the world.
+    fn pre(pre: InstancePre<BotState>) -> wasmtime::Result<Self::Pre>;
+
+    /// Instantiates (metered by the caller's fuel setting).
+    fn instantiate(pre: &Self::Pre, store: Store<BotState>) -> OwnedCall<Self::Instance>;
+
+    /// Calls `init`.
+    fn init(live: Live<Self>, info: InitInfo) -> OwnedCall<Self::Instance>
+    where
+        Self: Sized;
+
+    /// Calls `take-turn` with the observation and budget facts.
+    fn take_turn(
+        live: Live<Self>,
+        observation: &<Self::Game as Game>::Observation,
+        info: TurnInfo,
+    ) -> OwnedCall<(Self::Instance, Self::Answer)>
+    where
+        Self: Sized;
+
+    /// Decodes an answer into a game action; a malformed one is an invalid action.
+    fn decode(answer: Self::Answer) -> Result<<Self::Game as Game>::Action, InvalidReason>;
+}

@@ -1,0 +1,29 @@
+//! The Wasm Arena host: runs untrusted WebAssembly bots under wasmtime fuel metering and steps
+//! native game engines turn by turn.
+//!
+//! - [`runtime`]: the wasmtime engine (fuel, determinism, limits, the epoch backstop) and the
+//!   locked-down WASI each bot gets.
+//! - [`loader`]: reads a bot file, compiles it once per run and checks which game it plays.
+//! - [`bot`]: one bot's life in a match: its store, budgets, suspension, restarts, faults.
+//! - [`games`]: one binding module per game, converting engine types to and from WIT.
+//! - [`play`]: the match loop; [`replay`]: the replay file and its verification.
+//!
+//! The budget contract (DESIGN.md section 1) is implemented in [`bot`]; every exception a bot
+//! can cause is a [`fault::BotFault`] value in the match record, never a host error.
+
+pub mod bot;
+pub mod budget;
+pub mod fault;
+pub mod games;
+pub mod loader;
+pub mod log;
+pub mod play;
+pub mod replay;
+pub mod runtime;
+pub mod wasi;
+
+pub use budget::Budget;
+pub use fault::{BotFault, TrapKind};
+pub use loader::{LoadError, LoadedBot};
+pub use play::{MatchRecord, PlayerSummary, play_match};
+pub use runtime::Arena;

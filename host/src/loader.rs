@@ -1,0 +1,164 @@
+//! Loading a bot file: read it, hash it, compile it once, and check that it is a component
+//! for the game being played before any match starts. A file that is not a component, or a
+//! component for another game, is refused with one line naming the file, what it exports and
+//! what was expected.
+
+use crate::games::Binding;
+use crate::runtime::Arena;
+use sha2::{Digest, Sha256};
+use std::marker::PhantomData;
+use std::path::{Path, PathBuf};
+use wasmtime::component::Component;
+
+/// Largest bot file accepted (an interpreter component for Python is under 20 MB).
+pub const MAX_BOT_FILE: u64 = 64 << 20;
+
+/// Why a bot file was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error("{path}: cannot read: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is larger than [`MAX_BOT_FILE`].
+    #[error("{path}: {size} bytes is larger than the {MAX_BOT_FILE}-byte limit for a bot")]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size.
+        size: u64,
+    },
+    /// Not a WebAssembly binary at all.
+    #[error("{path}: not a WebAssembly file (no \\0asm header); expected a component exporting {expected}")]
+    NotWasm {
+        /// The file.
+        path: PathBuf,
+        /// The export expected.
+        expected: &'static str,
+    },
+    /// A core module where a component was expected.
+    #[error(
+        "{path}: is a core WebAssembly module, not a component; expected a component exporting {expected} (build Rust bots with --target wasm32-wasip2)"
+    )]
+    CoreModule {
+        /// The file.
+        path: PathBuf,
+        /// The export expected.
+        expected: &'static str,
+    },
+    /// The component does not compile.
+    #[error("{path}: invalid component: {detail}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// wasmtime's message.
+        detail: String,
+    },
+    /// The component exports another world.
+    #[error("{path}: exports [{exports}]; expected {expected} (the {world} world)")]
+    WrongWorld {
+        /// The file.
+        path: PathBuf,
+        /// What it exports, comma-separated.
+        exports: String,
+        /// The export expected.
+        expected: &'static str,
+        /// The world expected.
+        world: &'static str,
+    },
+    /// The component exports the right name with the wrong types (another version).
+    #[error("{path}: exports {expected} but its types do not match this arena's: {detail}")]
+    WrongTypes {
+        /// The file.
+        path: PathBuf,
+        /// The export.
+        expected: &'static str,
+        /// wasmtime's message.
+        detail: String,
+    },
+    /// The component imports something the arena does not provide.
+    #[error("{path}: imports something the arena does not provide: {detail}")]
+    Imports {
+        /// The file.
+        path: PathBuf,
+        /// wasmtime's message.
+        detail: String,
+    },
+}
+
+/// A bot compiled and checked for game `B`, ready to be instantiated any number of times.
+pub struct LoadedBot<B: Binding> {
+    /// Where it was loaded from.
+    pub path: PathBuf,
+    /// Display name: the file stem.
+    pub name: String,
+    /// sha256 of the file.
+    pub sha256: [u8; 32],
+    /// The compiled component.
+    pub component: Component,
+    /// Pre-instantiated against the arena's linker.
+    pub pre: B::Pre,
+    _binding: PhantomData<B>,
+}
+
+impl<B: Binding> LoadedBot<B> {
+    /// The sha256 as lowercase hex.
+    pub fn sha256_hex(&self) -> String {
+        hex::encode(self.sha256)
+    }
+}
+
+/// sha256 of `bytes`.
+pub fn sha256(bytes: &[u8]) -> [u8; 32] {
+    Sha256::digest(bytes).into()
+}
+
+/// Reads, compiles and checks a bot file.
+pub fn load_bot<B: Binding>(arena: &Arena, path: &Path) -> Result<LoadedBot<B>, LoadError> {
+    let size = std::fs::metadata(path).map_err(|source| LoadError::Read { path: path.to_owned(), source })?.len();
+    if size > MAX_BOT_FILE {
+        return Err(LoadError::TooLarge { path: path.to_owned(), size });
+    }
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Read { path: path.to_owned(), source })?;
+    load_bot_bytes::<B>(arena, path, &bytes)
+}
+
+/// Compiles and checks bot bytes; `path` names them in messages.
+pub fn load_bot_bytes<B: Binding>(arena: &Arena, path: &Path, bytes: &[u8]) -> Result<LoadedBot<B>, LoadError> {
+    let path_buf = path.to_owned();
+    match bytes.get(..8) {
+        Some([0, b'a', b's', b'm', 1, 0, 0, 0]) => {
+            return Err(LoadError::CoreModule { path: path_buf, expected: B::EXPORT });
+        }
+        Some([0, b'a', b's', b'm', ..]) => {}
+        _ => return Err(LoadError::NotWasm { path: path_buf, expected: B::EXPORT }),
+    }
+    let component = Component::new(arena.engine(), bytes)
+        .map_err(|err| LoadError::Invalid { path: path_buf.clone(), detail: one_line(&err) })?;
+    let exports: Vec<String> =
+        component.component_type().exports(arena.engine()).map(|(name, _)| name.to_owned()).collect();
+    if !exports.iter().any(|name| name == B::EXPORT) {
+        let exports = if exports.is_empty() { "nothing".to_owned() } else { exports.join(", ") };
+        return Err(LoadError::WrongWorld { path: path_buf, exports, expected: B::EXPORT, world: B::WORLD });
+    }
+    let instance_pre = arena
+        .linker()
+        .instantiate_pre(&component)
+        .map_err(|err| LoadError::Imports { path: path_buf.clone(), detail: one_line(&err) })?;
+    let pre = B::pre(instance_pre).map_err(|err| LoadError::WrongTypes {
+        path: path_buf.clone(),
+        expected: B::EXPORT,
+        detail: one_line(&err),
+    })?;
+    let name = path.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_else(|| "bot".into());
+    Ok(LoadedBot { path: path_buf, name, sha256: sha256(bytes), component, pre, _binding: PhantomData })
+}
+
+/// An error chain on one line.
+fn one_line(err: &wasmtime::Error) -> String {
+    format!("{err:#}").replace('\n', " ")
+}

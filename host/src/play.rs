@@ -1,0 +1,301 @@
+//! The match loop (DESIGN.md section 4): observe, meter and call (or resume) each acting bot,
+//! validate its answer, step the game, record the turn; repeat until the game is over or too
+//! few bots are left in it.
+
+use crate::bot::{BotRunner, BotStats, TurnReport};
+use crate::budget::Budget;
+use crate::fault::{BotFault, ForfeitReason, InvalidReason};
+use crate::games::Binding;
+use crate::loader::LoadedBot;
+use crate::log::TurnLog;
+use crate::runtime::{Arena, FUEL_COSTS, WASMTIME_VERSION};
+use arena_game::{Game, Outcome, RNG_ALGORITHM, SetupError, ranks_from_scores};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Name and version of the replay format.
+pub const REPLAY_FORMAT: &str = "wasm-arena-replay/1";
+
+/// What a replay needs to know about the runtime to promise the same fuel.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuntimeInfo {
+    /// The wasmtime release.
+    pub wasmtime: String,
+    /// The fuel cost settings.
+    pub fuel_costs: String,
+    /// The game RNG algorithm.
+    pub rng: String,
+    /// The arena's version.
+    pub arena: String,
+}
+
+impl RuntimeInfo {
+    /// This build's runtime.
+    pub fn current() -> RuntimeInfo {
+        RuntimeInfo {
+            wasmtime: WASMTIME_VERSION.into(),
+            fuel_costs: FUEL_COSTS.into(),
+            rng: RNG_ALGORITHM.into(),
+            arena: env!("CARGO_PKG_VERSION").into(),
+        }
+    }
+}
+
+/// A bot as the replay names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotRef {
+    /// Display name.
+    pub name: String,
+    /// Where it was loaded from.
+    pub path: PathBuf,
+    /// sha256 of the file, hex.
+    pub sha256: String,
+}
+
+/// One seat's part of a turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct SeatTurn<G: Game> {
+    /// The seat.
+    pub seat: usize,
+    /// What the bot answered, if it answered in time with a well-formed action.
+    pub answer: Option<G::Action>,
+    /// What the game applied: the answer if valid, else the game's fallback (none when the
+    /// fallback is "nothing").
+    pub applied: Option<G::Action>,
+    /// Fuel spent this turn.
+    pub fuel: u64,
+    /// What went wrong.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<BotFault>,
+    /// What the bot logged.
+    #[serde(default, skip_serializing_if = "TurnLog::is_empty")]
+    pub log: TurnLog,
+}
+
+/// One turn of the match.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct TurnRecord<G: Game> {
+    /// 1-based turn number.
+    pub turn: u32,
+    /// The acting seats.
+    pub seats: Vec<SeatTurn<G>>,
+    /// What happened in the game.
+    pub events: Vec<G::Event>,
+    /// The game state hash after the turn, hex.
+    pub state_hash: String,
+}
+
+/// Per-player line of a match result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerSummary {
+    /// Bot name.
+    pub bot: String,
+    /// sha256 of the bot file, hex.
+    pub sha256: String,
+    /// Final score.
+    pub score: i64,
+    /// Final rank, 1 = best; forfeited bots rank below the rest.
+    pub rank: u32,
+    /// Whether the bot forfeited.
+    pub forfeit: bool,
+    /// Why, if it did.
+    pub forfeit_reason: Option<ForfeitReason>,
+    /// Fuel spent, start-up included.
+    pub fuel_total: u64,
+    /// Most fuel in one turn.
+    pub fuel_max_turn: u64,
+    /// Turns skipped while suspended.
+    pub skipped_turns: u32,
+    /// Traps.
+    pub traps: u32,
+    /// Refused answers.
+    pub invalid_actions: u32,
+}
+
+/// The result of a match: what the CLI prints with `--json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchResult {
+    /// The game's name.
+    pub game: String,
+    /// The match seed.
+    pub seed: u64,
+    /// Turns played.
+    pub turns: u32,
+    /// The winning seat, or `None` for a draw.
+    pub winner: Option<usize>,
+    /// Per seat, in seat order.
+    pub players: Vec<PlayerSummary>,
+}
+
+/// Everything about a match: the replay file is this, as JSON.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct MatchRecord<G: Game> {
+    /// [`REPLAY_FORMAT`].
+    pub format: String,
+    /// The game's name.
+    pub game: String,
+    /// The game's configuration.
+    pub config: G::Config,
+    /// The match seed.
+    pub seed: u64,
+    /// Budgets and limits.
+    pub budget: Budget,
+    /// Runtime versions.
+    pub runtime: RuntimeInfo,
+    /// The bots, in seat order.
+    pub bots: Vec<BotRef>,
+    /// Each seat's start-up (instantiation and `init`).
+    pub setup: Vec<SeatTurn<G>>,
+    /// The turns.
+    pub turns: Vec<TurnRecord<G>>,
+    /// The result.
+    pub result: MatchResult,
+}
+
+/// Why a match could not be played at all (bots' misbehaviour never is).
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// The game refused the setup.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// The budget is unusable.
+    #[error("bad budget: {0}")]
+    Budget(String),
+    /// The engine refused a joint action the host had validated (an engine bug).
+    #[error("engine error at turn {turn}: {detail}")]
+    Engine {
+        /// The turn.
+        turn: u32,
+        /// What the engine said.
+        detail: String,
+    },
+}
+
+/// Plays one match between already loaded bots, in seat order.
+pub fn play_match<B: Binding>(
+    arena: &Arena,
+    bots: &[Arc<LoadedBot<B>>],
+    config: &<B::Game as Game>::Config,
+    seed: u64,
+    budget: Budget,
+) -> Result<MatchRecord<B::Game>, MatchError> {
+    budget.validate().map_err(MatchError::Budget)?;
+    let players = bots.len();
+    let mut game = B::Game::new(config, players, seed)?;
+    let seats = u8::try_from(players).unwrap_or(u8::MAX);
+    let mut runners: Vec<BotRunner<B>> = bots
+        .iter()
+        .enumerate()
+        .map(|(seat, bot)| BotRunner::new(arena, bot.clone(), budget, seat as u8, seats, seed))
+        .collect();
+    let setup =
+        runners.iter_mut().enumerate().map(|(seat, runner)| seat_turn::<B::Game>(seat, runner.start(), None)).collect();
+
+    let min_living = players.min(2);
+    let mut turns = Vec::new();
+    while !game.is_over() && runners.iter().filter(|r| r.forfeit().is_none()).count() >= min_living {
+        let turn = turns.len() as u32 + 1;
+        let mut actions = Vec::new();
+        let mut seat_turns = Vec::new();
+        for seat in game.to_act() {
+            let Some(runner) = runners.get_mut(seat) else { continue };
+            let mut report = runner.play(&game.observe(seat));
+            let valid = match report.answer.as_ref().map(|action| game.check(seat, action)) {
+                Some(Err(invalid)) => {
+                    runner.note_invalid_action();
+                    let reason = serde_json::to_value(&invalid).unwrap_or(serde_json::Value::Null);
+                    report.faults.push(BotFault::InvalidAction { reason: InvalidReason::Refused { reason } });
+                    None
+                }
+                Some(Ok(())) => report.answer.clone(),
+                None => None,
+            };
+            let applied = valid.clone().or_else(|| game.no_action(seat));
+            actions.push((seat, valid));
+            seat_turns.push(seat_turn::<B::Game>(seat, report, applied));
+        }
+        let events = game.step(&actions).map_err(|err| MatchError::Engine { turn, detail: err.to_string() })?;
+        turns.push(TurnRecord { turn, seats: seat_turns, events, state_hash: format!("{:016x}", game.state_hash()) });
+    }
+
+    let result = summarise::<B>(&game, &runners, seed, turns.len() as u32);
+    Ok(MatchRecord {
+        format: REPLAY_FORMAT.into(),
+        game: B::Game::NAME.into(),
+        config: config.clone(),
+        seed,
+        budget,
+        runtime: RuntimeInfo::current(),
+        bots: bots
+            .iter()
+            .map(|bot| BotRef { name: bot.name.clone(), path: bot.path.clone(), sha256: bot.sha256_hex() })
+            .collect(),
+        setup,
+        turns,
+        result,
+    })
+}
+
+fn seat_turn<G: Game>(seat: usize, report: TurnReport<G::Action>, applied: Option<G::Action>) -> SeatTurn<G> {
+    SeatTurn { seat, answer: report.answer, applied, fuel: report.fuel, faults: report.faults, log: report.log }
+}
+
+/// Final ranks: bots still in the match by the game's ranks, then every forfeited bot sharing
+/// the rank below them (so two forfeits in a two-player game are a draw).
+pub fn final_outcome(outcome: &Outcome, forfeited: &[bool]) -> Outcome {
+    let keys: Vec<(bool, i64)> = outcome
+        .ranks
+        .iter()
+        .zip(forfeited)
+        .map(|(rank, out)| if *out { (false, 0) } else { (true, -i64::from(*rank)) })
+        .collect();
+    Outcome { scores: outcome.scores.clone(), ranks: ranks_from_scores(&keys) }
+}
+
+fn summarise<B: Binding>(game: &B::Game, runners: &[BotRunner<B>], seed: u64, turns: u32) -> MatchResult {
+    let forfeited: Vec<bool> = runners.iter().map(|r| r.forfeit().is_some()).collect();
+    let outcome = final_outcome(&game.outcome(), &forfeited);
+    let players = runners
+        .iter()
+        .enumerate()
+        .map(|(seat, runner)| {
+            let stats: BotStats = runner.stats();
+            PlayerSummary {
+                bot: runner.bot().name.clone(),
+                sha256: runner.bot().sha256_hex(),
+                score: outcome.scores.get(seat).copied().unwrap_or(0),
+                rank: outcome.ranks.get(seat).copied().unwrap_or(0),
+                forfeit: runner.forfeit().is_some(),
+                forfeit_reason: runner.forfeit(),
+                fuel_total: stats.fuel_total,
+                fuel_max_turn: stats.fuel_max_turn,
+                skipped_turns: stats.skipped_turns,
+                traps: stats.traps,
+                invalid_actions: stats.invalid_actions,
+            }
+        })
+        .collect();
+    MatchResult { game: B::Game::NAME.into(), seed, turns, winner: outcome.winner(), players }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forfeited_bots_rank_below_the_rest_and_two_forfeits_draw() {
+        let outcome = Outcome { scores: vec![50, 10], ranks: vec![1, 2] };
+        let one_out = final_outcome(&outcome, &[true, false]);
+        assert_eq!(one_out.ranks, vec![2, 1]);
+        assert_eq!(one_out.winner(), Some(1));
+        let both_out = final_outcome(&outcome, &[true, true]);
+        assert_eq!(both_out.ranks, vec![1, 1]);
+        assert_eq!(both_out.winner(), None);
+        let none_out = final_outcome(&outcome, &[false, false]);
+        assert_eq!(none_out.ranks, vec![1, 2]);
+    }
+}

@@ -1,0 +1,207 @@
+//! Replay files: a [`MatchRecord`] as JSON, and verification by re-running the match from what
+//! the replay records (seed, config, budget, bots by sha256) and comparing turn by turn.
+
+use crate::games::Binding;
+use crate::loader::{LoadedBot, sha256};
+use crate::play::{MatchRecord, REPLAY_FORMAT, RuntimeInfo, play_match};
+use crate::runtime::Arena;
+use arena_game::Game;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Largest replay file read.
+pub const MAX_REPLAY_FILE: u64 = 512 << 20;
+
+/// Why a replay cannot be verified.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// Unreadable.
+    #[error("{path}: cannot read: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Not a replay.
+    #[error("{path}: not a Wasm Arena replay: {detail}")]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        detail: String,
+    },
+    /// Recorded by another runtime: fuel would not mean the same.
+    #[error(
+        "replay was recorded with {recorded:?}; this arena runs {current:?}: fuel is only comparable on the same runtime"
+    )]
+    Runtime {
+        /// What the replay recorded.
+        recorded: Box<RuntimeInfo>,
+        /// This build.
+        current: Box<RuntimeInfo>,
+    },
+    /// A bot file is missing or changed.
+    #[error("seat {seat}: {detail}")]
+    Bot {
+        /// The seat.
+        seat: usize,
+        /// What is wrong.
+        detail: String,
+    },
+    /// The bot could not be loaded or the match could not be played.
+    #[error(transparent)]
+    Other(#[from] anyhow::Error),
+}
+
+/// The game named in a replay file, to dispatch on before parsing it fully.
+pub fn replay_game(path: &Path) -> Result<String, ReplayError> {
+    #[derive(serde::Deserialize)]
+    struct Header {
+        format: String,
+        game: String,
+    }
+    let header: Header = parse(path)?;
+    if header.format != REPLAY_FORMAT {
+        return Err(ReplayError::Parse {
+            path: path.into(),
+            detail: format!("format {:?}, expected {REPLAY_FORMAT:?}", header.format),
+        });
+    }
+    Ok(header.game)
+}
+
+fn parse<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ReplayError> {
+    let size = std::fs::metadata(path).map_err(|source| ReplayError::Read { path: path.into(), source })?.len();
+    if size > MAX_REPLAY_FILE {
+        return Err(ReplayError::Parse {
+            path: path.into(),
+            detail: format!("{size} bytes is over the {MAX_REPLAY_FILE}-byte limit"),
+        });
+    }
+    let text = std::fs::read_to_string(path).map_err(|source| ReplayError::Read { path: path.into(), source })?;
+    serde_json::from_str(&text).map_err(|err| ReplayError::Parse { path: path.into(), detail: err.to_string() })
+}
+
+/// Reads a replay of game `G`.
+pub fn read_replay<G: Game>(path: &Path) -> Result<MatchRecord<G>, ReplayError> {
+    parse(path)
+}
+
+/// Writes a replay.
+pub fn write_replay<G: Game>(record: &MatchRecord<G>, path: &Path) -> std::io::Result<()> {
+    let json = serde_json::to_string(record).map_err(std::io::Error::other)?;
+    std::fs::write(path, json + "\n")
+}
+
+/// The outcome of a verification.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every turn and the result match.
+    Identical,
+    /// The first difference.
+    Differs {
+        /// The first turn that differs (0 = start-up, or the result when past the last turn).
+        turn: u32,
+        /// What differs.
+        detail: String,
+    },
+}
+
+/// Re-runs the match a replay records and compares. `bot_paths` overrides where to find each
+/// seat's bot (default: the recorded path); the file must have the recorded sha256.
+pub fn verify<B: Binding>(
+    arena: &Arena,
+    recorded: &MatchRecord<B::Game>,
+    bot_paths: &[Option<PathBuf>],
+) -> Result<Verdict, ReplayError> {
+    let current = RuntimeInfo::current();
+    if recorded.runtime.wasmtime != current.wasmtime
+        || recorded.runtime.fuel_costs != current.fuel_costs
+        || recorded.runtime.rng != current.rng
+    {
+        return Err(ReplayError::Runtime { recorded: Box::new(recorded.runtime.clone()), current: Box::new(current) });
+    }
+    let mut bots: Vec<Arc<LoadedBot<B>>> = Vec::new();
+    for (seat, bot) in recorded.bots.iter().enumerate() {
+        let path = bot_paths.get(seat).cloned().flatten().unwrap_or_else(|| bot.path.clone());
+        let bytes = std::fs::read(&path).map_err(|err| ReplayError::Bot {
+            seat,
+            detail: format!("{}: cannot read ({err}); pass the bot with --bot", path.display()),
+        })?;
+        let hash = hex::encode(sha256(&bytes));
+        if hash != bot.sha256 {
+            return Err(ReplayError::Bot {
+                seat,
+                detail: format!("{}: sha256 {hash}, but the replay recorded {}", path.display(), bot.sha256),
+            });
+        }
+        let loaded = crate::loader::load_bot_bytes::<B>(arena, &path, &bytes).map_err(anyhow::Error::from)?;
+        bots.push(Arc::new(loaded));
+    }
+    let rerun =
+        play_match::<B>(arena, &bots, &recorded.config, recorded.seed, recorded.budget).map_err(anyhow::Error::from)?;
+    Ok(compare(recorded, &rerun))
+}
+
+/// The first difference between two records of the same match, ignoring bot paths.
+pub fn compare<G: Game>(recorded: &MatchRecord<G>, rerun: &MatchRecord<G>) -> Verdict {
+    for (seat, (a, b)) in recorded.setup.iter().zip(&rerun.setup).enumerate() {
+        if !same(a, b) {
+            return Verdict::Differs { turn: 0, detail: format!("seat {seat} start-up: {}", first_field(a, b)) };
+        }
+    }
+    for (a, b) in recorded.turns.iter().zip(&rerun.turns) {
+        if !same(a, b) {
+            return Verdict::Differs { turn: a.turn, detail: first_field(a, b) };
+        }
+    }
+    if recorded.turns.len() != rerun.turns.len() {
+        let turn = recorded.turns.len().min(rerun.turns.len()) as u32 + 1;
+        return Verdict::Differs {
+            turn,
+            detail: format!("the replay has {} turns, the re-run {}", recorded.turns.len(), rerun.turns.len()),
+        };
+    }
+    if recorded.result != rerun.result {
+        return Verdict::Differs {
+            turn: recorded.turns.len() as u32,
+            detail: format!("result: {}", first_field(&recorded.result, &rerun.result)),
+        };
+    }
+    Verdict::Identical
+}
+
+/// Equality through JSON: game types need not implement `PartialEq` for replays to compare.
+fn same<T: serde::Serialize>(a: &T, b: &T) -> bool {
+    serde_json::to_value(a).ok() == serde_json::to_value(b).ok()
+}
+
+/// Names the first JSON field (as a path) where two values differ.
+fn first_field<T: serde::Serialize>(a: &T, b: &T) -> String {
+    let (a, b) = (serde_json::to_value(a).unwrap_or_default(), serde_json::to_value(b).unwrap_or_default());
+    match json_diff(&a, &b, String::new()) {
+        Some((path, x, y)) => format!("{path}: recorded {x}, re-run {y}"),
+        None => "values differ".into(),
+    }
+}
+
+fn json_diff(a: &serde_json::Value, b: &serde_json::Value, path: String) -> Option<(String, String, String)> {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            keys.into_iter().find_map(|key| {
+                let (va, vb) = (x.get(key).unwrap_or(&Value::Null), y.get(key).unwrap_or(&Value::Null));
+                json_diff(va, vb, format!("{path}.{key}"))
+            })
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            x.iter().zip(y).enumerate().find_map(|(i, (va, vb))| json_diff(va, vb, format!("{path}[{i}]")))
+        }
+        _ if a == b => None,
+        _ => Some((if path.is_empty() { ".".into() } else { path }, a.to_string(), b.to_string())),
+    }
+}

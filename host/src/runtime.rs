@@ -1,0 +1,261 @@
+//! The wasmtime side of the arena: one [`Arena`] per process holds the engine (fuel metering,
+//! determinism settings, limits), the epoch ticker behind the wall-clock backstop, and the
+//! linker every bot is instantiated with. Engine, linker and compiled bots are shared across
+//! matches and threads; each bot gets its own [`Store`] per instance (DESIGN.md section 4).
+
+use crate::budget::Budget;
+use crate::log::{BotLog, LogSource};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+use wasmtime::component::{Linker, ResourceTable, WasmStr};
+use wasmtime::{
+    Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, StoreLimits, StoreLimitsBuilder,
+    UpdateDeadline,
+};
+use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
+
+/// The exact wasmtime release the arena runs; replays record it.
+pub const WASMTIME_VERSION: &str = "48.0.8";
+/// The fuel cost settings, recorded in replays: what one unit of fuel means.
+pub const FUEL_COSTS: &str = "wasmtime default operator costs (1 per operator), bulk memory per byte";
+/// Interval of the epoch ticker behind the wall-clock backstop.
+pub const EPOCH_TICK: Duration = Duration::from_millis(10);
+/// Wasm stack limit per bot (unbounded recursion traps with `StackOverflow`).
+pub const MAX_WASM_STACK: usize = 1 << 20;
+
+/// How instances are allocated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Allocator {
+    /// Memory mapped on demand for each instance.
+    #[default]
+    OnDemand,
+    /// wasmtime's pooling allocator: slots reserved up front, instantiation in about a
+    /// microsecond. Sized for `max_bots` live instances.
+    Pooling {
+        /// Live bot instances the pool holds at once.
+        max_bots: u32,
+    },
+}
+
+/// What an [`Arena`] is built with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArenaOptions {
+    /// Instance allocation.
+    pub allocator: Allocator,
+    /// Largest linear memory any match may grant (the pooling allocator reserves this much per
+    /// slot); per-match limits are set by [`Budget::memory_mib`].
+    pub max_memory_mib: u32,
+}
+
+impl Default for ArenaOptions {
+    fn default() -> Self {
+        ArenaOptions { allocator: Allocator::OnDemand, max_memory_mib: 4096 }
+    }
+}
+
+/// The host state inside each bot's [`Store`].
+pub struct BotState {
+    wasi: WasiCtx,
+    table: ResourceTable,
+    limits: StoreLimits,
+    log: BotLog,
+    /// Epoch count at which the running call is interrupted (the backstop); shared with the
+    /// bot's driver, which moves it forward at every poll.
+    deadline: Arc<AtomicU64>,
+}
+
+impl BotState {
+    /// The bot's log.
+    pub fn log(&self) -> &BotLog {
+        &self.log
+    }
+}
+
+impl WasiView for BotState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView { ctx: &mut self.wasi, table: &mut self.table }
+    }
+}
+
+/// Engine, linker and epoch ticker, shared by every match in the process.
+#[derive(Clone)]
+pub struct Arena {
+    engine: Engine,
+    linker: Arc<Linker<BotState>>,
+    epoch: Arc<EpochTicker>,
+    options: ArenaOptions,
+}
+
+impl Arena {
+    /// An arena with the default (on-demand) allocator.
+    pub fn new() -> anyhow::Result<Arena> {
+        Arena::with_options(ArenaOptions::default())
+    }
+
+    /// An arena with explicit options.
+    pub fn with_options(options: ArenaOptions) -> anyhow::Result<Arena> {
+        let engine = Engine::new(&engine_config(&options))?;
+        let linker = Arc::new(bot_linker(&engine)?);
+        let epoch = EpochTicker::start(&engine);
+        Ok(Arena { engine, linker, epoch, options })
+    }
+
+    /// The wasmtime engine.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// The linker every bot is instantiated against.
+    pub fn linker(&self) -> &Linker<BotState> {
+        &self.linker
+    }
+
+    /// The options this arena was built with.
+    pub fn options(&self) -> ArenaOptions {
+        self.options
+    }
+
+    /// Epoch ticks elapsed so far.
+    pub fn epoch_now(&self) -> u64 {
+        self.epoch.now.load(Ordering::Relaxed)
+    }
+
+    /// A fresh store for one bot instance, with its limits, locked-down WASI and log.
+    pub fn new_store(&self, budget: &Budget, wasi: WasiCtx, log: BotLog, deadline: Arc<AtomicU64>) -> Store<BotState> {
+        let limits = StoreLimitsBuilder::new()
+            .memory_size(budget.memory_bytes())
+            .table_elements(100_000)
+            .instances(64)
+            .tables(64)
+            .memories(16)
+            .trap_on_grow_failure(false)
+            .build();
+        let state = BotState { wasi, table: ResourceTable::new(), limits, log, deadline };
+        let mut store = Store::new(&self.engine, state);
+        store.limiter(|state| &mut state.limits);
+        let epoch = self.epoch.clone();
+        // Checked every tick: interrupt the call once the shared deadline has passed.
+        store.epoch_deadline_callback(move |ctx| {
+            if epoch.now.load(Ordering::Relaxed) >= ctx.data().deadline.load(Ordering::Relaxed) {
+                Err(wasmtime::Trap::Interrupt.into())
+            } else {
+                Ok(UpdateDeadline::Continue(1))
+            }
+        });
+        store.set_epoch_deadline(1);
+        store
+    }
+}
+
+fn engine_config(options: &ArenaOptions) -> Config {
+    let mut config = Config::new();
+    config
+        .consume_fuel(true)
+        .epoch_interruption(true)
+        // Determinism (DESIGN.md section 1): the same bot computes the same bits everywhere.
+        .cranelift_nan_canonicalization(true)
+        .relaxed_simd_deterministic(true)
+        // Threads are off: wasmtime's `threads` feature is not compiled in.
+        .wasm_shared_everything_threads(false)
+        .max_wasm_stack(MAX_WASM_STACK)
+        .async_stack_size(MAX_WASM_STACK + (1 << 20));
+    if let Allocator::Pooling { max_bots } = options.allocator {
+        let mut pool = PoolingAllocationConfig::default();
+        pool.total_component_instances(max_bots)
+            .total_core_instances(max_bots.saturating_mul(8))
+            .total_memories(max_bots.saturating_mul(2))
+            .total_tables(max_bots.saturating_mul(4))
+            .max_memories_per_component(2)
+            .max_tables_per_component(4)
+            .max_core_instances_per_component(16)
+            .max_memory_size((options.max_memory_mib as usize) << 20);
+        config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+    }
+    config
+}
+
+/// The imports a bot may use: locked-down WASI p2 and the arena log.
+fn bot_linker(engine: &Engine) -> anyhow::Result<Linker<BotState>> {
+    let mut linker = Linker::new(engine);
+    wasmtime_wasi::p2::add_to_linker_async(&mut linker)?;
+    let mut log = linker.instance("arena:common/log@0.1.0")?;
+    // Defined by hand, not through bindgen, so the message is read from guest memory in place:
+    // a bot cannot make the host allocate the size of its message.
+    log.func_wrap("log", |store: wasmtime::StoreContextMut<'_, BotState>, (level, message): (LogLevel, WasmStr)| {
+        let source = match level {
+            LogLevel::Debug => LogSource::Debug,
+            LogLevel::Info => LogSource::Info,
+            LogLevel::Warn => LogSource::Warn,
+            LogLevel::Error => LogSource::Error,
+        };
+        let log = store.data().log.clone();
+        // UTF-8 strings are borrowed from guest memory, not copied: `append` keeps only what
+        // fits in the log's bounds.
+        if let Ok(text) = message.to_str(&store) {
+            log.append(source, text.as_bytes());
+        }
+        Ok(())
+    })?;
+    Ok(linker)
+}
+
+/// `arena:common/log.level`.
+// The variants are built by `Lift` from guest values, which the dead-code lint cannot see.
+#[allow(dead_code)]
+#[derive(wasmtime::component::ComponentType, wasmtime::component::Lift, Clone, Copy, Debug)]
+#[component(enum)]
+#[repr(u8)]
+enum LogLevel {
+    #[component(name = "debug")]
+    Debug,
+    #[component(name = "info")]
+    Info,
+    #[component(name = "warn")]
+    Warn,
+    #[component(name = "error")]
+    Error,
+}
+
+/// Increments the engine's epoch every [`EPOCH_TICK`] on a background thread, for as long as
+/// any clone of the [`Arena`] lives.
+struct EpochTicker {
+    now: AtomicU64,
+    stop: AtomicBool,
+}
+
+impl EpochTicker {
+    fn start(engine: &Engine) -> Arc<EpochTicker> {
+        let ticker = Arc::new(EpochTicker { now: AtomicU64::new(0), stop: AtomicBool::new(false) });
+        let weak_ticker = Arc::downgrade(&ticker);
+        let weak_engine = engine.weak();
+        std::thread::Builder::new()
+            .name("arena-epoch".into())
+            .spawn(move || {
+                loop {
+                    std::thread::sleep(EPOCH_TICK);
+                    let (Some(ticker), Some(engine)) = (weak_ticker.upgrade(), weak_engine.upgrade()) else {
+                        break;
+                    };
+                    if ticker.stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    ticker.now.fetch_add(1, Ordering::Relaxed);
+                    engine.increment_epoch();
+                }
+            })
+            .ok();
+        ticker
+    }
+}
+
+impl Drop for EpochTicker {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Ticks needed to cover `ms` milliseconds of wall clock.
+pub fn ticks_for(ms: u64) -> u64 {
+    ms.div_ceil(EPOCH_TICK.as_millis() as u64).max(1)
+}

@@ -1,0 +1,161 @@
+//! The WASI a bot gets: nothing it could use to reach the host or the world, and nothing
+//! nondeterministic (DESIGN.md section 1, capabilities).
+//!
+//! - no filesystem (no preopens), no network, no environment, no arguments, empty stdin;
+//! - stdout and stderr go to the bot's bounded [`BotLog`];
+//! - random (secure and insecure) is ChaCha8 seeded from (match seed, bot sha256), so a bot's
+//!   randomness follows the bot, not its seat;
+//! - both clocks are virtual: each reading advances a fixed step, so `Instant::now()` and
+//!   `SystemTime::now()` work and are the same in every run.
+
+use crate::log::{BotLog, LogSource};
+use rand_core::SeedableRng;
+use sha2::{Digest, Sha256};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::{Context, Poll};
+use std::time::Duration;
+use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
+use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxBuilder};
+
+/// Virtual time advanced by each clock reading.
+pub const CLOCK_STEP: Duration = Duration::from_micros(1);
+/// The virtual wall clock starts at 2020-01-01T00:00:00Z.
+pub const WALL_CLOCK_START: Duration = Duration::from_secs(1_577_836_800);
+/// Largest `get-random-bytes` request honoured (larger ones trap the bot, not the host).
+pub const MAX_RANDOM_REQUEST: u64 = 1 << 20;
+
+/// The 32-byte seed for a bot's randomness: sha256("wasm-arena/bot-random/v1" || match seed
+/// (little endian) || bot sha256).
+pub fn bot_seed(match_seed: u64, bot_sha256: &[u8; 32]) -> [u8; 32] {
+    let mut hasher = Sha256::new();
+    hasher.update(b"wasm-arena/bot-random/v1");
+    hasher.update(match_seed.to_le_bytes());
+    hasher.update(bot_sha256);
+    hasher.finalize().into()
+}
+
+/// The `seed` passed to the bot's `init`: the first 8 bytes of [`bot_seed`].
+pub fn init_seed(match_seed: u64, bot_sha256: &[u8; 32]) -> u64 {
+    let seed = bot_seed(match_seed, bot_sha256);
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&seed[..8]);
+    u64::from_le_bytes(first)
+}
+
+/// Builds the locked-down WASI context for one bot instance.
+pub fn locked_down_ctx(match_seed: u64, bot_sha256: &[u8; 32], log: &BotLog) -> WasiCtx {
+    let seed = bot_seed(match_seed, bot_sha256);
+    let mut insecure_seed = seed;
+    insecure_seed[0] ^= 0x01;
+    let mut seed128 = [0u8; 16];
+    seed128.copy_from_slice(&seed[16..]);
+    let clock = Arc::new(AtomicU64::new(0));
+    WasiCtxBuilder::new()
+        .stdout(LogStream { log: log.clone(), source: LogSource::Stdout })
+        .stderr(LogStream { log: log.clone(), source: LogSource::Stderr })
+        .secure_random(rand_chacha::ChaCha8Rng::from_seed(seed))
+        .insecure_random(rand_chacha::ChaCha8Rng::from_seed(insecure_seed))
+        .insecure_random_seed(u128::from_le_bytes(seed128))
+        .max_random_size(MAX_RANDOM_REQUEST)
+        .wall_clock(VirtualWallClock { ticks: clock.clone() })
+        .monotonic_clock(VirtualMonotonicClock { ticks: clock })
+        .allow_tcp(false)
+        .allow_udp(false)
+        .allow_ip_name_lookup(false)
+        .build()
+}
+
+/// Advances the shared virtual time by one step and returns the new reading.
+fn tick(ticks: &AtomicU64) -> Duration {
+    let n = ticks.fetch_add(1, Ordering::Relaxed) + 1;
+    CLOCK_STEP.saturating_mul(u32::try_from(n).unwrap_or(u32::MAX))
+}
+
+struct VirtualWallClock {
+    ticks: Arc<AtomicU64>,
+}
+
+impl HostWallClock for VirtualWallClock {
+    fn resolution(&self) -> Duration {
+        CLOCK_STEP
+    }
+
+    fn now(&self) -> Duration {
+        WALL_CLOCK_START + tick(&self.ticks)
+    }
+}
+
+struct VirtualMonotonicClock {
+    ticks: Arc<AtomicU64>,
+}
+
+impl HostMonotonicClock for VirtualMonotonicClock {
+    fn resolution(&self) -> u64 {
+        CLOCK_STEP.as_nanos() as u64
+    }
+
+    fn now(&self) -> u64 {
+        tick(&self.ticks).as_nanos() as u64
+    }
+}
+
+/// stdout/stderr into the bot's log. Never blocks and never fails: bytes past the log's
+/// bounds are counted and dropped, so printing cannot trap a bot.
+#[derive(Clone)]
+struct LogStream {
+    log: BotLog,
+    source: LogSource,
+}
+
+impl IsTerminal for LogStream {
+    fn is_terminal(&self) -> bool {
+        false
+    }
+}
+
+impl StdoutStream for LogStream {
+    fn async_stream(&self) -> Box<dyn tokio::io::AsyncWrite + Send + Sync> {
+        Box::new(self.clone())
+    }
+}
+
+impl tokio::io::AsyncWrite for LogStream {
+    fn poll_write(self: Pin<&mut Self>, _cx: &mut Context<'_>, buf: &[u8]) -> Poll<std::io::Result<usize>> {
+        self.log.append(self.source, buf);
+        Poll::Ready(Ok(buf.len()))
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(Ok(()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bot_seed_depends_on_match_seed_and_bot_not_seat() {
+        let a = [1u8; 32];
+        let b = [2u8; 32];
+        assert_eq!(bot_seed(7, &a), bot_seed(7, &a));
+        assert_ne!(bot_seed(7, &a), bot_seed(8, &a));
+        assert_ne!(bot_seed(7, &a), bot_seed(7, &b));
+    }
+
+    #[test]
+    fn virtual_clocks_advance_a_fixed_step_per_reading() {
+        let ticks = Arc::new(AtomicU64::new(0));
+        let mono = VirtualMonotonicClock { ticks: ticks.clone() };
+        let wall = VirtualWallClock { ticks };
+        assert_eq!(mono.now(), 1_000);
+        assert_eq!(mono.now(), 2_000);
+        assert_eq!(wall.now(), WALL_CLOCK_START + Duration::from_micros(3));
+    }
+}
