@@ -189,6 +189,10 @@ impl<B: Binding> BotRunner<B> {
                     game_fuel_remaining: left,
                     missed_turns: self.missed,
                 };
+                // Reset when a new call is told, not when an answer returns: a call that was
+                // suspended answers from an old observation, and the next one must still say
+                // how many turns were missed.
+                self.missed = 0;
                 (B::take_turn(live, observation, info), left, 0)
             }
         };
@@ -218,7 +222,6 @@ impl<B: Binding> BotRunner<B> {
                 match result {
                     Ok((instance, answer)) => {
                         self.slot = Slot::Idle(Live { store, instance });
-                        self.missed = 0;
                         match B::decode(answer) {
                             Ok(action) => self.finish_turn(Some(action), fuel, faults),
                             Err(reason) => {
@@ -360,8 +363,8 @@ impl<B: Binding> BotRunner<B> {
             let poll = wasmtime_wasi::runtime::with_ambient_tokio_runtime(|| call.as_mut().poll(&mut cx));
             match poll {
                 Poll::Ready(output) => return Driven::Ready(output),
-                // wasmtime's fuel yield wakes the task before returning Pending; a host
-                // function waiting on I/O (a sleep) does not.
+                // wasmtime's fuel yield wakes the task on this thread before returning
+                // Pending; a host function waiting on I/O (a sleep, a stdout flush) does not.
                 Poll::Pending if flag.woken.load(Ordering::SeqCst) => {
                     if yield_is_suspend {
                         return Driven::Suspended;
@@ -393,7 +396,13 @@ impl Wake for WakeFlag {
     }
 
     fn wake_by_ref(self: &Arc<Self>) {
-        self.woken.store(true, Ordering::SeqCst);
+        // Only a wake on the driving thread (from inside the poll) is a fuel yield. Host I/O
+        // completes on a runtime thread (wasmtime-wasi's stdout worker, timers) and can wake
+        // us just before `drive` looks at the flag: counting that as a yield would suspend a
+        // bot that had fuel left, at random.
+        if std::thread::current().id() == self.thread.id() {
+            self.woken.store(true, Ordering::SeqCst);
+        }
         self.thread.unpark();
     }
 }

@@ -17,7 +17,7 @@ pub const MAX_BOT_FILE: u64 = 64 << 20;
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     /// The file could not be read.
-    #[error("{path}: cannot read: {source}")]
+    #[error("{path}: cannot read")]
     Read {
         /// The file.
         path: PathBuf,

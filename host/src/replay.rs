@@ -16,7 +16,7 @@ pub const MAX_REPLAY_FILE: u64 = 512 << 20;
 #[derive(Debug, thiserror::Error)]
 pub enum ReplayError {
     /// Unreadable.
-    #[error("{path}: cannot read: {source}")]
+    #[error("{path}: cannot read")]
     Read {
         /// The file.
         path: PathBuf,

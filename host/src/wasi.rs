@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
+use wasmtime_wasi::p2::{OutputStream, Pollable, StreamResult};
 use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxBuilder};
 
 /// Virtual time advanced by each clock reading.
@@ -101,8 +102,10 @@ impl HostMonotonicClock for VirtualMonotonicClock {
     }
 }
 
-/// stdout/stderr into the bot's log. Never blocks and never fails: bytes past the log's
-/// bounds are counted and dropped, so printing cannot trap a bot.
+/// stdout/stderr into the bot's log. Synchronous, never blocks and never fails: bytes past the
+/// log's bounds are counted and dropped, so printing cannot trap a bot. Implemented as a WASI
+/// `OutputStream` directly (rather than through wasmtime-wasi's `AsyncWrite` adapter, which
+/// finishes writes on a runtime thread) so a write completes inside the bot's own call.
 #[derive(Clone)]
 struct LogStream {
     log: BotLog,
@@ -116,11 +119,40 @@ impl IsTerminal for LogStream {
 }
 
 impl StdoutStream for LogStream {
+    fn p2_stream(&self) -> Box<dyn OutputStream> {
+        Box::new(self.clone())
+    }
+
     fn async_stream(&self) -> Box<dyn tokio::io::AsyncWrite + Send + Sync> {
         Box::new(self.clone())
     }
 }
 
+#[async_trait::async_trait]
+impl Pollable for LogStream {
+    async fn ready(&mut self) {}
+}
+
+#[async_trait::async_trait]
+impl OutputStream for LogStream {
+    fn write(&mut self, bytes: bytes::Bytes) -> StreamResult<()> {
+        self.log.append(self.source, &bytes);
+        Ok(())
+    }
+
+    fn flush(&mut self) -> StreamResult<()> {
+        Ok(())
+    }
+
+    fn check_write(&mut self) -> StreamResult<usize> {
+        Ok(LOG_WRITE_PERMIT)
+    }
+}
+
+/// Bytes a bot may write per `write` call (WASI's `check-write` permit).
+const LOG_WRITE_PERMIT: usize = 64 * 1024;
+
+/// The `AsyncWrite` form, for WASI versions that ask for it.
 impl tokio::io::AsyncWrite for LogStream {
     fn poll_write(self: Pin<&mut Self>, _cx: &mut Context<'_>, buf: &[u8]) -> Poll<std::io::Result<usize>> {
         self.log.append(self.source, buf);

@@ -51,9 +51,20 @@ pub trait AzulBot: Default + 'static {
 }
 
 /// Exports a type implementing [`AzulBot`] as the component's `arena:azul/player` interface.
+///
+/// Only a `wasm32` build gets the component exports (their symbol names are not valid native
+/// linker symbols); a native build gets `__arena_bot()`, which constructs the bot, so the crate
+/// also builds and tests natively.
 #[macro_export]
 macro_rules! export_azul_bot {
     ($bot:ty) => {
+        #[cfg(not(target_arch = "wasm32"))]
+        #[doc(hidden)]
+        pub fn __arena_bot() -> $bot {
+            <$bot as ::core::default::Default>::default()
+        }
+
+        #[cfg(target_arch = "wasm32")]
         const _: () = {
             struct ArenaAzulExport;
             ::std::thread_local! {

@@ -54,7 +54,7 @@ pub struct TurnInfo {
     pub turn_fuel_remaining: u64,
     /// Fuel left for the rest of the match.
     pub game_fuel_remaining: u64,
-    /// Turns missed since the bot last answered.
+    /// Turns without an action since the previous call was handed its view (see the WIT).
     pub missed_turns: u32,
 }
 

@@ -1,0 +1,344 @@
+//! The arena's benchmarks: `cargo bench -p arena-host --bench arena`, or `cargo xtask bench`
+//! (which builds the bots first). Plain timing, no harness: each measurement warms up, sizes its
+//! batches to about [`BATCH_TIME`], runs [`BATCHES`] of them and reports the median batch's time
+//! per iteration, with the fastest and slowest batch in brackets.
+//!
+//! 1. The greedy bot's move choice: `azul_greedy::choose` called natively vs the same views
+//!    through the host's real path (`BotRunner::play`: lowering, the fuel-metered async call,
+//!    decoding) on `target/bots/azul-greedy.wasm`.
+//! 2. Host cost per bot-turn: whole `play_match`es of two `fx-trivial` bots vs a subprocess (this
+//!    same executable, with [`PIPE_BOT_ENV`] set) exchanging one JSON line each way per turn.
+//! 3. Instantiating `fx-trivial` with the on-demand vs the pooling allocator.
+
+use anyhow::{Context, Result, bail, ensure};
+use arena_azul::{Azul, AzulConfig, Move, View};
+use arena_game::Game;
+use arena_host::bot::BotRunner;
+use arena_host::budget::Budget;
+use arena_host::games::Binding;
+use arena_host::games::azul::AzulBinding;
+use arena_host::loader::{LoadedBot, load_bot};
+use arena_host::log::BotLog;
+use arena_host::play_match;
+use arena_host::runtime::{Allocator, Arena, ArenaOptions};
+use arena_host::wasi::locked_down_ctx;
+use std::hint::black_box;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+use std::task::{Context as TaskContext, Poll, Waker};
+use std::time::{Duration, Instant};
+
+/// Set in the environment of the subprocess bot: the bench binary then answers JSON lines.
+const PIPE_BOT_ENV: &str = "ARENA_BENCH_PIPE_BOT";
+/// Minimum warm-up per measurement (also used to size the batches).
+const WARMUP: Duration = Duration::from_millis(300);
+/// Target wall-clock time of one batch.
+const BATCH_TIME: Duration = Duration::from_millis(100);
+/// Batches per measurement; the median is reported.
+const BATCHES: usize = 11;
+/// Seeds of the greedy-vs-greedy games whose decision points are the views measured.
+const VIEW_SEEDS: [u64; 3] = [1, 2, 3];
+/// Seeds of the trivial-vs-trivial matches timed per iteration.
+const MATCH_SEEDS: [u64; 2] = [1, 2];
+
+fn main() -> Result<()> {
+    if std::env::var_os(PIPE_BOT_ENV).is_some() {
+        return pipe_bot();
+    }
+    let greedy_path = bot_path("azul-greedy");
+    let trivial_path = bot_path("fx-trivial");
+    for path in [&greedy_path, &trivial_path] {
+        if !path.exists() {
+            bail!("{} is missing: run `cargo xtask bots` first (or `cargo xtask bench`, which does)", path.display());
+        }
+    }
+    let views = collect_views()?;
+    println!(
+        "Wasm Arena benchmarks: median of {BATCHES} batches of ~{} ms each, [fastest..slowest batch]\n",
+        BATCH_TIME.as_millis()
+    );
+    // `cargo bench -p arena-host --bench arena -- turn` runs only the sections whose name contains
+    // an argument (cargo itself passes `--bench`).
+    let filters: Vec<String> = std::env::args().skip(1).filter(|arg| !arg.starts_with('-')).collect();
+    let wanted = |name: &str| filters.is_empty() || filters.iter().any(|filter| name.contains(filter.as_str()));
+    if wanted("greedy") {
+        greedy_choice(&views, &greedy_path, &trivial_path)?;
+    }
+    if wanted("turn") {
+        turn_cost(&views, &trivial_path)?;
+    }
+    if wanted("instantiate") {
+        instantiation(&trivial_path)?;
+    }
+    Ok(())
+}
+
+/// Time per iteration: median, fastest and slowest batch, in nanoseconds.
+#[derive(Clone, Copy)]
+struct Sample {
+    median: f64,
+    low: f64,
+    high: f64,
+}
+
+impl Sample {
+    /// The same sample per unit, for iterations that do `units` things each.
+    fn per(self, units: usize) -> Sample {
+        let units = units.max(1) as f64;
+        Sample { median: self.median / units, low: self.low / units, high: self.high / units }
+    }
+}
+
+/// Warms `run` up for at least [`WARMUP`], then times [`BATCHES`] batches of as many calls as fit
+/// in [`BATCH_TIME`].
+fn measure(mut run: impl FnMut() -> Result<()>) -> Result<Sample> {
+    let started = Instant::now();
+    let mut calls = 0u32;
+    while calls < 3 || started.elapsed() < WARMUP {
+        run()?;
+        calls += 1;
+    }
+    let per_call = started.elapsed().as_secs_f64() / f64::from(calls);
+    let iterations = ((BATCH_TIME.as_secs_f64() / per_call) as u64).max(1);
+    let mut batches = Vec::with_capacity(BATCHES);
+    for _ in 0..BATCHES {
+        let batch = Instant::now();
+        for _ in 0..iterations {
+            run()?;
+        }
+        batches.push(batch.elapsed().as_nanos() as f64 / iterations as f64);
+    }
+    batches.sort_by(f64::total_cmp);
+    Ok(Sample { median: batches[BATCHES / 2], low: batches[0], high: batches[BATCHES - 1] })
+}
+
+/// A duration in nanoseconds, in a readable unit.
+fn human(ns: f64) -> String {
+    if ns < 1_000.0 {
+        format!("{ns:.0} ns")
+    } else if ns < 1_000_000.0 {
+        format!("{:.2} µs", ns / 1_000.0)
+    } else {
+        format!("{:.2} ms", ns / 1_000_000.0)
+    }
+}
+
+fn row(label: &str, sample: Sample, unit: &str) {
+    println!("  {label:<50} {:>10}/{unit}  [{}..{}]", human(sample.median), human(sample.low), human(sample.high));
+}
+
+fn verdict(label: &str, value: String, target: &str, met: bool) {
+    println!("  {label:<50} {value:>10}  target {target}: {}", if met { "met" } else { "MISSED" });
+}
+
+/// Path of a built bot (as `cargo xtask bots` writes it).
+fn bot_path(name: &str) -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let root = manifest.parent().map(PathBuf::from).unwrap_or(manifest);
+    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
+    target.join("bots").join(format!("{name}.wasm"))
+}
+
+fn load(arena: &Arena, path: &std::path::Path) -> Result<Arc<LoadedBot<AzulBinding>>> {
+    Ok(Arc::new(load_bot::<AzulBinding>(arena, path)?))
+}
+
+/// Every decision point of a few seeded greedy-vs-greedy games, as the engine shows it.
+fn collect_views() -> Result<Vec<View>> {
+    let mut views = Vec::new();
+    for seed in VIEW_SEEDS {
+        let mut game = Azul::new(&AzulConfig::default(), 2, seed)?;
+        while !game.is_over() {
+            let mut actions = Vec::new();
+            for seat in game.to_act() {
+                let view = game.observe(seat);
+                actions.push((seat, azul_greedy::choose(&view)));
+                views.push(view);
+            }
+            game.step(&actions)?;
+        }
+    }
+    Ok(views)
+}
+
+/// A budget that never runs out over a benchmark (fuel is still metered on every call).
+fn endless_budget() -> Budget {
+    Budget { game_fuel: 1 << 60, ..Budget::default() }
+}
+
+/// A started runner for `bot`, checked to have started cleanly.
+fn started_runner(arena: &Arena, bot: &Arc<LoadedBot<AzulBinding>>) -> Result<BotRunner<AzulBinding>> {
+    let mut runner = BotRunner::new(arena, bot.clone(), endless_budget(), 0, 2, 1);
+    let report = runner.start();
+    ensure!(report.faults.is_empty(), "{} failed to start: {:?}", bot.name, report.faults);
+    Ok(runner)
+}
+
+/// Plays every view once; returns the total fuel.
+fn play_views(runner: &mut BotRunner<AzulBinding>, views: &[View]) -> Result<u64> {
+    let mut fuel = 0;
+    for view in views {
+        let report = runner.play(view);
+        ensure!(report.answer.is_some() && report.faults.is_empty(), "no clean answer: {:?}", report.faults);
+        fuel += report.fuel;
+    }
+    Ok(fuel)
+}
+
+fn greedy_choice(views: &[View], greedy_path: &std::path::Path, trivial_path: &std::path::Path) -> Result<()> {
+    let arena = Arena::new()?;
+    let greedy = load(&arena, greedy_path)?;
+    let trivial = load(&arena, trivial_path)?;
+    let mut runner = started_runner(&arena, &greedy)?;
+    let mut trivial_runner = started_runner(&arena, &trivial)?;
+
+    // The component must choose exactly what the native policy chooses.
+    for view in views {
+        let report = runner.play(view);
+        ensure!(report.answer == azul_greedy::choose(view), "wasm and native greedy disagree on {view:?}");
+    }
+    let fuel = play_views(&mut runner, views)?;
+
+    let native = measure(|| {
+        for view in views {
+            black_box(azul_greedy::choose(black_box(view)));
+        }
+        Ok(())
+    })?
+    .per(views.len());
+    let metered = measure(|| play_views(&mut runner, views).map(drop))?.per(views.len());
+    let fixed = measure(|| play_views(&mut trivial_runner, views).map(drop))?.per(views.len());
+
+    println!(
+        "1. greedy move choice: {} views (every decision of greedy-vs-greedy games, seeds {VIEW_SEEDS:?})",
+        views.len()
+    );
+    row("native azul_greedy::choose", native, "move");
+    row("metered wasm, BotRunner::play (azul-greedy.wasm)", metered, "move");
+    println!("  {:<50} {:>10.0} fuel/move", "  fuel spent", fuel as f64 / views.len() as f64);
+    row("  of which per-call cost (fx-trivial, same path)", fixed, "move");
+    let ratio = metered.median / native.median;
+    verdict("ratio metered / native", format!("{ratio:.2}x"), "<= 1.6x", ratio <= 1.6);
+    println!(
+        "  {:<50} {:>9.2}x",
+        "(metered minus per-call cost) / native",
+        (metered.median - fixed.median) / native.median
+    );
+    println!();
+    Ok(())
+}
+
+fn turn_cost(views: &[View], trivial_path: &std::path::Path) -> Result<()> {
+    let arena = Arena::new()?;
+    let trivial = load(&arena, trivial_path)?;
+    let bots = [trivial.clone(), trivial];
+    let play_all = || -> Result<usize> {
+        let mut bot_turns = 0;
+        for seed in MATCH_SEEDS {
+            let record = play_match(&arena, &bots, &AzulConfig::default(), seed, Budget::default())?;
+            ensure!(record.result.players.iter().all(|player| !player.forfeit), "a trivial bot forfeited");
+            bot_turns += record.turns.iter().map(|turn| turn.seats.len()).sum::<usize>();
+        }
+        Ok(bot_turns)
+    };
+    let bot_turns = play_all()?;
+    let in_process = measure(|| play_all().map(drop))?.per(bot_turns);
+
+    let exe = std::env::current_exe().context("cannot find the bench executable")?;
+    let mut child = Command::new(exe)
+        .env(PIPE_BOT_ENV, "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .context("cannot spawn the pipe bot")?;
+    let mut to_bot = child.stdin.take().context("no stdin")?;
+    let mut from_bot = BufReader::new(child.stdout.take().context("no stdout")?);
+    let mut answer = String::new();
+    let mut line_bytes = 0;
+    let mut round_trips = || -> Result<()> {
+        for view in views {
+            let mut line = serde_json::to_string(view)?;
+            line.push('\n');
+            line_bytes = line.len();
+            to_bot.write_all(line.as_bytes())?;
+            to_bot.flush()?;
+            answer.clear();
+            from_bot.read_line(&mut answer)?;
+            let mv: Option<Move> = serde_json::from_str(&answer)?;
+            ensure!(mv == view.fallback_move(), "pipe bot answered {answer:?}");
+        }
+        Ok(())
+    };
+    let subprocess = measure(&mut round_trips)?.per(views.len());
+    drop(to_bot);
+    child.wait()?;
+
+    println!(
+        "2. host cost per bot-turn: fx-trivial vs fx-trivial, {bot_turns} bot-turns in matches with seeds {MATCH_SEEDS:?}"
+    );
+    row("in process: play_match, whole matches (on-demand)", in_process, "turn");
+    row(&format!("subprocess: one JSON line each way (~{line_bytes} B view)"), subprocess, "turn");
+    let ratio = subprocess.median / in_process.median;
+    verdict("ratio subprocess / in-process", format!("{ratio:.1}x"), ">= 30x", ratio >= 30.0);
+    println!();
+    Ok(())
+}
+
+/// The subprocess side of measurement 2: a View per line in, its fallback move per line out.
+fn pipe_bot() -> Result<()> {
+    let stdin = std::io::stdin().lock();
+    let mut stdout = std::io::stdout().lock();
+    for line in stdin.lines() {
+        let view: View = serde_json::from_str(&line?)?;
+        let mut answer = serde_json::to_string(&view.fallback_move())?;
+        answer.push('\n');
+        stdout.write_all(answer.as_bytes())?;
+        stdout.flush()?;
+    }
+    Ok(())
+}
+
+fn instantiation(trivial_path: &std::path::Path) -> Result<()> {
+    println!("3. instantiating fx-trivial (each iteration creates and drops the instance)");
+    let mut pooled = None;
+    for (name, allocator) in [("on-demand", Allocator::OnDemand), ("pooling", Allocator::Pooling { max_bots: 16 })] {
+        let arena = Arena::with_options(ArenaOptions { allocator, max_memory_mib: 64 })?;
+        let bot = load(&arena, trivial_path)?;
+        let budget = Budget::default();
+
+        let started = measure(|| {
+            let mut runner = BotRunner::new(&arena, bot.clone(), budget, 0, 2, 1);
+            let report = runner.start();
+            ensure!(report.faults.is_empty(), "{name}: start failed: {:?}", report.faults);
+            Ok(())
+        })?;
+        let log = BotLog::default();
+        let deadline = Arc::new(AtomicU64::new(u64::MAX));
+        let instantiated = measure(|| {
+            let wasi = locked_down_ctx(1, &bot.sha256, &log);
+            let mut store = arena.new_store(&budget, wasi, log.clone(), deadline.clone());
+            store.set_fuel(budget.turn_fuel)?;
+            let mut call = AzulBinding::instantiate(&bot.pre, store);
+            let mut cx = TaskContext::from_waker(Waker::noop());
+            loop {
+                if let Poll::Ready((_store, result)) = call.as_mut().poll(&mut cx) {
+                    result?;
+                    break;
+                }
+            }
+            Ok(())
+        })?;
+        row(&format!("{name}: BotRunner::new + start (store, instantiate, init)"), started, "bot");
+        row(&format!("{name}: store + WASI ctx + instantiate (no init)"), instantiated, "bot");
+        if let Allocator::Pooling { .. } = allocator {
+            pooled = Some(started);
+        }
+    }
+    if let Some(pooled) = pooled {
+        verdict("pooled BotRunner start", human(pooled.median), "< 20 µs", pooled.median < 20_000.0);
+    }
+    Ok(())
+}

@@ -1,0 +1,228 @@
+//! The `arena` command line as a user meets it: output shapes, exit statuses, refusals of bad
+//! files, replay verification. Needs the example bots (`cargo xtask bots`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena")).args(args).output().expect("run arena")
+}
+
+fn bot(name: &str) -> String {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    let path = target.join("bots").join(format!("{name}.wasm"));
+    assert!(path.exists(), "{} is missing: run `cargo xtask bots` first", path.display());
+    path.to_string_lossy().into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Issue: `--json` prints exactly one JSON object with the documented fields; exit status 0.
+#[test]
+fn match_json_is_one_object_with_every_documented_field() {
+    let out = arena(&["match", "--game", "azul", &bot("azul-greedy"), &bot("azul-random"), "--seed", "5", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.trim().lines().count(), 1, "one line of JSON: {text}");
+    let json: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(json["game"], "azul");
+    assert_eq!(json["seed"], 5);
+    assert!(json["turns"].as_u64().unwrap() > 0);
+    assert!(json["winner"].is_null() || json["winner"].as_u64().unwrap() < 2);
+    let players = json["players"].as_array().unwrap();
+    assert_eq!(players.len(), 2);
+    for (seat, player) in players.iter().enumerate() {
+        let expected_bot = ["azul-greedy", "azul-random"][seat];
+        assert_eq!(player["bot"], expected_bot);
+        assert_eq!(player["sha256"].as_str().unwrap().len(), 64);
+        assert!(player["score"].is_i64());
+        assert!(player["rank"].as_u64().unwrap() >= 1);
+        assert_eq!(player["forfeit"], false);
+        assert!(player["fuel_total"].as_u64().unwrap() > 0, "every bot spends fuel");
+        assert!(player["fuel_max_turn"].as_u64().unwrap() <= player["fuel_total"].as_u64().unwrap());
+        for counter in ["skipped_turns", "traps", "invalid_actions"] {
+            assert_eq!(player[counter], 0, "{counter}");
+        }
+    }
+}
+
+/// The human output is a short table naming the winner.
+#[test]
+fn match_prints_a_table_by_default() {
+    let out = arena(&["match", "--game", "azul", &bot("azul-greedy"), &bot("azul-random"), "--seed", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("azul seed 2: "), "{text}");
+    assert!(text.contains("winner:"), "{text}");
+    assert!(text.lines().any(|line| line.starts_with("seat") && line.contains("fuel")), "{text}");
+    assert_eq!(text.lines().count(), 4, "{text}");
+}
+
+/// Issue: exit status 0 when the match was played, whatever the bots did: a turn budget far too
+/// small suspends every bot on every turn, and the match still completes.
+#[test]
+fn a_starved_match_still_exits_zero() {
+    let out = arena(&[
+        "match",
+        "--game",
+        "azul",
+        &bot("azul-greedy"),
+        &bot("azul-random"),
+        "--turn-fuel",
+        "500",
+        "--game-fuel",
+        "20000",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let players = json["players"].as_array().unwrap();
+    assert!(players.iter().any(|p| p["skipped_turns"].as_u64().unwrap() > 0), "{json}");
+    assert!(players.iter().any(|p| p["forfeit"] == true), "20k of game fuel runs out: {json}");
+}
+
+/// Issue: exit status 2 for bad usage.
+#[test]
+fn bad_usage_exits_two() {
+    for args in [
+        vec!["match"],
+        vec!["match", "--game", "chess", "a.wasm", "b.wasm"],
+        vec!["match", "--game", "azul", "--seed", "x", "a.wasm", "b.wasm"],
+        vec!["nonsense"],
+    ] {
+        let out = arena(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+    }
+    let one_bot = arena(&["match", "--game", "azul", &bot("azul-greedy")]);
+    assert_eq!(one_bot.status.code(), Some(2));
+    assert!(stderr(&one_bot).contains("2..=2 bots"), "{}", stderr(&one_bot));
+}
+
+/// Runs a match with `file` in seat 1 and returns the single error line.
+fn refusal(file: &Path) -> String {
+    let out = arena(&["match", "--game", "azul", &bot("azul-greedy"), file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty(), "nothing on stdout when refused");
+    let err = stderr(&out);
+    assert_eq!(err.trim().lines().count(), 1, "one clear line: {err}");
+    assert!(err.contains(file.to_str().unwrap()), "names the file: {err}");
+    err
+}
+
+/// Issue item 4: a file that is not a valid component is refused before the match, naming the
+/// file, what it is and what was expected.
+#[test]
+fn files_that_are_not_components_are_refused_with_one_line() {
+    let missing = scratch("missing.wasm");
+    assert!(refusal(&missing).contains("cannot read"));
+
+    let garbage = scratch("garbage.wasm");
+    std::fs::write(&garbage, b"#!/bin/sh\necho hi\n").unwrap();
+    assert!(refusal(&garbage).contains("not a WebAssembly file"));
+
+    let core = scratch("core.wasm");
+    std::fs::write(&core, wat::parse_str("(module (func (export \"_start\")))").unwrap()).unwrap();
+    let err = refusal(&core);
+    assert!(err.contains("core WebAssembly module") && err.contains("arena:azul/player@0.1.0"), "{err}");
+
+    let truncated = scratch("truncated.wasm");
+    let real = std::fs::read(bot("azul-greedy")).unwrap();
+    std::fs::write(&truncated, &real[..real.len() / 2]).unwrap();
+    assert!(refusal(&truncated).contains("invalid component"));
+}
+
+/// Issue item 4: a component exporting another game's world is refused with one line naming
+/// what it exports and what was expected.
+#[test]
+fn a_component_for_another_game_is_refused_naming_both_worlds() {
+    let paint = scratch("paint-bot.wasm");
+    let component = r#"(component
+        (core module $m (func (export "f")))
+        (core instance $i (instantiate $m))
+        (func $f (canon lift (core func $i "f")))
+        (instance $player (export "init" (func $f)))
+        (export "arena:paint/player@0.1.0" (instance $player)))"#;
+    std::fs::write(&paint, wat::parse_str(component).unwrap()).unwrap();
+    let err = refusal(&paint);
+    assert!(err.contains("exports [arena:paint/player@0.1.0]"), "{err}");
+    assert!(err.contains("expected arena:azul/player@0.1.0"), "{err}");
+
+    let wrong_types = scratch("old-azul-bot.wasm");
+    std::fs::write(&wrong_types, wat::parse_str(component.replace("arena:paint", "arena:azul")).unwrap()).unwrap();
+    let err = refusal(&wrong_types);
+    assert!(err.contains("types do not match"), "{err}");
+}
+
+/// Plays greedy vs random with `seed`, writing the replay to a scratch file `name`.
+fn play_with_replay(name: &str, seed: &str) -> PathBuf {
+    let replay = scratch(name);
+    let (greedy, random) = (bot("azul-greedy"), bot("azul-random"));
+    let args = ["match", "--game", "azul", &greedy, &random, "--seed", seed, "--replay", replay.to_str().unwrap()];
+    let out = arena(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    replay
+}
+
+/// Issue item 7: `replay verify` re-runs the match and prints `identical`; a replay whose
+/// record was altered prints the first differing turn and exits 1.
+#[test]
+fn replay_verify_reports_identical_and_the_first_differing_turn() {
+    let replay = play_with_replay("verify.json", "11");
+    let verify = arena(&["replay", "verify", replay.to_str().unwrap()]);
+    assert_eq!(verify.status.code(), Some(0), "{}", stderr(&verify));
+    assert_eq!(stdout(&verify).trim(), "identical");
+
+    // Alter the fuel the 4th turn records.
+    let mut json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&replay).unwrap()).unwrap();
+    let fuel = &mut json["turns"][3]["seats"][0]["fuel"];
+    *fuel = serde_json::json!(fuel.as_u64().unwrap() + 1);
+    let altered = scratch("altered.json");
+    std::fs::write(&altered, serde_json::to_string(&json).unwrap()).unwrap();
+    let verify = arena(&["replay", "verify", altered.to_str().unwrap()]);
+    assert_eq!(verify.status.code(), Some(1), "{}", stderr(&verify));
+    let text = stdout(&verify);
+    assert!(text.starts_with("turn 4 differs: .seats[0].fuel"), "{text}");
+}
+
+/// A replay naming a bot file that changed is refused (status 2), not reported as a mismatch.
+#[test]
+fn replay_verify_refuses_a_changed_bot() {
+    let replay = play_with_replay("changed.json", "0");
+    let verify = arena(&["replay", "verify", replay.to_str().unwrap(), "--bot", &format!("1={}", bot("azul-greedy"))]);
+    assert_eq!(verify.status.code(), Some(2), "{}", stdout(&verify));
+    assert!(stderr(&verify).contains("the replay recorded"), "{}", stderr(&verify));
+
+    let not_a_replay = scratch("not-a-replay.json");
+    std::fs::write(&not_a_replay, "{\"hello\": 1}").unwrap();
+    let verify = arena(&["replay", "verify", not_a_replay.to_str().unwrap()]);
+    assert_eq!(verify.status.code(), Some(2));
+    assert!(stderr(&verify).contains("not a Wasm Arena replay"), "{}", stderr(&verify));
+}
+
+/// Issue item 7: `--help` on every subcommand, with examples.
+#[test]
+fn every_subcommand_has_help_with_examples() {
+    for args in [vec!["match", "--help"], vec!["replay", "verify", "--help"]] {
+        let out = arena(&args);
+        assert_eq!(out.status.code(), Some(0));
+        assert!(stdout(&out).contains("Examples:"), "{args:?}");
+    }
+    let top = arena(&["--help"]);
+    assert!(stdout(&top).contains("match") && stdout(&top).contains("replay"));
+}

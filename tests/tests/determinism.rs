@@ -1,0 +1,135 @@
+//! End-to-end tests of determinism and capabilities (DESIGN.md section 1, "Capabilities"):
+//! seeded randomness, virtual clocks, and no filesystem, network or environment.
+//!
+//! Needs the bots built: `cargo xtask bots`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use arena_azul::AzulConfig;
+use arena_host::games::azul::AzulBinding;
+use arena_host::loader::LoadedBot;
+use arena_host::log::LogSource;
+use arena_host::play::{MatchRecord, SeatTurn};
+use arena_host::{Arena, Budget, play_match};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+type Azul = arena_azul::Azul;
+
+/// One arena for the file: compiling bots is the slow part.
+fn arena() -> &'static Arena {
+    static ARENA: OnceLock<Arena> = OnceLock::new();
+    ARENA.get_or_init(|| Arena::new().expect("arena"))
+}
+
+/// A built bot, compiled once per test binary.
+fn bot(name: &str) -> Arc<LoadedBot<AzulBinding>> {
+    static BOTS: OnceLock<Mutex<HashMap<String, Arc<LoadedBot<AzulBinding>>>>> = OnceLock::new();
+    let mut bots = BOTS.get_or_init(Default::default).lock().unwrap();
+    bots.entry(name.to_owned()).or_insert_with(|| arena_tests::load::<AzulBinding>(arena(), name)).clone()
+}
+
+fn play(names: [&str; 2], seed: u64) -> MatchRecord<Azul> {
+    let bots = names.map(bot);
+    play_match(arena(), &bots, &AzulConfig::default(), seed, Budget::default()).expect("the match is playable")
+}
+
+/// Seat `seat`'s part of every turn, in order.
+fn turns_of(record: &MatchRecord<Azul>, seat: usize) -> Vec<&SeatTurn<Azul>> {
+    record.turns.iter().flat_map(|turn| &turn.seats).filter(|seat_turn| seat_turn.seat == seat).collect()
+}
+
+/// `fx-entropy`'s `entropy ...` line of each of its turns in seat `seat`.
+fn entropy_lines(record: &MatchRecord<Azul>, seat: usize) -> Vec<String> {
+    turns_of(record, seat)
+        .into_iter()
+        .map(|seat_turn| {
+            let lines: Vec<&str> = seat_turn
+                .log
+                .entries
+                .iter()
+                .filter(|entry| entry.source == LogSource::Info && entry.text.starts_with("entropy "))
+                .map(|entry| entry.text.as_str())
+                .collect();
+            assert_eq!(lines.len(), 1, "{:?}", seat_turn.log);
+            lines[0].to_owned()
+        })
+        .collect()
+}
+
+/// The `key=value` field of an entropy line.
+fn field<'a>(line: &'a str, key: &str) -> &'a str {
+    line.split(' ').find_map(|part| part.strip_prefix(key).and_then(|rest| rest.strip_prefix('='))).unwrap()
+}
+
+/// Asserts seat `seat` played the whole match with no fault.
+fn assert_no_faults(record: &MatchRecord<Azul>, seat: usize) {
+    assert_eq!(record.setup[seat].faults, []);
+    for seat_turn in turns_of(record, seat) {
+        assert_eq!(seat_turn.faults, [], "{seat_turn:?}");
+        assert!(seat_turn.answer.is_some());
+        assert_eq!(seat_turn.applied, seat_turn.answer, "a legal answer");
+    }
+    let player = &record.result.players[seat];
+    assert_eq!((player.traps, player.invalid_actions, player.skipped_turns, player.forfeit), (0, 0, 0, false));
+}
+
+/// "Randomness is seeded per (match seed, the bot's sha256) ... so a bot that uses `HashMap`
+/// or `rand` is still deterministic" and "Clocks ... are virtual and deterministic": a bot
+/// choosing its moves from `HashMap` order, OS randomness and both clocks plays the same match
+/// twice to byte-identical replays; its clocks do advance.
+#[test]
+fn entropy_bot_replays_byte_for_byte() {
+    let first = play(["fx-entropy", "azul-greedy"], 7);
+    let second = play(["fx-entropy", "azul-greedy"], 7);
+    assert_no_faults(&first, 0);
+    assert_eq!(serde_json::to_string(&first).unwrap(), serde_json::to_string(&second).unwrap());
+
+    let lines = entropy_lines(&first, 0);
+    assert!(lines.len() > 10);
+    let instants: Vec<u64> = lines.iter().map(|line| field(line, "instant").parse().unwrap()).collect();
+    let systems: Vec<u64> = lines.iter().map(|line| field(line, "system").parse().unwrap()).collect();
+    assert!(instants.windows(2).all(|w| w[0] < w[1]), "the monotonic clock advances: {instants:?}");
+    assert!(systems.windows(2).all(|w| w[0] < w[1]), "the wall clock advances: {systems:?}");
+    let rands: Vec<&str> = lines.iter().map(|line| field(line, "rand")).collect();
+    assert!(rands.windows(2).all(|w| w[0] != w[1]), "rand does draw fresh values: {rands:?}");
+}
+
+/// "... swapping seats changes nothing but the seat": the entropy bot's randomness, `HashMap`
+/// order and clock readings are the same turn for turn whether it sits in seat 0 or seat 1
+/// (nothing it logs depends on the board), while another match seed gives other random values.
+#[test]
+fn entropy_bot_is_the_same_in_either_seat_and_differs_with_the_match_seed() {
+    let seat0 = entropy_lines(&play(["fx-entropy", "azul-greedy"], 7), 0);
+    let seat1 = entropy_lines(&play(["azul-greedy", "fx-entropy"], 7), 1);
+    let common = seat0.len().min(seat1.len());
+    assert!(common > 10);
+    assert_eq!(seat0[..common], seat1[..common]);
+
+    let other_seed = entropy_lines(&play(["fx-entropy", "azul-greedy"], 8), 0);
+    for key in ["rand", "random", "hash"] {
+        let a: Vec<&str> = seat0.iter().map(|line| field(line, key)).collect();
+        let b: Vec<&str> = other_seed.iter().map(|line| field(line, key)).collect();
+        assert_ne!(a[..10], b[..10], "{key} follows the match seed");
+    }
+    assert_eq!(field(&seat0[0], "instant"), field(&other_seed[0], "instant"), "the clocks do not depend on seeds");
+}
+
+/// "Capabilities: none by default. No filesystem, no network, no environment": every attempt
+/// the snooping bot makes fails inside the bot (it logs `denied`), it plays on legally, and it
+/// is charged no fault.
+#[test]
+fn snoop_finds_no_filesystem_environment_or_network_and_is_no_fault() {
+    let record = play(["fx-snoop", "azul-greedy"], 1);
+    assert_no_faults(&record, 0);
+    let attempts = ["read /etc/passwd", "read .", "read_dir .", "write", "env HOME", "env vars", "tcp"];
+    for seat_turn in turns_of(&record, 0) {
+        let lines: Vec<&str> = seat_turn.log.entries.iter().map(|entry| entry.text.as_str()).collect();
+        assert_eq!(lines.len(), attempts.len(), "{lines:?}");
+        for (line, attempt) in lines.iter().zip(attempts) {
+            assert!(line.starts_with(&format!("snoop {attempt}: denied")), "{line}");
+        }
+        assert!(seat_turn.log.entries.iter().all(|entry| entry.source == LogSource::Info), "no `GOT` warning");
+    }
+    assert!(std::fs::metadata("fx-snoop.txt").is_err(), "nothing was written on the host");
+}
