@@ -5,10 +5,16 @@
 //!
 //! 1. The greedy bot's move choice: `azul_greedy::choose` called natively vs the same views
 //!    through the host's real path (`BotRunner::play`: lowering, the fuel-metered async call,
-//!    decoding) on `target/bots/azul-greedy.wasm`.
+//!    decoding) on `target/bots/azul-greedy.wasm`, with `fx-trivial` on the same path as the
+//!    fixed per-call cost.
 //! 2. Host cost per bot-turn: whole `play_match`es of two `fx-trivial` bots vs a subprocess (this
 //!    same executable, with [`PIPE_BOT_ENV`] set) exchanging one JSON line each way per turn.
-//! 3. Instantiating `fx-trivial` with the on-demand vs the pooling allocator.
+//! 3. Instantiating `fx-trivial`: `BotRunner::start` (store, WASI context, instantiate, `init`)
+//!    and store + instantiate alone, each including the drop.
+//!
+//! 1 and 2 run on the default (on-demand) arena and on a pooling one (16 bots, 64 MiB).
+//! `cargo bench -p arena-host --bench arena -- turn` runs only the sections named `turn`
+//! (`greedy`, `turn`, `instantiate`).
 
 use anyhow::{Context, Result, bail, ensure};
 use arena_azul::{Azul, AzulConfig, Move, View};
@@ -60,8 +66,7 @@ fn main() -> Result<()> {
         "Wasm Arena benchmarks: median of {BATCHES} batches of ~{} ms each, [fastest..slowest batch]\n",
         BATCH_TIME.as_millis()
     );
-    // `cargo bench -p arena-host --bench arena -- turn` runs only the sections whose name contains
-    // an argument (cargo itself passes `--bench`).
+    // Arguments filter the sections by name (cargo itself passes `--bench`).
     let filters: Vec<String> = std::env::args().skip(1).filter(|arg| !arg.starts_with('-')).collect();
     let wanted = |name: &str| filters.is_empty() || filters.iter().any(|filter| name.contains(filter.as_str()));
     if wanted("greedy") {
@@ -188,20 +193,17 @@ fn play_views(runner: &mut BotRunner<AzulBinding>, views: &[View]) -> Result<u64
     Ok(fuel)
 }
 
+/// The two ways an arena allocates instances: the default, and the pool sized for a few bots.
+fn arenas() -> Result<[(&'static str, Arena); 2]> {
+    let pooled = ArenaOptions { allocator: Allocator::Pooling { max_bots: 16 }, max_memory_mib: 64 };
+    Ok([("on-demand", Arena::new()?), ("pooling", Arena::with_options(pooled)?)])
+}
+
 fn greedy_choice(views: &[View], greedy_path: &std::path::Path, trivial_path: &std::path::Path) -> Result<()> {
-    let arena = Arena::new()?;
-    let greedy = load(&arena, greedy_path)?;
-    let trivial = load(&arena, trivial_path)?;
-    let mut runner = started_runner(&arena, &greedy)?;
-    let mut trivial_runner = started_runner(&arena, &trivial)?;
-
-    // The component must choose exactly what the native policy chooses.
-    for view in views {
-        let report = runner.play(view);
-        ensure!(report.answer == azul_greedy::choose(view), "wasm and native greedy disagree on {view:?}");
-    }
-    let fuel = play_views(&mut runner, views)?;
-
+    println!(
+        "1. greedy move choice: {} views (every decision of greedy-vs-greedy games, seeds {VIEW_SEEDS:?})",
+        views.len()
+    );
     let native = measure(|| {
         for view in views {
             black_box(azul_greedy::choose(black_box(view)));
@@ -209,43 +211,56 @@ fn greedy_choice(views: &[View], greedy_path: &std::path::Path, trivial_path: &s
         Ok(())
     })?
     .per(views.len());
-    let metered = measure(|| play_views(&mut runner, views).map(drop))?.per(views.len());
-    let fixed = measure(|| play_views(&mut trivial_runner, views).map(drop))?.per(views.len());
-
-    println!(
-        "1. greedy move choice: {} views (every decision of greedy-vs-greedy games, seeds {VIEW_SEEDS:?})",
-        views.len()
-    );
     row("native azul_greedy::choose", native, "move");
-    row("metered wasm, BotRunner::play (azul-greedy.wasm)", metered, "move");
-    println!("  {:<50} {:>10.0} fuel/move", "  fuel spent", fuel as f64 / views.len() as f64);
-    row("  of which per-call cost (fx-trivial, same path)", fixed, "move");
-    let ratio = metered.median / native.median;
-    verdict("ratio metered / native", format!("{ratio:.2}x"), "<= 1.6x", ratio <= 1.6);
-    println!(
-        "  {:<50} {:>9.2}x",
-        "(metered minus per-call cost) / native",
-        (metered.median - fixed.median) / native.median
-    );
+
+    for (name, arena) in arenas()? {
+        let greedy = load(&arena, greedy_path)?;
+        let trivial = load(&arena, trivial_path)?;
+        let mut runner = started_runner(&arena, &greedy)?;
+        let mut trivial_runner = started_runner(&arena, &trivial)?;
+        // The component must choose exactly what the native policy chooses.
+        for view in views {
+            let report = runner.play(view);
+            ensure!(report.answer == azul_greedy::choose(view), "wasm and native greedy disagree on {view:?}");
+        }
+        let fuel = play_views(&mut runner, views)?;
+        let metered = measure(|| play_views(&mut runner, views).map(drop))?.per(views.len());
+        let fixed = measure(|| play_views(&mut trivial_runner, views).map(drop))?.per(views.len());
+
+        println!("  {name} arena:");
+        row("  metered wasm, BotRunner::play (azul-greedy.wasm)", metered, "move");
+        println!("  {:<50} {:>10.0} fuel/move", "    fuel spent", fuel as f64 / views.len() as f64);
+        row("    of which per-call cost (fx-trivial, same path)", fixed, "move");
+        let ratio = metered.median / native.median;
+        verdict("  ratio metered / native", format!("{ratio:.2}x"), "<= 1.6x", ratio <= 1.6);
+        println!(
+            "  {:<50} {:>9.2}x",
+            "  (metered - per-call cost) / native",
+            (metered.median - fixed.median) / native.median
+        );
+    }
     println!();
     Ok(())
 }
 
 fn turn_cost(views: &[View], trivial_path: &std::path::Path) -> Result<()> {
-    let arena = Arena::new()?;
-    let trivial = load(&arena, trivial_path)?;
-    let bots = [trivial.clone(), trivial];
-    let play_all = || -> Result<usize> {
-        let mut bot_turns = 0;
-        for seed in MATCH_SEEDS {
-            let record = play_match(&arena, &bots, &AzulConfig::default(), seed, Budget::default())?;
-            ensure!(record.result.players.iter().all(|player| !player.forfeit), "a trivial bot forfeited");
-            bot_turns += record.turns.iter().map(|turn| turn.seats.len()).sum::<usize>();
-        }
-        Ok(bot_turns)
-    };
-    let bot_turns = play_all()?;
-    let in_process = measure(|| play_all().map(drop))?.per(bot_turns);
+    let mut in_process = Vec::new();
+    let mut bot_turns = 0;
+    for (name, arena) in arenas()? {
+        let trivial = load(&arena, trivial_path)?;
+        let bots = [trivial.clone(), trivial];
+        let play_all = || -> Result<usize> {
+            let mut bot_turns = 0;
+            for seed in MATCH_SEEDS {
+                let record = play_match(&arena, &bots, &AzulConfig::default(), seed, Budget::default())?;
+                ensure!(record.result.players.iter().all(|player| !player.forfeit), "a trivial bot forfeited");
+                bot_turns += record.turns.iter().map(|turn| turn.seats.len()).sum::<usize>();
+            }
+            Ok(bot_turns)
+        };
+        bot_turns = play_all()?;
+        in_process.push((name, measure(|| play_all().map(drop))?.per(bot_turns)));
+    }
 
     let exe = std::env::current_exe().context("cannot find the bench executable")?;
     let mut child = Command::new(exe)
@@ -279,10 +294,12 @@ fn turn_cost(views: &[View], trivial_path: &std::path::Path) -> Result<()> {
     println!(
         "2. host cost per bot-turn: fx-trivial vs fx-trivial, {bot_turns} bot-turns in matches with seeds {MATCH_SEEDS:?}"
     );
-    row("in process: play_match, whole matches (on-demand)", in_process, "turn");
     row(&format!("subprocess: one JSON line each way (~{line_bytes} B view)"), subprocess, "turn");
-    let ratio = subprocess.median / in_process.median;
-    verdict("ratio subprocess / in-process", format!("{ratio:.1}x"), ">= 30x", ratio >= 30.0);
+    for (name, sample) in in_process {
+        row(&format!("in process: play_match, whole matches, {name}"), sample, "turn");
+        let ratio = subprocess.median / sample.median;
+        verdict("  ratio subprocess / in-process", format!("{ratio:.1}x"), ">= 30x", ratio >= 30.0);
+    }
     println!();
     Ok(())
 }
@@ -304,8 +321,7 @@ fn pipe_bot() -> Result<()> {
 fn instantiation(trivial_path: &std::path::Path) -> Result<()> {
     println!("3. instantiating fx-trivial (each iteration creates and drops the instance)");
     let mut pooled = None;
-    for (name, allocator) in [("on-demand", Allocator::OnDemand), ("pooling", Allocator::Pooling { max_bots: 16 })] {
-        let arena = Arena::with_options(ArenaOptions { allocator, max_memory_mib: 64 })?;
+    for (name, arena) in arenas()? {
         let bot = load(&arena, trivial_path)?;
         let budget = Budget::default();
 
@@ -333,7 +349,7 @@ fn instantiation(trivial_path: &std::path::Path) -> Result<()> {
         })?;
         row(&format!("{name}: BotRunner::new + start (store, instantiate, init)"), started, "bot");
         row(&format!("{name}: store + WASI ctx + instantiate (no init)"), instantiated, "bot");
-        if let Allocator::Pooling { .. } = allocator {
+        if let Allocator::Pooling { .. } = arena.options().allocator {
             pooled = Some(started);
         }
     }

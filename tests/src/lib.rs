@@ -1,13 +1,21 @@
-//! Shared helpers for the end-to-end tests: where the built bots are, and loading them once.
+//! Shared helpers for the end-to-end tests: where the built bots are, one arena per test
+//! binary, bots compiled once, and accessors into match records.
 //!
 //! Bots are built by `cargo xtask bots` (which `cargo xtask test` runs first) into
 //! `target/bots/<crate-name>.wasm`.
 
+#![allow(clippy::panic, clippy::expect_used)] // test support: a failed setup should stop the test loudly
+
+use arena_azul::{Azul, AzulConfig};
 use arena_host::games::Binding;
+use arena_host::games::azul::AzulBinding;
 use arena_host::loader::{LoadedBot, load_bot};
-use arena_host::runtime::Arena;
+use arena_host::log::LogSource;
+use arena_host::play::{MatchRecord, SeatTurn};
+use arena_host::{Arena, Budget, play_match};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 /// The workspace root.
 pub fn workspace_root() -> PathBuf {
@@ -23,7 +31,6 @@ pub fn bot_path(name: &str) -> PathBuf {
 }
 
 /// Loads a built bot for game `B`, panicking with a hint when it has not been built.
-#[allow(clippy::panic)]
 pub fn load<B: Binding>(arena: &Arena, name: &str) -> Arc<LoadedBot<B>> {
     let path = bot_path(name);
     if !path.exists() {
@@ -33,4 +40,33 @@ pub fn load<B: Binding>(arena: &Arena, name: &str) -> Arc<LoadedBot<B>> {
         Ok(bot) => Arc::new(bot),
         Err(err) => panic!("{err}"),
     }
+}
+
+/// One arena per test binary: compiling bots is the slow part, and engines are shared.
+pub fn arena() -> &'static Arena {
+    static ARENA: OnceLock<Arena> = OnceLock::new();
+    ARENA.get_or_init(|| Arena::new().expect("arena"))
+}
+
+/// A built Azul bot, compiled once per test binary.
+pub fn azul_bot(name: &str) -> Arc<LoadedBot<AzulBinding>> {
+    static BOTS: OnceLock<Mutex<BTreeMap<String, Arc<LoadedBot<AzulBinding>>>>> = OnceLock::new();
+    let mut bots = BOTS.get_or_init(Default::default).lock().unwrap_or_else(PoisonError::into_inner);
+    bots.entry(name.to_owned()).or_insert_with(|| load::<AzulBinding>(arena(), name)).clone()
+}
+
+/// Plays an Azul match between built bots, in seat order.
+pub fn play_azul(names: [&str; 2], seed: u64, budget: Budget) -> MatchRecord<Azul> {
+    let bots = names.map(azul_bot);
+    play_match(arena(), &bots, &AzulConfig::default(), seed, budget).expect("the match is playable")
+}
+
+/// Seat `seat`'s part of every turn, in order.
+pub fn turns_of(record: &MatchRecord<Azul>, seat: usize) -> Vec<&SeatTurn<Azul>> {
+    record.turns.iter().flat_map(|turn| &turn.seats).filter(|seat_turn| seat_turn.seat == seat).collect()
+}
+
+/// The texts of a seat turn's log entries from `source`.
+pub fn logged(seat_turn: &SeatTurn<Azul>, source: LogSource) -> Vec<&str> {
+    seat_turn.log.entries.iter().filter(|entry| entry.source == source).map(|entry| entry.text.as_str()).collect()
 }

@@ -7,7 +7,7 @@ use arena_azul::AzulConfig;
 use arena_host::games::azul::AzulBinding;
 use arena_host::loader::{LoadedBot, load_bot, sha256};
 use arena_host::{Arena, Budget, play_match};
-use arena_tests::{load, workspace_root};
+use arena_tests::{arena, azul_bot, workspace_root};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -26,9 +26,9 @@ fn reference(arena: &Arena) -> Arc<LoadedBot<AzulBinding>> {
 /// Issue item 6: over 40 seeds with seats swapped, greedy wins at least 80% against random.
 #[test]
 fn greedy_beats_random_in_at_least_80_percent() {
-    let arena = Arena::new().unwrap();
-    let greedy = load::<AzulBinding>(&arena, "azul-greedy");
-    let random = load::<AzulBinding>(&arena, "azul-random");
+    let arena = arena();
+    let greedy = azul_bot("azul-greedy");
+    let random = azul_bot("azul-random");
     let mut wins = 0;
     let mut games = 0;
     for seed in 0..40 {
@@ -36,7 +36,7 @@ fn greedy_beats_random_in_at_least_80_percent() {
             let bots =
                 if greedy_seat == 0 { [greedy.clone(), random.clone()] } else { [random.clone(), greedy.clone()] };
             let record =
-                play_match::<AzulBinding>(&arena, &bots, &AzulConfig::default(), seed, Budget::default()).unwrap();
+                play_match::<AzulBinding>(arena, &bots, &AzulConfig::default(), seed, Budget::default()).unwrap();
             for player in &record.result.players {
                 assert!(!player.forfeit && player.traps == 0 && player.invalid_actions == 0, "{player:?}");
             }
@@ -57,10 +57,10 @@ fn greedy_beats_random_in_at_least_80_percent() {
 fn reference_bot_fuel_golden() {
     let bytes = std::fs::read(workspace_root().join(REFERENCE)).unwrap();
     assert_eq!(hex(&sha256(&bytes)), REFERENCE_SHA256, "the reference component changed");
-    let arena = Arena::new().unwrap();
-    let bot = reference(&arena);
+    let arena = arena();
+    let bot = reference(arena);
     let record =
-        play_match::<AzulBinding>(&arena, &[bot.clone(), bot], &AzulConfig::default(), 1, Budget::default()).unwrap();
+        play_match::<AzulBinding>(arena, &[bot.clone(), bot], &AzulConfig::default(), 1, Budget::default()).unwrap();
     let startup = record.setup[0].fuel;
     let first_turn = record.turns[0].seats[0].fuel;
     assert_eq!((startup, first_turn), (133, 289_840), "fuel golden (start-up, first turn)");
@@ -77,10 +77,10 @@ fn hex(bytes: &[u8]) -> String {
 /// from the workspace root.
 #[test]
 fn golden_replay_of_the_reference_bot() {
-    let arena = Arena::new().unwrap();
-    let bot = reference(&arena);
+    let arena = arena();
+    let bot = reference(arena);
     let record =
-        play_match::<AzulBinding>(&arena, &[bot.clone(), bot], &AzulConfig::default(), 1, Budget::default()).unwrap();
+        play_match::<AzulBinding>(arena, &[bot.clone(), bot], &AzulConfig::default(), 1, Budget::default()).unwrap();
     let actual = serde_json::to_string_pretty(&record).unwrap() + "\n";
     let golden = workspace_root().join("tests/golden/azul-reference-seed-1.json");
     if std::env::var_os("UPDATE_GOLDEN").is_some() {

@@ -9,43 +9,11 @@
 use arena_azul::AzulConfig;
 use arena_game::Game;
 use arena_host::fault::{ForfeitReason, InvalidReason, Phase, TrapKind};
-use arena_host::games::azul::AzulBinding;
-use arena_host::loader::LoadedBot;
 use arena_host::log::LogSource;
-use arena_host::play::{MatchRecord, SeatTurn};
-use arena_host::{Arena, BotFault, Budget, play_match};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use arena_host::{BotFault, Budget};
 
-type Azul = arena_azul::Azul;
-
-/// One arena for the file: compiling bots is the slow part.
-fn arena() -> &'static Arena {
-    static ARENA: OnceLock<Arena> = OnceLock::new();
-    ARENA.get_or_init(|| Arena::new().expect("arena"))
-}
-
-/// A built bot, compiled once per test binary.
-fn bot(name: &str) -> Arc<LoadedBot<AzulBinding>> {
-    static BOTS: OnceLock<Mutex<HashMap<String, Arc<LoadedBot<AzulBinding>>>>> = OnceLock::new();
-    let mut bots = BOTS.get_or_init(Default::default).lock().unwrap();
-    bots.entry(name.to_owned()).or_insert_with(|| arena_tests::load::<AzulBinding>(arena(), name)).clone()
-}
-
-fn play(names: [&str; 2], seed: u64, budget: Budget) -> MatchRecord<Azul> {
-    let bots = names.map(bot);
-    play_match(arena(), &bots, &AzulConfig::default(), seed, budget).expect("the match is playable")
-}
-
-/// Seat `seat`'s part of every turn, in order.
-fn turns_of(record: &MatchRecord<Azul>, seat: usize) -> Vec<&SeatTurn<Azul>> {
-    record.turns.iter().flat_map(|turn| &turn.seats).filter(|seat_turn| seat_turn.seat == seat).collect()
-}
-
-/// The texts of a seat turn's log entries from `source`.
-fn logged(seat_turn: &SeatTurn<Azul>, source: LogSource) -> Vec<&str> {
-    seat_turn.log.entries.iter().filter(|entry| entry.source == source).map(|entry| entry.text.as_str()).collect()
-}
+use arena_azul::Azul;
+use arena_tests::{logged, play_azul, turns_of};
 
 /// Small budgets for the overrun tests: a tenth of the defaults.
 fn small_budget() -> Budget {
@@ -59,7 +27,7 @@ fn small_budget() -> Budget {
 #[test]
 fn loop_forever_is_suspended_every_turn_then_forfeits_with_exactly_the_game_budget_spent() {
     let budget = small_budget();
-    let record = play(["fx-loop-forever", "azul-greedy"], 1, budget);
+    let record = play_azul(["fx-loop-forever", "azul-greedy"], 1, budget);
     assert!(record.setup[0].faults.is_empty(), "start-up is fine: {:?}", record.setup[0].faults);
 
     let turns = turns_of(&record, 0);
@@ -89,7 +57,7 @@ fn loop_forever_is_suspended_every_turn_then_forfeits_with_exactly_the_game_budg
 #[test]
 fn spin_under_half_a_turn_budget_is_never_suspended() {
     let budget = Budget { turn_fuel: 1_000_000, ..Budget::default() };
-    let record = play(["fx-spin-under", "azul-greedy"], 1, budget);
+    let record = play_azul(["fx-spin-under", "azul-greedy"], 1, budget);
     let turns = turns_of(&record, 0);
     assert!(turns.len() > 10, "a whole game: {} turns", turns.len());
     for seat_turn in &turns {
@@ -130,7 +98,7 @@ fn spin_once_checksum() -> String {
 #[test]
 fn spin_once_is_suspended_twice_then_resumes_with_its_memory_intact() {
     let budget = Budget::default();
-    let record = play(["fx-spin-once", "azul-greedy"], 1, budget);
+    let record = play_azul(["fx-spin-once", "azul-greedy"], 1, budget);
     let turns = turns_of(&record, 0);
     assert!(turns.len() > 4);
 
@@ -192,7 +160,7 @@ fn spin_once_is_suspended_twice_then_resumes_with_its_memory_intact() {
 #[test]
 fn init_loop_traps_at_startup_is_restarted_with_its_count_and_forfeits_after_three_traps() {
     let budget = small_budget();
-    let record = play(["fx-init-loop", "azul-greedy"], 1, budget);
+    let record = play_azul(["fx-init-loop", "azul-greedy"], 1, budget);
     let startup_trap = BotFault::Trapped { phase: Phase::Init, trap: TrapKind::StartupFuelExhausted };
 
     let setup = &record.setup[0];
@@ -225,7 +193,7 @@ fn init_loop_traps_at_startup_is_restarted_with_its_count_and_forfeits_after_thr
 #[test]
 fn init_heavy_under_one_turn_budget_is_charged_but_no_fault() {
     let budget = Budget::default();
-    let record = play(["fx-init-heavy", "azul-greedy"], 1, budget);
+    let record = play_azul(["fx-init-heavy", "azul-greedy"], 1, budget);
     let setup = &record.setup[0];
     assert_eq!(setup.faults, []);
     assert!(setup.fuel > 2_000_000 && setup.fuel < budget.turn_fuel, "init spent {}", setup.fuel);

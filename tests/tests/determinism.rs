@@ -5,39 +5,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use arena_azul::AzulConfig;
-use arena_host::games::azul::AzulBinding;
-use arena_host::loader::LoadedBot;
+use arena_host::Budget;
 use arena_host::log::LogSource;
-use arena_host::play::{MatchRecord, SeatTurn};
-use arena_host::{Arena, Budget, play_match};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use arena_host::play::MatchRecord;
 
-type Azul = arena_azul::Azul;
-
-/// One arena for the file: compiling bots is the slow part.
-fn arena() -> &'static Arena {
-    static ARENA: OnceLock<Arena> = OnceLock::new();
-    ARENA.get_or_init(|| Arena::new().expect("arena"))
-}
-
-/// A built bot, compiled once per test binary.
-fn bot(name: &str) -> Arc<LoadedBot<AzulBinding>> {
-    static BOTS: OnceLock<Mutex<HashMap<String, Arc<LoadedBot<AzulBinding>>>>> = OnceLock::new();
-    let mut bots = BOTS.get_or_init(Default::default).lock().unwrap();
-    bots.entry(name.to_owned()).or_insert_with(|| arena_tests::load::<AzulBinding>(arena(), name)).clone()
-}
-
-fn play(names: [&str; 2], seed: u64) -> MatchRecord<Azul> {
-    let bots = names.map(bot);
-    play_match(arena(), &bots, &AzulConfig::default(), seed, Budget::default()).expect("the match is playable")
-}
-
-/// Seat `seat`'s part of every turn, in order.
-fn turns_of(record: &MatchRecord<Azul>, seat: usize) -> Vec<&SeatTurn<Azul>> {
-    record.turns.iter().flat_map(|turn| &turn.seats).filter(|seat_turn| seat_turn.seat == seat).collect()
-}
+use arena_azul::Azul;
+use arena_tests::{play_azul, turns_of};
 
 /// `fx-entropy`'s `entropy ...` line of each of its turns in seat `seat`.
 fn entropy_lines(record: &MatchRecord<Azul>, seat: usize) -> Vec<String> {
@@ -80,8 +53,8 @@ fn assert_no_faults(record: &MatchRecord<Azul>, seat: usize) {
 /// twice to byte-identical replays; its clocks do advance.
 #[test]
 fn entropy_bot_replays_byte_for_byte() {
-    let first = play(["fx-entropy", "azul-greedy"], 7);
-    let second = play(["fx-entropy", "azul-greedy"], 7);
+    let first = play_azul(["fx-entropy", "azul-greedy"], 7, Budget::default());
+    let second = play_azul(["fx-entropy", "azul-greedy"], 7, Budget::default());
     assert_no_faults(&first, 0);
     assert_eq!(serde_json::to_string(&first).unwrap(), serde_json::to_string(&second).unwrap());
 
@@ -100,13 +73,13 @@ fn entropy_bot_replays_byte_for_byte() {
 /// (nothing it logs depends on the board), while another match seed gives other random values.
 #[test]
 fn entropy_bot_is_the_same_in_either_seat_and_differs_with_the_match_seed() {
-    let seat0 = entropy_lines(&play(["fx-entropy", "azul-greedy"], 7), 0);
-    let seat1 = entropy_lines(&play(["azul-greedy", "fx-entropy"], 7), 1);
+    let seat0 = entropy_lines(&play_azul(["fx-entropy", "azul-greedy"], 7, Budget::default()), 0);
+    let seat1 = entropy_lines(&play_azul(["azul-greedy", "fx-entropy"], 7, Budget::default()), 1);
     let common = seat0.len().min(seat1.len());
     assert!(common > 10);
     assert_eq!(seat0[..common], seat1[..common]);
 
-    let other_seed = entropy_lines(&play(["fx-entropy", "azul-greedy"], 8), 0);
+    let other_seed = entropy_lines(&play_azul(["fx-entropy", "azul-greedy"], 8, Budget::default()), 0);
     for key in ["rand", "random", "hash"] {
         let a: Vec<&str> = seat0.iter().map(|line| field(line, key)).collect();
         let b: Vec<&str> = other_seed.iter().map(|line| field(line, key)).collect();
@@ -120,7 +93,7 @@ fn entropy_bot_is_the_same_in_either_seat_and_differs_with_the_match_seed() {
 /// is charged no fault.
 #[test]
 fn snoop_finds_no_filesystem_environment_or_network_and_is_no_fault() {
-    let record = play(["fx-snoop", "azul-greedy"], 1);
+    let record = play_azul(["fx-snoop", "azul-greedy"], 1, Budget::default());
     assert_no_faults(&record, 0);
     let attempts = ["read /etc/passwd", "read .", "read_dir .", "write", "env HOME", "env vars", "tcp"];
     for seat_turn in turns_of(&record, 0) {

@@ -9,38 +9,12 @@
 use arena_azul::{AzulConfig, Colour, Invalid, Move};
 use arena_game::Game;
 use arena_host::fault::{ForfeitReason, InvalidReason, Phase, TrapKind};
-use arena_host::games::azul::AzulBinding;
-use arena_host::loader::LoadedBot;
 use arena_host::log::{LOG_BYTES_PER_MATCH, LOG_BYTES_PER_TURN, LogSource};
 use arena_host::play::{MatchRecord, SeatTurn};
-use arena_host::{Arena, BotFault, Budget, play_match};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use arena_host::{BotFault, Budget};
 
-type Azul = arena_azul::Azul;
-
-/// One arena for the file: compiling bots is the slow part.
-fn arena() -> &'static Arena {
-    static ARENA: OnceLock<Arena> = OnceLock::new();
-    ARENA.get_or_init(|| Arena::new().expect("arena"))
-}
-
-/// A built bot, compiled once per test binary.
-fn bot(name: &str) -> Arc<LoadedBot<AzulBinding>> {
-    static BOTS: OnceLock<Mutex<HashMap<String, Arc<LoadedBot<AzulBinding>>>>> = OnceLock::new();
-    let mut bots = BOTS.get_or_init(Default::default).lock().unwrap();
-    bots.entry(name.to_owned()).or_insert_with(|| arena_tests::load::<AzulBinding>(arena(), name)).clone()
-}
-
-fn play(names: [&str; 2], seed: u64, budget: Budget) -> MatchRecord<Azul> {
-    let bots = names.map(bot);
-    play_match(arena(), &bots, &AzulConfig::default(), seed, budget).expect("the match is playable")
-}
-
-/// Seat `seat`'s part of every turn, in order.
-fn turns_of(record: &MatchRecord<Azul>, seat: usize) -> Vec<&SeatTurn<Azul>> {
-    record.turns.iter().flat_map(|turn| &turn.seats).filter(|seat_turn| seat_turn.seat == seat).collect()
-}
+use arena_azul::Azul;
+use arena_tests::{play_azul, turns_of};
 
 /// Asserts the violated side of the trap rule: seat 0 traps with `trap` in a turn on each of
 /// its three turns (restarted before each next one) and forfeits on the third; the bot in seat
@@ -84,7 +58,7 @@ fn assert_plays_cleanly(record: &MatchRecord<Azul>, seat: usize) {
 /// forfeits. Rust's report of the failure reaches the log through stderr.
 #[test]
 fn alloc_bomb_past_the_memory_limit_traps_unreachable_and_forfeits_after_three() {
-    let record = play(["fx-alloc-bomb", "azul-greedy"], 1, Budget::default());
+    let record = play_azul(["fx-alloc-bomb", "azul-greedy"], 1, Budget::default());
     assert_traps_three_times_then_forfeits(&record, TrapKind::Unreachable);
     let first = turns_of(&record, 0)[0];
     assert!(
@@ -99,7 +73,7 @@ fn alloc_bomb_past_the_memory_limit_traps_unreachable_and_forfeits_after_three()
 #[test]
 fn alloc_bomb_under_a_raised_memory_limit_plays_normally() {
     let budget = Budget { memory_mib: 512, ..Budget::default() };
-    let record = play(["fx-alloc-bomb", "azul-greedy"], 1, budget);
+    let record = play_azul(["fx-alloc-bomb", "azul-greedy"], 1, budget);
     assert_plays_cleanly(&record, 0);
 }
 
@@ -107,7 +81,7 @@ fn alloc_bomb_under_a_raised_memory_limit_plays_normally() {
 /// panic hook has put the message in that turn's log; three panics forfeit.
 #[test]
 fn panic_traps_unreachable_with_the_message_in_the_log() {
-    let record = play(["fx-panic", "azul-greedy"], 1, Budget::default());
+    let record = play_azul(["fx-panic", "azul-greedy"], 1, Budget::default());
     assert_traps_three_times_then_forfeits(&record, TrapKind::Unreachable);
     for (index, seat_turn) in turns_of(&record, 0).into_iter().enumerate() {
         let errors: Vec<&str> = seat_turn
@@ -128,7 +102,7 @@ fn panic_traps_unreachable_with_the_message_in_the_log() {
 /// whole game, in either seat.
 #[test]
 fn greedy_plays_a_whole_game_without_a_fault() {
-    let record = play(["azul-greedy", "azul-greedy"], 1, Budget::default());
+    let record = play_azul(["azul-greedy", "azul-greedy"], 1, Budget::default());
     assert_plays_cleanly(&record, 0);
     assert_plays_cleanly(&record, 1);
 }
@@ -137,14 +111,14 @@ fn greedy_plays_a_whole_game_without_a_fault() {
 /// recursion traps with `StackOverflow`, three times, then forfeits.
 #[test]
 fn unbounded_recursion_traps_stack_overflow() {
-    let record = play(["fx-recurse", "azul-greedy"], 1, Budget::default());
+    let record = play_azul(["fx-recurse", "azul-greedy"], 1, Budget::default());
     assert_traps_three_times_then_forfeits(&record, TrapKind::StackOverflow);
 }
 
 /// The obeyed side of the stack bound: the same recursion 1000 deep is no fault.
 #[test]
 fn bounded_recursion_plays_normally() {
-    let record = play(["fx-recurse-bounded", "azul-greedy"], 1, Budget::default());
+    let record = play_azul(["fx-recurse-bounded", "azul-greedy"], 1, Budget::default());
     assert_plays_cleanly(&record, 0);
 }
 
@@ -155,7 +129,7 @@ fn bounded_recursion_plays_normally() {
 #[test]
 fn illegal_answer_is_refused_with_the_games_reason_and_the_fallback_applies() {
     let seed = 1;
-    let record = play(["fx-illegal", "azul-greedy"], seed, Budget::default());
+    let record = play_azul(["fx-illegal", "azul-greedy"], seed, Budget::default());
     let illegal = Move { source: 9, colour: Colour::Green, line: 7 };
     let refused = BotFault::InvalidAction {
         reason: InvalidReason::Refused { reason: serde_json::to_value(Invalid::NoSuchSource { source: 9 }).unwrap() },
@@ -196,7 +170,7 @@ fn illegal_answer_is_refused_with_the_games_reason_and_the_fallback_applies() {
 fn log_flood_is_bounded_per_turn_and_per_match_and_harms_nothing() {
     // Per call: "init:" or "turn:" and 16 KiB, logged, then printed with a newline twice.
     const FLOODED: u64 = (5 + 16 * 1024) + 2 * (5 + 16 * 1024 + 1);
-    let record = play(["fx-log-flood", "fx-log-flood"], 1, Budget::default());
+    let record = play_azul(["fx-log-flood", "fx-log-flood"], 1, Budget::default());
     for seat in 0..2 {
         let turns: Vec<&SeatTurn<Azul>> = std::iter::once(&record.setup[seat]).chain(turns_of(&record, seat)).collect();
         let mut kept_total = 0;

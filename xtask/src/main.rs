@@ -7,6 +7,8 @@
 //!   replay, and prints the result and the replay path.
 //! - `test`: installs the wasm target, builds the bots, then `cargo fmt --check`, clippy with
 //!   `-D warnings` (host and wasm targets) and every test.
+//! - `bench`: installs the wasm target, builds the bots, then runs the benchmarks
+//!   (`cargo bench -p arena-host --bench arena`); further arguments pick sections by name.
 
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -26,13 +28,16 @@ fn main() -> Result<()> {
         "bots" => bots(&root).map(|_| ()),
         "demo" => demo(&root),
         "test" => test(&root),
+        "bench" => bench(&root, &std::env::args().skip(2).collect::<Vec<_>>()),
         _ => {
             eprintln!(
                 "usage: cargo xtask <task>\n\n\
                  tasks:\n  \
                  bots   build every bot to target/bots/<crate-name>.wasm\n  \
                  demo   set up, build the bots, play azul-greedy vs azul-random, verify the replay\n  \
-                 test   set up, build the bots, run fmt, clippy and every test"
+                 test   set up, build the bots, run fmt, clippy and every test\n  \
+                 bench  set up, build the bots, run the benchmarks (optionally only the sections named:\n         \
+                 greedy, turn, instantiate)"
             );
             if task.is_empty() || task == "help" || task == "--help" { Ok(()) } else { bail!("unknown task {task:?}") }
         }
@@ -144,4 +149,15 @@ fn test(root: &Path) -> Result<()> {
     run(root, env!("CARGO"), &wasm_clippy)?;
     run(root, env!("CARGO"), &["test", "--workspace"])?;
     Ok(())
+}
+
+fn bench(root: &Path, sections: &[String]) -> Result<()> {
+    setup(root)?;
+    bots(root)?;
+    let mut args = vec!["bench", "-p", "arena-host", "--bench", "arena"];
+    if !sections.is_empty() {
+        args.push("--");
+        args.extend(sections.iter().map(String::as_str));
+    }
+    run(root, env!("CARGO"), &args)
 }
