@@ -25,7 +25,7 @@ fn the_backstop_stops_a_call_that_fuel_cannot() {
     let record = play_azul(["fx-loop-forever", "azul-greedy"], 0, budget);
     let trapped = BotFault::Trapped { phase: Phase::Turn, trap: TrapKind::WallClockBackstop };
     let faults: Vec<_> = turns_of(&record, 0).into_iter().map(|turn| turn.faults.clone()).collect();
-    assert_eq!(faults[0], [trapped.clone()]);
+    assert_eq!(faults[0], std::slice::from_ref(&trapped));
     assert_eq!(faults[1], [trapped, BotFault::Forfeit { reason: ForfeitReason::TooManyTraps }]);
     assert_eq!(faults.len(), 2);
     assert_eq!(record.result.winner, Some(1));
