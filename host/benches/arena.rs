@@ -16,7 +16,7 @@
 //! `cargo bench -p arena-host --bench arena -- turn` runs only the sections named `turn`
 //! (`greedy`, `turn`, `instantiate`).
 
-use anyhow::{Context, Result, bail, ensure};
+use anyhow::{Context, Result, ensure};
 use arena_azul::{Azul, AzulConfig, Move, View};
 use arena_game::Game;
 use arena_host::bot::BotRunner;
@@ -58,7 +58,12 @@ fn main() -> Result<()> {
     let trivial_path = bot_path("fx-trivial");
     for path in [&greedy_path, &trivial_path] {
         if !path.exists() {
-            bail!("{} is missing: run `cargo xtask bots` first (or `cargo xtask bench`, which does)", path.display());
+            // A plain message, not an error with a backtrace: nothing is wrong but the set-up.
+            eprintln!(
+                "{} is missing: run `cargo xtask bots` first (or `cargo xtask bench`, which does)",
+                path.display()
+            );
+            std::process::exit(1);
         }
     }
     let views = collect_views()?;
@@ -347,8 +352,8 @@ fn instantiation(trivial_path: &std::path::Path) -> Result<()> {
             }
             Ok(())
         })?;
-        row(&format!("{name}: BotRunner::new + start (store, instantiate, init)"), started, "bot");
-        row(&format!("{name}: store + WASI ctx + instantiate (no init)"), instantiated, "bot");
+        row(&format!("{name}: BotRunner::new + start, with init"), started, "bot");
+        row(&format!("{name}: store + WASI ctx + instantiate, no init"), instantiated, "bot");
         if let Allocator::Pooling { .. } = arena.options().allocator {
             pooled = Some(started);
         }

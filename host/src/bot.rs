@@ -16,20 +16,19 @@
 //!   a trap; a call blocked in a host function past it is dropped the same way.
 
 use crate::budget::Budget;
+use crate::driver::{Driven, drive};
 use crate::fault::{BotFault, ForfeitReason, Phase, TrapKind, classify, is_out_of_fuel};
 use crate::games::{Binding, InitInfo, Live, OwnedCall, TurnInfo};
 use crate::loader::LoadedBot;
 use crate::log::{BotLog, TurnLog};
-use crate::runtime::{Arena, BotState, ticks_for};
+use crate::runtime::{Arena, BotState};
 use crate::wasi::{init_seed, locked_down_ctx};
 use arena_game::Game;
 use serde::{Deserialize, Serialize};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::task::{Context, Poll, Wake, Waker};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicU64;
 use wasmtime::Store;
 
 type Action<B> = <<B as Binding>::Game as Game>::Action;
@@ -349,60 +348,8 @@ impl<B: Binding> BotRunner<B> {
         TurnReport { answer, fuel, faults, log: self.log.take_turn() }
     }
 
-    /// Polls `call` until it completes, yields for fuel (when `yield_is_suspend`), or is stuck
-    /// in a host function past the backstop.
+    /// Drives `call` with this bot's backstop.
     fn drive<F: Future + ?Sized>(&self, call: &mut Pin<Box<F>>, yield_is_suspend: bool) -> Driven<F::Output> {
-        let backstop = Duration::from_millis(self.budget.backstop_ms);
-        self.deadline.store(self.arena.epoch_now() + ticks_for(self.budget.backstop_ms), Ordering::Relaxed);
-        let flag = Arc::new(WakeFlag { woken: AtomicBool::new(false), thread: std::thread::current() });
-        let waker = Waker::from(flag.clone());
-        let mut cx = Context::from_waker(&waker);
-        let started = Instant::now();
-        loop {
-            flag.woken.store(false, Ordering::SeqCst);
-            let poll = wasmtime_wasi::runtime::with_ambient_tokio_runtime(|| call.as_mut().poll(&mut cx));
-            match poll {
-                Poll::Ready(output) => return Driven::Ready(output),
-                // wasmtime's fuel yield wakes the task on this thread before returning
-                // Pending; a host function waiting on I/O (a sleep, a stdout flush) does not.
-                Poll::Pending if flag.woken.load(Ordering::SeqCst) => {
-                    if yield_is_suspend {
-                        return Driven::Suspended;
-                    }
-                }
-                Poll::Pending => match backstop.checked_sub(started.elapsed()) {
-                    Some(left) if !left.is_zero() => std::thread::park_timeout(left),
-                    _ => return Driven::Stuck,
-                },
-            }
-        }
-    }
-}
-
-enum Driven<T> {
-    Ready(T),
-    Suspended,
-    Stuck,
-}
-
-struct WakeFlag {
-    woken: AtomicBool,
-    thread: std::thread::Thread,
-}
-
-impl Wake for WakeFlag {
-    fn wake(self: Arc<Self>) {
-        self.wake_by_ref();
-    }
-
-    fn wake_by_ref(self: &Arc<Self>) {
-        // Only a wake on the driving thread (from inside the poll) is a fuel yield. Host I/O
-        // completes on a runtime thread (wasmtime-wasi's stdout worker, timers) and can wake
-        // us just before `drive` looks at the flag: counting that as a yield would suspend a
-        // bot that had fuel left, at random.
-        if std::thread::current().id() == self.thread.id() {
-            self.woken.store(true, Ordering::SeqCst);
-        }
-        self.thread.unpark();
+        drive(&self.arena, &self.deadline, self.budget.backstop_ms, call.as_mut(), yield_is_suspend)
     }
 }

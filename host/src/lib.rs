@@ -13,6 +13,7 @@
 
 pub mod bot;
 pub mod budget;
+pub mod driver;
 pub mod fault;
 pub mod games;
 pub mod loader;

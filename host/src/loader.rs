@@ -3,11 +3,17 @@
 //! component for another game, is refused with one line naming the file, what it exports and
 //! what was expected.
 
+use crate::budget::Budget;
+use crate::driver::{Driven, drive};
 use crate::games::Binding;
+use crate::log::BotLog;
 use crate::runtime::Arena;
+use crate::wasi::locked_down_ctx;
 use sha2::{Digest, Sha256};
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 use wasmtime::component::Component;
 
 /// Largest bot file accepted (an interpreter component for Python is under 20 MB).
@@ -154,8 +160,34 @@ pub fn load_bot_bytes<B: Binding>(arena: &Arena, path: &Path, bytes: &[u8]) -> R
         expected: B::EXPORT,
         detail: one_line(&err),
     })?;
+    check_by_instantiating::<B>(arena, &pre, bytes).map_err(|err| LoadError::WrongTypes {
+        path: path_buf.clone(),
+        expected: B::EXPORT,
+        detail: one_line(&err),
+    })?;
     let name = path.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_else(|| "bot".into());
     Ok(LoadedBot { path: path_buf, name, sha256: sha256(bytes), component, pre, _binding: PhantomData })
+}
+
+/// wasmtime checks export function signatures only against a live instance, so a component
+/// whose export names match but whose types differ (built against another version of the WIT)
+/// is instantiated once here, in a throwaway store with one default turn of fuel, and checked.
+/// If the trial instantiation itself fails (a trap in a start function) the check is left to
+/// the match, where that misbehaviour is metered and recorded as a fault.
+fn check_by_instantiating<B: Binding>(arena: &Arena, pre: &B::Pre, bytes: &[u8]) -> wasmtime::Result<()> {
+    let budget = Budget::default();
+    let log = BotLog::default();
+    let deadline = Arc::new(AtomicU64::new(u64::MAX));
+    let mut store = arena.new_store(&budget, locked_down_ctx(0, &sha256(bytes), &log), log, deadline.clone());
+    store.set_fuel(budget.turn_fuel)?;
+    let instance = {
+        let mut call = std::pin::pin!(B::instance_pre(pre).instantiate_async(&mut store));
+        match drive(arena, &deadline, budget.backstop_ms, call.as_mut(), false) {
+            Driven::Ready(Ok(instance)) => instance,
+            Driven::Ready(Err(_)) | Driven::Suspended | Driven::Stuck => return Ok(()),
+        }
+    };
+    B::check_exports(pre, &mut store, &instance)
 }
 
 /// An error chain on one line.

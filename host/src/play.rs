@@ -215,6 +215,7 @@ pub fn play_match<B: Binding>(
                 None => None,
             };
             let applied = valid.clone().or_else(|| game.no_action(seat));
+            tracing::debug!(turn, seat, fuel = report.fuel, faults = ?report.faults, "bot turn");
             actions.push((seat, valid));
             seat_turns.push(seat_turn::<B::Game>(seat, report, applied));
         }
@@ -223,6 +224,7 @@ pub fn play_match<B: Binding>(
     }
 
     let result = summarise::<B>(&game, &runners, seed, turns.len() as u32);
+    tracing::info!(game = B::Game::NAME, seed, turns = result.turns, winner = ?result.winner, "match over");
     Ok(MatchRecord {
         format: REPLAY_FORMAT.into(),
         game: B::Game::NAME.into(),

@@ -169,7 +169,11 @@ fn engine_config(options: &ArenaOptions) -> Config {
             .max_memories_per_component(2)
             .max_tables_per_component(4)
             .max_core_instances_per_component(16)
-            .max_memory_size((options.max_memory_mib as usize) << 20);
+            .max_memory_size((options.max_memory_mib as usize) << 20)
+            // Zero a freed slot's first pages with memset instead of madvise: cheaper when the
+            // slot is reused right away, as it is match after match (measured by the benchmark).
+            .linear_memory_keep_resident(4 << 20)
+            .table_keep_resident(1 << 20);
         config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
     }
     config

@@ -179,6 +179,15 @@ fn play_with_replay(name: &str, seed: &str) -> PathBuf {
     replay
 }
 
+/// A bot built against a draft of the Azul WIT (same export names, list-shaped view) is refused
+/// before the match, not trapped in it.
+#[test]
+fn a_bot_built_against_another_wit_version_is_refused() {
+    let old = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/azul-bot-older-wit.wasm");
+    let err = refusal(&old);
+    assert!(err.contains("types do not match") && err.contains("expected `record` found `list`"), "{err}");
+}
+
 /// Issue item 7: `replay verify` re-runs the match and prints `identical`; a replay whose
 /// record was altered prints the first differing turn and exits 1.
 #[test]

@@ -139,50 +139,37 @@ fn action_from_wit(action: &wit::Action) -> arena_azul::Move {
     arena_azul::Move { source: action.source, colour: colour_from_wit(action.colour), line: action.line }
 }
 
-/// Copies up to 5 counts; a short list (never sent by the host) leaves zeros.
-fn counts(list: &[u8]) -> [u8; 5] {
-    let mut out = [0; 5];
-    for (slot, count) in out.iter_mut().zip(list) {
-        *slot = *count;
-    }
-    out
+fn counts_from_wit(counts: &wit::ColourCounts) -> [u8; 5] {
+    [counts.green, counts.orange, counts.blue, counts.yellow, counts.red]
 }
 
 fn board_from_wit(board: &wit::Board) -> arena_azul::BoardView {
-    let mut lines = [arena_azul::PatternLine::default(); 5];
-    for (slot, line) in lines.iter_mut().zip(&board.lines) {
-        *slot = arena_azul::PatternLine { count: line.count, colour: line.colour.map(colour_from_wit) };
+    let line = |line: &wit::PatternLine| arena_azul::PatternLine {
+        count: line.count,
+        colour: line.colour.map(colour_from_wit),
+    };
+    let (l0, l1, l2, l3, l4) = &board.lines;
+    let wall = std::array::from_fn(|row| std::array::from_fn(|col| board.wall & (1 << (5 * row + col)) != 0));
+    arena_azul::BoardView {
+        lines: [line(l0), line(l1), line(l2), line(l3), line(l4)],
+        wall,
+        floor_len: board.floor_len,
+        score: i64::from(board.score),
     }
-    let mut wall = [[false; 5]; 5];
-    for (index, filled) in board.wall.iter().take(25).enumerate() {
-        wall[index / 5][index % 5] = *filled;
-    }
-    arena_azul::BoardView { lines, wall, floor_len: board.floor_len, score: i64::from(board.score) }
 }
 
 fn view_from_wit(view: &wit::View) -> arena_azul::View {
-    let mut factories = [[0; 5]; 5];
-    for (slot, factory) in factories.iter_mut().zip(&view.factories) {
-        *slot = counts(factory);
-    }
-    let boards = std::array::from_fn(|seat| match view.boards.get(seat) {
-        Some(board) => board_from_wit(board),
-        None => arena_azul::BoardView {
-            lines: [arena_azul::PatternLine::default(); 5],
-            wall: [[false; 5]; 5],
-            floor_len: 0,
-            score: 0,
-        },
-    });
+    let (f0, f1, f2, f3, f4) = &view.factories;
+    let (b0, b1) = &view.boards;
     arena_azul::View {
         seat: view.seat,
         to_move: view.seat,
         round: view.round,
-        center: counts(&view.center),
+        center: counts_from_wit(&view.center),
         center_has_marker: view.center_has_marker,
-        factories,
+        factories: [f0, f1, f2, f3, f4].map(counts_from_wit),
         marker_holder: view.marker_holder,
-        boards,
+        boards: [board_from_wit(b0), board_from_wit(b1)],
         last_move: view.last_move.as_ref().map(action_from_wit),
     }
 }

@@ -3,7 +3,7 @@
 use super::{Binding, InitInfo, Live, OwnedCall, TurnInfo};
 use crate::fault::InvalidReason;
 use crate::runtime::BotState;
-use arena_azul::{Azul, Colour, Move, View};
+use arena_azul::{Azul, BoardView, Colour, Move, View};
 use wasmtime::Store;
 use wasmtime::component::InstancePre;
 
@@ -35,6 +35,18 @@ impl Binding for AzulBinding {
         bindings::BotPre::new(pre)
     }
 
+    fn instance_pre(pre: &Self::Pre) -> &InstancePre<BotState> {
+        pre.instance_pre()
+    }
+
+    fn check_exports(
+        pre: &Self::Pre,
+        store: &mut Store<BotState>,
+        instance: &wasmtime::component::Instance,
+    ) -> wasmtime::Result<()> {
+        bindings::BotIndices::new(pre.instance_pre())?.load(store, instance).map(|_| ())
+    }
+
     fn instantiate(pre: &Self::Pre, mut store: Store<BotState>) -> OwnedCall<Self::Instance> {
         let pre = pre.clone();
         Box::pin(async move {
@@ -64,7 +76,7 @@ impl Binding for AzulBinding {
         let Live { mut store, instance } = live;
         let view = view_to_wit(view, info);
         Box::pin(async move {
-            let result = instance.arena_azul_player().call_take_turn(&mut store, &view).await;
+            let result = instance.arena_azul_player().call_take_turn(&mut store, view).await;
             (store, result.map(|answer| (instance, answer)))
         })
     }
@@ -99,28 +111,40 @@ fn move_to_wit(mv: &Move) -> wit::Action {
     wit::Action { source: mv.source, colour: colour_to_wit(mv.colour), line: mv.line }
 }
 
+fn counts_to_wit(counts: &[u8; 5]) -> wit::ColourCounts {
+    let [green, orange, blue, yellow, red] = *counts;
+    wit::ColourCounts { green, orange, blue, yellow, red }
+}
+
+fn board_to_wit(board: &BoardView) -> wit::Board {
+    let line = |index: usize| wit::PatternLine {
+        count: board.lines[index].count,
+        colour: board.lines[index].colour.map(colour_to_wit),
+    };
+    let wall = board.wall.iter().flatten().enumerate().fold(
+        0u32,
+        |bits, (index, filled)| {
+            if *filled { bits | (1 << index) } else { bits }
+        },
+    );
+    wit::Board {
+        lines: (line(0), line(1), line(2), line(3), line(4)),
+        wall,
+        floor_len: board.floor_len,
+        score: u32::try_from(board.score.max(0)).unwrap_or(u32::MAX),
+    }
+}
+
 fn view_to_wit(view: &View, info: TurnInfo) -> wit::View {
+    let factory = |index: usize| counts_to_wit(&view.factories[index]);
     wit::View {
         seat: view.seat,
         round: view.round,
-        center: view.center.to_vec(),
+        center: counts_to_wit(&view.center),
         center_has_marker: view.center_has_marker,
-        factories: view.factories.iter().map(|factory| factory.to_vec()).collect(),
+        factories: (factory(0), factory(1), factory(2), factory(3), factory(4)),
         marker_holder: view.marker_holder,
-        boards: view
-            .boards
-            .iter()
-            .map(|board| wit::Board {
-                lines: board
-                    .lines
-                    .iter()
-                    .map(|line| wit::PatternLine { count: line.count, colour: line.colour.map(colour_to_wit) })
-                    .collect(),
-                wall: board.wall.iter().flatten().copied().collect(),
-                floor_len: board.floor_len,
-                score: u32::try_from(board.score.max(0)).unwrap_or(u32::MAX),
-            })
-            .collect(),
+        boards: (board_to_wit(&view.boards[0]), board_to_wit(&view.boards[1])),
         last_move: view.last_move.as_ref().map(move_to_wit),
         info: common::TurnInfo {
             turn: info.turn,

@@ -74,6 +74,17 @@ pub trait Binding: Send + Sync + 'static {
     /// Type-checks the component's exports against the world.
     fn pre(pre: InstancePre<BotState>) -> wasmtime::Result<Self::Pre>;
 
+    /// The linked, not yet instantiated component.
+    fn instance_pre(pre: &Self::Pre) -> &InstancePre<BotState>;
+
+    /// Type-checks an instance's exports against the world (wasmtime checks function
+    /// signatures only against a live instance).
+    fn check_exports(
+        pre: &Self::Pre,
+        store: &mut Store<BotState>,
+        instance: &wasmtime::component::Instance,
+    ) -> wasmtime::Result<()>;
+
     /// Instantiates (metered by the caller's fuel setting).
     fn instantiate(pre: &Self::Pre, store: Store<BotState>) -> OwnedCall<Self::Instance>;
 

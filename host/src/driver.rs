@@ -1,0 +1,80 @@
+//! Polling a bot call to completion, to a fuel yield, or to the wall-clock backstop.
+//!
+//! wasmtime's async fuel yielding returns `Pending` when a turn's fuel is used up, after waking
+//! the task *on the polling thread*; a host function waiting on I/O (a sleep) returns `Pending`
+//! without that. The driver tells them apart with its own waker, and never spins: it parks
+//! until woken or until the backstop has passed.
+
+use crate::runtime::{Arena, ticks_for};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::task::{Context, Poll, Wake, Waker};
+use std::time::{Duration, Instant};
+
+/// How far a call got.
+pub enum Driven<T> {
+    /// It finished (successfully or with a trap).
+    Ready(T),
+    /// It used up its turn's fuel and is suspended (only when asked to stop at fuel yields).
+    Suspended,
+    /// It waited in a host function past the backstop.
+    Stuck,
+}
+
+/// Polls `call` until it completes, yields for fuel (when `yield_is_suspend`; otherwise a
+/// yield is polled through), or is stuck in a host function past `backstop_ms`. The epoch
+/// `deadline` the store's callback checks is moved to `backstop_ms` from now first.
+pub fn drive<F: Future + ?Sized>(
+    arena: &Arena,
+    deadline: &AtomicU64,
+    backstop_ms: u64,
+    mut call: Pin<&mut F>,
+    yield_is_suspend: bool,
+) -> Driven<F::Output> {
+    let backstop = Duration::from_millis(backstop_ms);
+    deadline.store(arena.epoch_now() + ticks_for(backstop_ms), Ordering::Relaxed);
+    let flag = Arc::new(WakeFlag { woken: AtomicBool::new(false), thread: std::thread::current() });
+    let waker = Waker::from(flag.clone());
+    let mut cx = Context::from_waker(&waker);
+    let started = Instant::now();
+    loop {
+        flag.woken.store(false, Ordering::SeqCst);
+        let poll = wasmtime_wasi::runtime::with_ambient_tokio_runtime(|| call.as_mut().poll(&mut cx));
+        match poll {
+            Poll::Ready(output) => return Driven::Ready(output),
+            Poll::Pending if flag.woken.load(Ordering::SeqCst) => {
+                if yield_is_suspend {
+                    return Driven::Suspended;
+                }
+            }
+            Poll::Pending => match backstop.checked_sub(started.elapsed()) {
+                Some(left) if !left.is_zero() => std::thread::park_timeout(left),
+                _ => return Driven::Stuck,
+            },
+        }
+    }
+}
+
+struct WakeFlag {
+    woken: AtomicBool,
+    thread: std::thread::Thread,
+}
+
+impl Wake for WakeFlag {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        // Only a wake on the driving thread (from inside the poll) is a fuel yield. Host I/O
+        // completes on a runtime thread (wasmtime-wasi's stdout worker, timers) and can wake
+        // us just before `drive` looks at the flag: counting that as a yield would suspend a
+        // bot that had fuel left, at random.
+        if std::thread::current().id() == self.thread.id() {
+            self.woken.store(true, Ordering::SeqCst);
+        }
+        self.thread.unpark();
+    }
+}
