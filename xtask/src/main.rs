@@ -49,6 +49,11 @@ fn workspace_root() -> Result<PathBuf> {
     manifest_dir.parent().map(Path::to_path_buf).context("xtask is not inside the workspace")
 }
 
+/// The cargo running this task (cargo sets `CARGO` for the processes it runs).
+fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
 /// Runs a command in `root`, echoing it, failing on a non-zero status.
 fn run(root: &Path, program: &str, args: &[&str]) -> Result<()> {
     eprintln!("$ {program} {}", args.join(" "));
@@ -67,7 +72,7 @@ fn setup(root: &Path) -> Result<()> {
 
 /// The bot crates: workspace members under [`BOT_DIRS`], by package name.
 fn bot_crates(root: &Path) -> Result<Vec<String>> {
-    let output = Command::new(env!("CARGO"))
+    let output = Command::new(cargo())
         .args(["metadata", "--no-deps", "--format-version", "1"])
         .current_dir(root)
         .output()
@@ -95,7 +100,7 @@ fn bots(root: &Path) -> Result<Vec<PathBuf>> {
     for name in &crates {
         args.extend(["-p", name.as_str()]);
     }
-    run(root, env!("CARGO"), &args)?;
+    run(root, &cargo(), &args)?;
     let target_dir = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
     let out_dir = target_dir.join("bots");
     std::fs::create_dir_all(&out_dir)?;
@@ -127,10 +132,10 @@ fn demo(root: &Path) -> Result<()> {
         "--replay",
         replay,
     ]);
-    run(root, env!("CARGO"), &play)?;
+    run(root, &cargo(), &play)?;
     let mut verify = arena.to_vec();
     verify.extend(["replay", "verify", replay]);
-    run(root, env!("CARGO"), &verify)?;
+    run(root, &cargo(), &verify)?;
     println!("\nreplay written to {}", root.join(replay).display());
     Ok(())
 }
@@ -138,16 +143,27 @@ fn demo(root: &Path) -> Result<()> {
 fn test(root: &Path) -> Result<()> {
     setup(root)?;
     bots(root)?;
-    run(root, env!("CARGO"), &["fmt", "--all", "--check"])?;
-    run(root, env!("CARGO"), &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])?;
+    run(root, &cargo(), &["fmt", "--all", "--check"])?;
+    run(root, &cargo(), &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])?;
     let crates = bot_crates(root)?;
     let mut wasm_clippy = vec!["clippy", "--target", BOT_TARGET, "-p", "arena-sdk"];
     for name in &crates {
         wasm_clippy.extend(["-p", name.as_str()]);
     }
     wasm_clippy.extend(["--", "-D", "warnings"]);
-    run(root, env!("CARGO"), &wasm_clippy)?;
-    run(root, env!("CARGO"), &["test", "--workspace"])?;
+    run(root, &cargo(), &wasm_clippy)?;
+    // Docs build without warnings (broken intra-doc links are errors) for the library crates.
+    eprintln!("$ RUSTDOCFLAGS=\"-D warnings\" cargo doc --no-deps ...");
+    let docs = Command::new(cargo())
+        .args(["doc", "--no-deps", "-p", "arena-game", "-p", "arena-azul", "-p", "arena-host", "-p", "arena-sdk"])
+        .env("RUSTDOCFLAGS", "-D warnings")
+        .current_dir(root)
+        .status()
+        .context("cannot run cargo doc")?;
+    if !docs.success() {
+        bail!("cargo doc failed ({docs})");
+    }
+    run(root, &cargo(), &["test", "--workspace"])?;
     Ok(())
 }
 
@@ -159,5 +175,5 @@ fn bench(root: &Path, sections: &[String]) -> Result<()> {
         args.push("--");
         args.extend(sections.iter().map(String::as_str));
     }
-    run(root, env!("CARGO"), &args)
+    run(root, &cargo(), &args)
 }

@@ -1,4 +1,4 @@
-//! Drawing tiles from the bag: the only randomness in Azul (azul.md "Randomness" **[ours]**).
+//! Drawing tiles from the bag: the only randomness in Azul (azul.md "Randomness" **\[ours\]**).
 //!
 //! Draws go through `arena_game::rng_below` on the shared ChaCha8 generator, never `rand`'s
 //! distributions, so the same seed deals the same tiles on every machine and every release.

@@ -10,7 +10,7 @@
 //!   The engine still follows azul.md (factories stay partly filled or empty) and the tests
 //!   exercise it on hand-built states.
 //! - **An empty table at the start of a round** (so the collection phase has no move) follows
-//!   from the same impossible exhaustion. **[ours]**: the rules are applied as written: the
+//!   from the same impossible exhaustion. **\[ours\]**: the rules are applied as written: the
 //!   collection phase is over at once ("it ends when every factory and the center are empty"),
 //!   the wall tiling and restock follow, and since nothing can change any more the rounds run
 //!   on within the same step until the round cap ends the game. No seat is ever asked to move
@@ -44,7 +44,7 @@ pub struct Azul {
     /// The seat whose turn it is (meaningless once the game is over).
     to_move: u8,
     /// The seat that started this round: it starts the next one too if nobody takes the marker
-    /// (possible when no tile ever reaches the center) **[ours]**.
+    /// (possible when no tile ever reaches the center) **\[ours\]**.
     round_starter: u8,
     /// Tiles per colour in the bag (no box lid: every discard comes straight back here).
     bag: Counts,

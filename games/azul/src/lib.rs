@@ -6,7 +6,7 @@
 //!   same legality check, move list and fallback the engine uses.
 //! - [`Move`], [`Invalid`], [`Event`]: a seat's answer, why one is refused, what happened.
 //!
-//! Decisions azul.md leaves open are marked **[ours]** where they are made.
+//! Decisions azul.md leaves open are marked **\[ours\]** where they are made.
 
 mod action;
 mod bag;

@@ -24,7 +24,7 @@ pub const LINES: usize = 5;
 pub const TILES_PER_COLOUR: u8 = 20;
 /// Tiles drawn into each factory at a restock.
 pub const TILES_PER_FACTORY: u8 = 4;
-/// azul.md "End of the game" **[ours]**: the game ends after this many rounds at the latest.
+/// azul.md "End of the game" **\[ours\]**: the game ends after this many rounds at the latest.
 pub const ROUND_CAP: u32 = 100;
 /// Score change per occupied floor slot, left to right (azul.md "A round" 2). Negative numbers:
 /// they are added to the score.
@@ -168,7 +168,7 @@ pub fn legal_moves(
     moves
 }
 
-/// The fallback move (azul.md "What a bot sees" **[ours]**): from the lowest-numbered non-empty
+/// The fallback move (azul.md "What a bot sees" **\[ours\]**): from the lowest-numbered non-empty
 /// source, the colour with the fewest tiles there (ties: first in colour order), all to the floor
 /// line. `None` when every source is empty (then nobody has a move).
 pub fn fallback_move(center: &Counts, factories: &[Counts; FACTORIES]) -> Option<Move> {
@@ -202,7 +202,7 @@ pub struct TileSplit {
 /// first (none on [`FLOOR_LINE`] or a line that does not exist), the marker takes the next free
 /// floor slot, then overflow tiles fill the floor, and the rest go back to the bag.
 ///
-/// **[ours]** A marker taken onto a full floor has no slot: its taker still holds it (and starts
+/// **\[ours\]** A marker taken onto a full floor has no slot: its taker still holds it (and starts
 /// the next round) but it costs nothing, like any tile beyond the seventh slot.
 pub fn split_tiles(lines: &[PatternLine; LINES], line: u8, taken: u8, takes_marker: bool, floor_len: u8) -> TileSplit {
     let room = lines.get(usize::from(line)).map_or(0, |pattern| (line + 1).saturating_sub(pattern.count));

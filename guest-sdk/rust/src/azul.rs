@@ -1,4 +1,4 @@
-//! Azul bots: the prelude, the [`AzulBot`] trait and the [`export_azul_bot!`] macro.
+//! Azul bots: the prelude, the [`AzulBot`] trait and the [`export_azul_bot!`](crate::export_azul_bot) macro.
 //!
 //! The view a bot gets is the engine's own [`arena_azul::View`] (inside [`crate::View`]), so
 //! `legal_moves`, `check`, `score_if_placed` and `fallback_move` are the very rules the host
