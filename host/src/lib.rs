@@ -19,6 +19,7 @@ pub mod games;
 pub mod loader;
 pub mod log;
 pub mod play;
+pub mod registry;
 pub mod replay;
 pub mod runtime;
 pub mod wasi;

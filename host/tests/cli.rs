@@ -235,3 +235,21 @@ fn every_subcommand_has_help_with_examples() {
     let top = arena(&["--help"]);
     assert!(stdout(&top).contains("match") && stdout(&top).contains("replay"));
 }
+
+/// `arena games` lists each game with its players, options and accepted bots; `--option`
+/// names an unknown key in a one-line refusal (status 2).
+#[test]
+fn games_are_listed_and_unknown_options_refused() {
+    let out = arena(&["games", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let games: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let azul = games.as_array().unwrap().iter().find(|game| game["name"] == "azul").expect("azul is listed");
+    assert_eq!((azul["min_players"].as_u64(), azul["max_players"].as_u64()), (Some(2), Some(2)));
+    assert!(azul["bot_kinds"][0].as_str().unwrap().contains("arena:azul/player@0.1.0"));
+    let text = stdout(&arena(&["games"]));
+    assert!(text.starts_with("azul  (2 players)"), "{text}");
+
+    let out = arena(&["match", "--game", "azul", &bot("azul-greedy"), &bot("azul-random"), "--option", "size=3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("unknown option \"size\""), "{}", stderr(&out));
+}

@@ -11,10 +11,12 @@
 
 pub mod conformance;
 mod hash;
+pub mod options;
 mod outcome;
 pub mod rng;
 
 pub use hash::stable_hash;
+pub use options::{OptionDoc, config_from_pairs};
 pub use outcome::{Outcome, ranks_from_scores};
 pub use rng::{GameRng, RNG_ALGORITHM, new_rng, rng_below};
 
@@ -100,6 +102,18 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
     const MIN_PLAYERS: usize;
     /// Most seats the game supports.
     const MAX_PLAYERS: usize;
+
+    /// The options `--option key=value` accepts, for `arena games`.
+    fn option_docs() -> Vec<OptionDoc> {
+        Vec::new()
+    }
+
+    /// A config from `--option key=value` pairs; by default [`config_from_pairs`]. A game whose
+    /// option names a file (a map) overrides this to read it, so the config (and the replay)
+    /// holds the contents, not the path.
+    fn config_from_options(pairs: &[(String, String)]) -> Result<Self::Config, SetupError> {
+        config_from_pairs(Self::NAME, pairs)
+    }
 
     /// Sets up a new game. All randomness derives from `seed` through [`GameRng`].
     fn new(config: &Self::Config, players: usize, seed: u64) -> Result<Self, SetupError>;

@@ -1,18 +1,14 @@
 //! `arena match`: load the bots, play one match, print the result, write the replay.
 
-use super::GameName;
 use super::output::print_table;
 use anyhow::Context;
 use arena_host::budget::{DEFAULT_GAME_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TURN_FUEL};
-use arena_host::games::Binding;
-use arena_host::games::azul::AzulBinding;
-use arena_host::loader::load_bot;
-use arena_host::replay::write_replay;
-use arena_host::{Arena, Budget, play_match};
+use arena_host::registry::{find_game, game_names};
+use arena_host::{Arena, Budget};
 use clap::Args;
+use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 pub const EXAMPLES: &str = "\
 Examples:
@@ -22,6 +18,7 @@ Examples:
 
 Budgets are wasmtime fuel (one unit per executed wasm operator). A bot that runs out of turn
 fuel is suspended and resumes at its next turn; one that runs out of game fuel forfeits.
+`arena games` lists the games, their options and player counts.
 Exit status: 0 when the match was played (whatever the bots did), 2 for bad usage or a bad
 bot file.";
 
@@ -29,8 +26,8 @@ bot file.";
 #[derive(Debug, Args)]
 pub struct MatchArgs {
     /// The game to play.
-    #[arg(long, value_enum)]
-    game: GameName,
+    #[arg(long, value_parser = PossibleValuesParser::new(game_names()))]
+    game: String,
     /// Bot files (WebAssembly components), in seat order.
     #[arg(required = true, num_args = 1.., value_name = "BOT.wasm")]
     bots: Vec<PathBuf>,
@@ -46,6 +43,9 @@ pub struct MatchArgs {
     /// Linear memory per bot, in MiB.
     #[arg(long, default_value_t = DEFAULT_MEMORY_MIB, value_name = "N")]
     memory_mib: u32,
+    /// A game option, KEY=VALUE (repeatable; `arena games` lists them).
+    #[arg(long = "option", value_name = "KEY=VALUE", value_parser = super::parse_key_value)]
+    options: Vec<(String, String)>,
     /// Write the replay to FILE.
     #[arg(long, value_name = "FILE")]
     replay: Option<PathBuf>,
@@ -62,41 +62,17 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         ..Budget::default()
     };
     budget.validate().map_err(anyhow::Error::msg)?;
-    match args.game {
-        GameName::Azul => play::<AzulBinding>(&args, budget),
-    }
-}
-
-fn play<B: Binding>(args: &MatchArgs, budget: Budget) -> anyhow::Result<ExitCode> {
-    use arena_game::Game;
-    if !(B::Game::MIN_PLAYERS..=B::Game::MAX_PLAYERS).contains(&args.bots.len()) {
-        anyhow::bail!(
-            "{} takes {}..={} bots, {} given",
-            B::Game::NAME,
-            B::Game::MIN_PLAYERS,
-            B::Game::MAX_PLAYERS,
-            args.bots.len()
-        );
-    }
+    let game = find_game(&args.game).with_context(|| format!("unknown game {:?}", args.game))?;
     let arena = Arena::new()?;
-    let mut bots = Vec::new();
-    for path in &args.bots {
-        // The same file in two seats is compiled once.
-        if let Some(index) = args.bots.iter().position(|other| other == path).filter(|i| *i < bots.len()) {
-            let same = Arc::clone(&bots[index]);
-            bots.push(same);
-            continue;
-        }
-        bots.push(Arc::new(load_bot::<B>(&arena, path)?));
-    }
-    let record = play_match::<B>(&arena, &bots, &Default::default(), args.seed, budget)?;
+    let played = game.play(&arena, &args.bots, &args.options, args.seed, budget)?;
     if let Some(path) = &args.replay {
-        write_replay(&record, path).with_context(|| format!("writing the replay to {}", path.display()))?;
+        std::fs::write(path, played.replay + "\n")
+            .with_context(|| format!("writing the replay to {}", path.display()))?;
     }
     if args.json {
-        println!("{}", serde_json::to_string(&record.result)?);
+        println!("{}", serde_json::to_string(&played.result)?);
     } else {
-        print_table(&record.result);
+        print_table(&played.result);
         if let Some(path) = &args.replay {
             println!("replay: {}", path.display());
         }

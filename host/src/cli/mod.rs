@@ -1,10 +1,11 @@
 //! The command line: argument parsing and dispatch to one module per subcommand.
 
+mod games_cmd;
 mod match_cmd;
 mod output;
 mod replay_cmd;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 /// Wasm Arena: runs game bots compiled to WebAssembly under a deterministic fuel budget.
@@ -23,13 +24,13 @@ enum Command {
     /// Work with replay files.
     #[command(subcommand)]
     Replay(replay_cmd::ReplayCommand),
-}
-
-/// The games the arena can play.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum GameName {
-    /// Azul, 2 players.
-    Azul,
+    /// List the games, their player counts, options and the bots they accept.
+    #[command(after_help = games_cmd::EXAMPLES)]
+    Games {
+        /// Print one JSON array instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Runs a parsed command line; `Err` is a usage or input problem (exit status 2).
@@ -37,5 +38,12 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Match(args) => match_cmd::run(args),
         Command::Replay(command) => replay_cmd::run(command),
+        Command::Games { json } => games_cmd::run(json),
     }
+}
+
+/// Parses `KEY=VALUE`.
+pub fn parse_key_value(text: &str) -> Result<(String, String), String> {
+    let (key, value) = text.split_once('=').ok_or_else(|| format!("expected KEY=VALUE, got {text:?}"))?;
+    Ok((key.to_owned(), value.to_owned()))
 }

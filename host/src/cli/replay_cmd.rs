@@ -2,11 +2,10 @@
 
 use anyhow::Context;
 use arena_host::Arena;
-use arena_host::games::Binding;
-use arena_host::games::azul::AzulBinding;
-use arena_host::replay::{Verdict, read_replay, replay_game, verify};
+use arena_host::registry::find_game;
+use arena_host::replay::{Verdict, replay_game};
 use clap::Subcommand;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 const VERIFY_EXAMPLES: &str = "\
@@ -33,34 +32,22 @@ pub enum ReplayCommand {
 }
 
 fn parse_bot_override(text: &str) -> Result<(usize, PathBuf), String> {
-    let (seat, path) = text.split_once('=').ok_or_else(|| format!("expected SEAT=PATH, got {text:?}"))?;
+    let (seat, path) = super::parse_key_value(text)?;
     let seat = seat.parse().map_err(|_| format!("seat {seat:?} is not a number"))?;
     Ok((seat, PathBuf::from(path)))
 }
 
 pub fn run(command: ReplayCommand) -> anyhow::Result<ExitCode> {
-    match command {
-        ReplayCommand::Verify { file, bots } => {
-            let game = replay_game(&file)?;
-            match game.as_str() {
-                "azul" => verify_game::<AzulBinding>(&file, &bots),
-                other => anyhow::bail!("{}: unknown game {other:?}", file.display()),
-            }
-        }
-    }
-}
-
-fn verify_game<B: Binding>(file: &Path, overrides: &[(usize, PathBuf)]) -> anyhow::Result<ExitCode> {
-    let recorded = read_replay::<B::Game>(file)?;
-    let mut paths = vec![None; recorded.bots.len()];
-    for (seat, path) in overrides {
-        let slot = paths
-            .get_mut(*seat)
-            .with_context(|| format!("--bot {seat}=...: the replay has {} seats", recorded.bots.len()))?;
-        *slot = Some(path.clone());
+    let ReplayCommand::Verify { file, bots } = command;
+    let name = replay_game(&file)?;
+    let game = find_game(&name).with_context(|| format!("{}: unknown game {name:?}", file.display()))?;
+    let seats = bots.iter().map(|(seat, _)| seat + 1).max().unwrap_or(0);
+    let mut paths = vec![None; seats];
+    for (seat, path) in bots {
+        paths[seat] = Some(path);
     }
     let arena = Arena::new()?;
-    match verify::<B>(&arena, &recorded, &paths)? {
+    match game.verify(&arena, &file, &paths)? {
         Verdict::Identical => {
             println!("identical");
             Ok(ExitCode::SUCCESS)

@@ -1,0 +1,35 @@
+//! `arena games`: every game, its player counts, options and accepted bot kinds.
+
+use arena_host::registry::games;
+use std::process::ExitCode;
+
+pub const EXAMPLES: &str = "\
+Examples:
+  arena games
+  arena games --json";
+
+pub fn run(json: bool) -> anyhow::Result<ExitCode> {
+    let infos: Vec<_> = games().iter().map(|game| game.info()).collect();
+    if json {
+        println!("{}", serde_json::to_string(&infos)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    for info in infos {
+        let players = if info.min_players == info.max_players {
+            info.min_players.to_string()
+        } else {
+            format!("{}..={}", info.min_players, info.max_players)
+        };
+        println!("{}  ({players} players)", info.name);
+        for kind in &info.bot_kinds {
+            println!("  bots: {kind}");
+        }
+        if info.options.is_empty() {
+            println!("  options: none");
+        }
+        for option in &info.options {
+            println!("  --option {}=...  {} (default: {})", option.name, option.help, option.default);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
