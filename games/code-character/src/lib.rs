@@ -1,0 +1,1 @@
+//! code-character: engine under construction (see the issue notes).

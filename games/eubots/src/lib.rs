@@ -1,0 +1,1 @@
+//! eubots: engine under construction (see the issue notes).

@@ -1,0 +1,1 @@
+//! paint: engine under construction (see the issue notes).

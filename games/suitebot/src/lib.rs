@@ -1,0 +1,1 @@
+//! suitebot: engine under construction (see the issue notes).
