@@ -51,36 +51,11 @@ pub trait AzulBot: Default + 'static {
 }
 
 /// Exports a type implementing [`AzulBot`] as the component's `arena:azul/player` interface.
-///
-/// Only a `wasm32` build gets the component exports (their symbol names are not valid native
-/// linker symbols); a native build gets `__arena_bot()`, which constructs the bot, so the crate
-/// also builds and tests natively.
+/// See [`crate::__export_bot`] for what a native build gets instead.
 #[macro_export]
 macro_rules! export_azul_bot {
     ($bot:ty) => {
-        #[cfg(not(target_arch = "wasm32"))]
-        #[doc(hidden)]
-        pub fn __arena_bot() -> $bot {
-            <$bot as ::core::default::Default>::default()
-        }
-
-        #[cfg(target_arch = "wasm32")]
-        const _: () = {
-            struct ArenaAzulExport;
-            ::std::thread_local! {
-                static BOT: ::core::cell::RefCell<::core::option::Option<$bot>> =
-                    const { ::core::cell::RefCell::new(::core::option::Option::None) };
-            }
-            impl $crate::azul::bindings::exports::arena::azul::player::Guest for ArenaAzulExport {
-                fn init(info: $crate::azul::__glue::WitInitInfo) {
-                    BOT.with(|slot| $crate::azul::__glue::init::<$bot>(slot, info))
-                }
-                fn take_turn(view: $crate::azul::__glue::WitView) -> $crate::azul::__glue::WitAction {
-                    BOT.with(|slot| $crate::azul::__glue::take_turn::<$bot>(slot, view))
-                }
-            }
-    $crate::azul::bindings::__export_azul_world!(ArenaAzulExport with_types_in $crate::azul::bindings);
-        };
+        $crate::__export_bot!($bot, azul, __export_azul_world);
     };
 }
 
@@ -94,18 +69,12 @@ pub mod __glue {
     pub type WitAction = wit::Action;
 
     pub fn init<B: AzulBot>(slot: &RefCell<Option<B>>, info: WitInitInfo) {
-        crate::__private::install_panic_hook();
-        let mut bot = B::default();
-        bot.init(&InitInfo::from(info));
-        *slot.borrow_mut() = Some(bot);
+        crate::__private::start(slot, |bot| bot.init(&InitInfo::from(info)));
     }
 
     pub fn take_turn<B: AzulBot>(slot: &RefCell<Option<B>>, view: WitView) -> WitAction {
-        crate::__private::install_panic_hook();
         let view = crate::View { info: TurnInfo::from(view.info), state: view_from_wit(&view) };
-        let mut slot = slot.borrow_mut();
-        let bot = slot.get_or_insert_with(B::default);
-        action_to_wit(bot.act(&view))
+        crate::__private::with_bot(slot, |bot: &mut B| action_to_wit(bot.act(&view)))
     }
 }
 

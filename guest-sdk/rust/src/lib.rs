@@ -39,7 +39,59 @@ pub mod rng {
     pub use arena_game::rng::{GameRng, new_rng, rng_below};
 }
 
+/// What every game's export glue shares.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::panic_hook::install as install_panic_hook;
+    use std::cell::RefCell;
+
+    /// (Re)creates the bot in `slot` and runs its `init`.
+    pub fn start<B: Default>(slot: &RefCell<Option<B>>, init: impl FnOnce(&mut B)) {
+        crate::panic_hook::install();
+        let mut bot = B::default();
+        init(&mut bot);
+        *slot.borrow_mut() = Some(bot);
+    }
+
+    /// Runs `act` on the bot in `slot` (created if `init` was never called).
+    pub fn with_bot<B: Default, R>(slot: &RefCell<Option<B>>, act: impl FnOnce(&mut B) -> R) -> R {
+        crate::panic_hook::install();
+        let mut slot = slot.borrow_mut();
+        act(slot.get_or_insert_with(B::default))
+    }
+}
+
+/// The export glue every game's `export_<game>_bot!` macro expands to: `$game` is the SDK
+/// module (and WIT package) name, `$world_macro` the export macro wit-bindgen generated for it.
+///
+/// Only a `wasm32` build gets the component exports (their symbol names are not valid native
+/// linker symbols); a native build gets `__arena_bot()`, which constructs the bot, so bot crates
+/// also build and test natively.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __export_bot {
+    ($bot:ty, $game:ident, $world_macro:ident) => {
+        #[cfg(not(target_arch = "wasm32"))]
+        #[doc(hidden)]
+        pub fn __arena_bot() -> $bot {
+            <$bot as ::core::default::Default>::default()
+        }
+
+        #[cfg(target_arch = "wasm32")]
+        const _: () = {
+            struct ArenaExport;
+            ::std::thread_local! {
+                static BOT: ::core::cell::RefCell<::core::option::Option<$bot>> =
+                    const { ::core::cell::RefCell::new(::core::option::Option::None) };
+            }
+            impl $crate::$game::bindings::exports::arena::$game::player::Guest for ArenaExport {
+                fn init(info: $crate::$game::__glue::WitInitInfo) {
+                    BOT.with(|slot| $crate::$game::__glue::init::<$bot>(slot, info))
+                }
+                fn take_turn(view: $crate::$game::__glue::WitView) -> $crate::$game::__glue::WitAction {
+                    BOT.with(|slot| $crate::$game::__glue::take_turn::<$bot>(slot, view))
+                }
+            }
+    $crate::$game::bindings::$world_macro!(ArenaExport with_types_in $crate::$game::bindings);
+        };
+    };
 }
