@@ -1,0 +1,119 @@
+//! The golden playthrough (DESIGN.md section 2, OpenSpiel's "playthrough" files): one fixed,
+//! deterministic game written out as text, so that any rule change shows up as a diff in review.
+//!
+//! The game: the default 4 seats on 14 x 14 (the engine ignores the seed; 7 seeds the policy).
+//! The policy, per seat, on its [`View`] and its helpers: avoid fields an explosion will cover
+//! soon ([`View::danger`]) and enemy bases; plant where [`View::points_in_blast`] is high (plus 10
+//! per enemy agent in the square) and no bomb lies; else walk towards points; ties broken
+//! uniformly with a generator seeded from 7. Every 13th answer is missing, so the fallback is
+//! pinned too. Set `UPDATE_GOLDEN=1` to rewrite the file after an intended change.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use arena_game::{Game, GameRng, Seat, new_rng, rng_below};
+use arena_suitebot::{Action, Suitebot, SuitebotConfig, View};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+const SEED: u64 = 7;
+const FILE: &str = "tests/golden/playthrough-seed-7.txt";
+
+/// How much the policy likes `action` for the observer.
+fn value(view: &View, action: Action, danger: &[Option<u8>]) -> i64 {
+    let Some(me) = view.me() else { return 0 };
+    let to = view.neighbour(me.agent, action);
+    let mut value = 0;
+    if let Some(round) = view.torus().index(to).and_then(|i| danger.get(i).copied().flatten()) {
+        value -= 20 * (4 - i64::from(round.min(3)));
+    }
+    if view.base_of(to).is_some_and(|owner| owner != view.seat) {
+        value -= 100;
+    }
+    if action == Action::PlantBomb {
+        if view.bomb_at(me.agent).is_some() {
+            return value - 5;
+        }
+        let enemies = (0u8..)
+            .zip(&view.players)
+            .filter(|(seat, player)| *seat != view.seat && view.in_blast(me.agent, player.agent))
+            .count();
+        value += i64::from(view.points_in_blast(me.agent)) - 6 + 10 * enemies as i64;
+    } else if action.is_move() {
+        value += i64::from(view.points_in_blast(to)) / 3;
+    }
+    value
+}
+
+/// The fixed policy: the best-valued action, uniform among the best.
+fn choose(view: &View, rng: &mut GameRng) -> Action {
+    let danger = view.danger();
+    let values: Vec<i64> = Action::ALL.iter().map(|action| value(view, *action, &danger)).collect();
+    let best = values.iter().copied().max().unwrap();
+    let top: Vec<Action> = Action::ALL.iter().zip(&values).filter(|(_, v)| **v == best).map(|(a, _)| *a).collect();
+    top[usize::try_from(rng_below(rng, u32::try_from(top.len()).unwrap())).unwrap()]
+}
+
+/// Plays the game and writes it out: every event, the board every 10 rounds.
+fn playthrough() -> String {
+    let mut game = Suitebot::new(&SuitebotConfig::default(), 4, SEED).unwrap();
+    let mut rng = new_rng(SEED);
+    let mut out = String::new();
+    writeln!(out, "# SuiteBot II golden playthrough: 4 seats, default board; policy: avoid danger, plant").unwrap();
+    writeln!(out, "# for points and kills, walk to points, ties by an rng seeded from {SEED}; every 13th answer")
+        .unwrap();
+    writeln!(out, "# is missing (fallback HOLD). Regenerate with").unwrap();
+    writeln!(out, "# UPDATE_GOLDEN=1 cargo test -p arena-suitebot --test golden").unwrap();
+    writeln!(out, "\n{game}").unwrap();
+    let mut answers = 0;
+    while !game.is_over() {
+        let actions: Vec<(Seat, Option<Action>)> = game
+            .to_act()
+            .into_iter()
+            .map(|seat| {
+                answers += 1;
+                let action = choose(&game.observe(seat), &mut rng);
+                (seat, (answers % 13 != 0).then_some(action))
+            })
+            .collect();
+        let events = game.step(&actions).unwrap();
+        game.check_invariants().unwrap();
+        writeln!(out).unwrap();
+        for event in &events {
+            writeln!(out, "{event}").unwrap();
+        }
+        if game.observe(0).round % 10 == 1 {
+            writeln!(out, "{game}").unwrap();
+        }
+    }
+    let outcome = game.outcome();
+    writeln!(out, "\noutcome: scores {:?}, ranks {:?}", outcome.scores, outcome.ranks).unwrap();
+    out
+}
+
+/// suitebot.md, all of it: the golden playthrough is unchanged.
+#[test]
+fn golden_playthrough_seed_7() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(FILE);
+    let got = playthrough();
+    assert_eq!(got, playthrough(), "the playthrough is not deterministic");
+    if std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1") {
+        std::fs::write(&path, &got).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_default();
+    if got != want {
+        let line = got
+            .lines()
+            .zip(want.lines())
+            .position(|(a, b)| a != b)
+            .map_or_else(|| got.lines().count().min(want.lines().count()) + 1, |i| i + 1);
+        panic!(
+            "the golden playthrough differs from {FILE} (first at line {line}).\n\
+             If the rule change is intended, regenerate it and review the diff:\n    \
+             UPDATE_GOLDEN=1 cargo test -p arena-suitebot --test golden\n\
+             got line:  {:?}\nwant line: {:?}",
+            got.lines().nth(line - 1),
+            want.lines().nth(line - 1),
+        );
+    }
+}
