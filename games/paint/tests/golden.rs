@@ -1,0 +1,100 @@
+//! The golden playthrough (DESIGN.md section 2, OpenSpiel's "playthrough" files): one fixed,
+//! deterministic game written out as text, so that any rule change shows up as a diff in review.
+//!
+//! The game: the default config (ten_by_ten, 2 players, 100 turns); paint has no randomness, so
+//! the seed 7 only seeds the policy. The policy: the action with the most
+//! `View::squares_gained`, ties broken uniformly with a generator seeded from 7; every 13th step
+//! seat `step % 2` gives no action, so "no action" is pinned too. The board is printed every 10
+//! steps. Set `UPDATE_GOLDEN=1` to rewrite the file after an intended change.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use arena_game::{Game, GameRng, Seat, new_rng, rng_below};
+use arena_paint::{Action, Paint, PaintConfig};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+const SEED: u64 = 7;
+const FILE: &str = "tests/golden/playthrough-seed-7.txt";
+
+/// The fixed policy: most squares gained, uniform among the best.
+fn choose(game: &Paint, seat: Seat, rng: &mut GameRng) -> Option<Action> {
+    let view = game.observe(seat);
+    let actions = view.legal_actions();
+    let best = actions.iter().map(|action| view.squares_gained(action).len()).max()?;
+    let top: Vec<Action> = actions.into_iter().filter(|action| view.squares_gained(action).len() == best).collect();
+    let pick = rng_below(rng, u32::try_from(top.len()).unwrap());
+    top.get(usize::try_from(pick).unwrap()).copied()
+}
+
+/// Plays the game and writes it out.
+fn playthrough() -> String {
+    let mut game = Paint::new(&PaintConfig::default(), 2, SEED).unwrap();
+    let mut rng = new_rng(SEED);
+    let mut out = String::new();
+    writeln!(out, "# Paint golden playthrough: ten_by_ten, 2 players; policy: most squares_gained, ties by an")
+        .unwrap();
+    writeln!(out, "# rng seeded from {SEED}; every 13th step seat (step % 2) gives no action. Regenerate with")
+        .unwrap();
+    writeln!(out, "# UPDATE_GOLDEN=1 cargo test -p arena-paint --test golden").unwrap();
+    writeln!(out, "\n{game}").unwrap();
+    let mut step = 0;
+    while !game.is_over() {
+        step += 1;
+        let actions: Vec<(Seat, Option<Action>)> = game
+            .to_act()
+            .into_iter()
+            .map(|seat| {
+                let skip = step % 13 == 0 && seat == step % 2;
+                (seat, if skip { None } else { choose(&game, seat, &mut rng) })
+            })
+            .collect();
+        write!(out, "\nstep {step}:").unwrap();
+        for (seat, action) in &actions {
+            match action {
+                Some(action) => write!(out, " seat {seat} {action};").unwrap(),
+                None => write!(out, " seat {seat} no action;").unwrap(),
+            }
+        }
+        writeln!(out).unwrap();
+        let events = game.step(&actions).unwrap();
+        game.check_invariants().unwrap();
+        for event in &events {
+            writeln!(out, "  {event}").unwrap();
+        }
+        if step % 10 == 0 {
+            writeln!(out, "{game}").unwrap();
+        }
+    }
+    let outcome = game.outcome();
+    writeln!(out, "\noutcome: scores {:?}, ranks {:?}", outcome.scores, outcome.ranks).unwrap();
+    out
+}
+
+/// paint.md, all of it: the golden playthrough for seed 7 is unchanged.
+#[test]
+fn golden_playthrough_seed_7() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(FILE);
+    let got = playthrough();
+    assert_eq!(got, playthrough(), "the playthrough is not deterministic");
+    if std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1") {
+        std::fs::write(&path, &got).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_default();
+    if got != want {
+        let line = got
+            .lines()
+            .zip(want.lines())
+            .position(|(a, b)| a != b)
+            .map_or_else(|| got.lines().count().min(want.lines().count()) + 1, |i| i + 1);
+        panic!(
+            "the golden playthrough differs from {FILE} (first at line {line}).\n\
+             If the rule change is intended, regenerate it and review the diff:\n    \
+             UPDATE_GOLDEN=1 cargo test -p arena-paint --test golden\n\
+             got line:  {:?}\nwant line: {:?}",
+            got.lines().nth(line - 1),
+            want.lines().nth(line - 1),
+        );
+    }
+}
