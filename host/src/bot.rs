@@ -93,6 +93,8 @@ pub struct BotRunner<B: Binding> {
     turns_asked: u32,
     missed: u32,
     forfeit: Option<ForfeitReason>,
+    /// The match's initial state, for [`Binding::init_in`] (set by [`BotRunner::seated_in`]).
+    initial: Option<Arc<B::Game>>,
 }
 
 impl<B: Binding> BotRunner<B> {
@@ -114,7 +116,14 @@ impl<B: Binding> BotRunner<B> {
             turns_asked: 0,
             missed: 0,
             forfeit: None,
+            initial: None,
         }
+    }
+
+    /// Tells the runner the match's initial state, passed to [`Binding::init_in`] at the start
+    /// and at every restart. Call it before [`BotRunner::start`].
+    pub fn seated_in(&mut self, game: Arc<B::Game>) {
+        self.initial = Some(game);
     }
 
     /// Totals so far.
@@ -207,7 +216,7 @@ impl<B: Binding> BotRunner<B> {
                 faults.push(BotFault::Suspended);
                 self.finish_turn(None, fuel + chunk, faults)
             }
-            Driven::Stuck => {
+            Driven::Stuck | Driven::Idle => {
                 drop(call);
                 self.missed += 1;
                 self.trap(Phase::Turn, TrapKind::WallClockBackstop, &mut faults);
@@ -269,9 +278,10 @@ impl<B: Binding> BotRunner<B> {
             game_fuel: self.budget.game_fuel,
             game_fuel_remaining: self.game_fuel_left,
         };
-        if let Some((store, instance)) =
-            self.startup_step(store, Phase::Init, &mut spent, faults, |store| B::init(Live { store, instance }, info))
-        {
+        let initial = self.initial.clone();
+        if let Some((store, instance)) = self.startup_step(store, Phase::Init, &mut spent, faults, |store| {
+            B::init_in(Live { store, instance }, info, initial.as_deref())
+        }) {
             self.slot = Slot::Idle(Live { store, instance });
         }
         spent
@@ -300,7 +310,7 @@ impl<B: Binding> BotRunner<B> {
         drop(call);
         let (store, result) = match outcome {
             Driven::Ready(ready) => ready,
-            Driven::Suspended | Driven::Stuck => {
+            Driven::Suspended | Driven::Stuck | Driven::Idle => {
                 self.trap(phase, TrapKind::WallClockBackstop, faults);
                 return None;
             }

@@ -4,6 +4,12 @@
 //! the task *on the polling thread*; a host function waiting on I/O (a sleep) returns `Pending`
 //! without that. The driver tells them apart with its own waker, and never spins: it parks
 //! until woken or until the backstop has passed.
+//!
+//! A line-protocol bot (a WASI command) never returns between turns: it finishes a turn by
+//! waiting for its next input. [`drive_until_idle`] reports that as [`Driven::Idle`]: `Pending`
+//! without a fuel-yield wake while the bot's stdin says it is waiting for input (its
+//! `Pollable::ready` returned `Pending` on an empty buffer). It does not park then: nothing
+//! but the host's next message can wake the bot.
 
 use crate::runtime::{Arena, ticks_for};
 use std::future::Future;
@@ -21,6 +27,8 @@ pub enum Driven<T> {
     Suspended,
     /// It waited in a host function past the backstop.
     Stuck,
+    /// It waits for input the host has not given yet (only from [`drive_until_idle`]).
+    Idle,
 }
 
 /// Polls `call` until it completes, yields for fuel (when `yield_is_suspend`; otherwise a
@@ -30,8 +38,31 @@ pub fn drive<F: Future + ?Sized>(
     arena: &Arena,
     deadline: &AtomicU64,
     backstop_ms: u64,
+    call: Pin<&mut F>,
+    yield_is_suspend: bool,
+) -> Driven<F::Output> {
+    drive_inner(arena, deadline, backstop_ms, call, yield_is_suspend, &|| false)
+}
+
+/// Like [`drive`] with fuel yields as suspensions, and also stopping with [`Driven::Idle`] when
+/// the call is pending, not for fuel, while `is_idle` says the bot waits for input.
+pub fn drive_until_idle<F: Future + ?Sized>(
+    arena: &Arena,
+    deadline: &AtomicU64,
+    backstop_ms: u64,
+    call: Pin<&mut F>,
+    is_idle: &dyn Fn() -> bool,
+) -> Driven<F::Output> {
+    drive_inner(arena, deadline, backstop_ms, call, true, is_idle)
+}
+
+fn drive_inner<F: Future + ?Sized>(
+    arena: &Arena,
+    deadline: &AtomicU64,
+    backstop_ms: u64,
     mut call: Pin<&mut F>,
     yield_is_suspend: bool,
+    is_idle: &dyn Fn() -> bool,
 ) -> Driven<F::Output> {
     let backstop = Duration::from_millis(backstop_ms);
     deadline.store(arena.epoch_now() + ticks_for(backstop_ms), Ordering::Relaxed);
@@ -49,6 +80,7 @@ pub fn drive<F: Future + ?Sized>(
                     return Driven::Suspended;
                 }
             }
+            Poll::Pending if is_idle() => return Driven::Idle,
             Poll::Pending => match backstop.checked_sub(started.elapsed()) {
                 Some(left) if !left.is_zero() => std::thread::park_timeout(left),
                 _ => return Driven::Stuck,

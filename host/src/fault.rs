@@ -33,6 +33,20 @@ pub enum TrapKind {
     BadCall,
     /// The wall-clock backstop fired (DESIGN.md: far above any turn budget).
     WallClockBackstop,
+    /// A line-protocol bot (a WASI command) ended: `run` returned or it called `exit`. The
+    /// instance is gone and is restarted like after any trap.
+    Exited {
+        /// The exit status: 0 for `run` returning `ok`, 1 for `err`, else what `exit` was given.
+        code: i32,
+    },
+    /// A line-protocol bot did not answer the protocol's greeting acceptably (a wrong reply,
+    /// or it waited for input without replying).
+    BadGreeting {
+        /// What was wrong.
+        detail: String,
+    },
+    /// A line-protocol bot left more unread input than the host keeps for it.
+    InputBacklog,
     /// Any other trap or host-side failure during the call, rendered.
     Other {
         /// What wasmtime reported.
@@ -64,6 +78,50 @@ pub enum InvalidReason {
         /// The game's `Invalid` value as JSON.
         reason: serde_json::Value,
     },
+    /// A line-protocol bot's answer line was unusable (see [`AnswerError`]).
+    Protocol {
+        /// What is wrong with the line.
+        error: AnswerError,
+    },
+}
+
+/// Why a line-protocol bot's answer line is not an action (the protocol's typed parse errors
+/// and the runner's own checks).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "error", rename_all = "snake_case")]
+pub enum AnswerError {
+    /// The line is longer than the protocol's bound; the host kept none of it.
+    TooLong {
+        /// The bound, in bytes (newline excluded).
+        limit: usize,
+    },
+    /// The line is not UTF-8.
+    NotUtf8,
+    /// The line is not JSON (JSON protocols).
+    NotJson {
+        /// The parser's message.
+        detail: String,
+    },
+    /// The line carries the nonce of another state (a suspended bot answering late).
+    WrongNonce {
+        /// The nonce of the state being answered now.
+        expected: u64,
+        /// The nonce the line carries.
+        got: u64,
+    },
+    /// The line was written before the bot had read the state it would answer: a late answer
+    /// to an earlier state (after a suspension), or a second answer to one state.
+    Stale {
+        /// The start of the line, for the replay.
+        line: String,
+    },
+    /// The line does not have the answer's shape.
+    Malformed {
+        /// What is wrong, with the start of the line.
+        detail: String,
+    },
+    /// The bot waited for its next input without answering this turn.
+    NoAnswer,
 }
 
 /// Something a bot did that was not a plain valid answer in time.
@@ -106,6 +164,11 @@ pub fn classify(err: &wasmtime::Error) -> TrapKind {
         Some(other) => TrapKind::Other { detail: other.to_string() },
         None => TrapKind::Other { detail: format!("{err:#}") },
     }
+}
+
+/// The exit status if a wasmtime error is a WASI `exit` call.
+pub fn exit_code(err: &wasmtime::Error) -> Option<i32> {
+    err.downcast_ref::<wasmtime_wasi::I32Exit>().map(|exit| exit.0)
 }
 
 /// Whether a wasmtime error is fuel exhaustion.

@@ -6,9 +6,12 @@
 //! - [`loader`]: reads a bot file, compiles it once per run and checks which game it plays.
 //! - [`bot`]: one bot's life in a match: its store, budgets, suspension, restarts, faults.
 //! - [`games`]: one binding module per game, converting engine types to and from WIT.
+//! - [`seat`]: what the match loop talks to, one [`seat::SeatBot`] per seat, whatever the bot's kind.
+//! - [`protocol`]: line-protocol bots (WASI commands speaking a game's original text protocol).
 //! - [`play`]: the match loop; [`replay`]: the replay file and its verification.
 //!
-//! The budget contract (DESIGN.md section 1) is implemented in [`bot`]; every exception a bot
+//! The budget contract (DESIGN.md section 1) is implemented in [`bot`] (and, for line-protocol
+//! bots, in [`protocol::runner`]); every exception a bot
 //! can cause is a [`fault::BotFault`] value in the match record, never a host error.
 
 pub mod bot;
@@ -19,13 +22,15 @@ pub mod games;
 pub mod loader;
 pub mod log;
 pub mod play;
+pub mod protocol;
 pub mod registry;
 pub mod replay;
 pub mod runtime;
+pub mod seat;
 pub mod wasi;
 
 pub use budget::Budget;
 pub use fault::{BotFault, TrapKind};
 pub use loader::{LoadError, LoadedBot};
-pub use play::{MatchRecord, PlayerSummary, play_match};
+pub use play::{MatchRecord, PlayerSummary, play_contestants, play_match};
 pub use runtime::Arena;

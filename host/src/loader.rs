@@ -2,19 +2,25 @@
 //! for the game being played before any match starts. A file that is not a component, or a
 //! component for another game, is refused with one line naming the file, what it exports and
 //! what was expected.
+//!
+//! A WASI command (a component exporting `wasi:cli/run@0.2.*`) loads as a [`LoadedCommand`]
+//! for games that speak a line protocol to it (see [`crate::protocol`]).
 
 use crate::budget::Budget;
 use crate::driver::{Driven, drive};
 use crate::games::Binding;
 use crate::log::BotLog;
-use crate::runtime::Arena;
+use crate::play::BotRef;
+use crate::runtime::{Arena, BotState};
 use crate::wasi::locked_down_ctx;
 use sha2::{Digest, Sha256};
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
-use wasmtime::component::Component;
+use wasmtime::Store;
+use wasmtime::component::{Component, InstancePre};
+use wasmtime_wasi::p2::bindings::{CommandIndices, CommandPre};
 
 /// Largest bot file accepted (an interpreter component for Python is under 20 MB).
 pub const MAX_BOT_FILE: u64 = 64 << 20;
@@ -125,28 +131,52 @@ pub fn sha256(bytes: &[u8]) -> [u8; 32] {
 
 /// Reads, compiles and checks a bot file.
 pub fn load_bot<B: Binding>(arena: &Arena, path: &Path) -> Result<LoadedBot<B>, LoadError> {
+    let bytes = read_bot_file(path)?;
+    load_bot_bytes::<B>(arena, path, &bytes)
+}
+
+/// Reads a bot file, refusing one over [`MAX_BOT_FILE`].
+pub fn read_bot_file(path: &Path) -> Result<Vec<u8>, LoadError> {
     let size = std::fs::metadata(path).map_err(|source| LoadError::Read { path: path.to_owned(), source })?.len();
     if size > MAX_BOT_FILE {
         return Err(LoadError::TooLarge { path: path.to_owned(), size });
     }
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Read { path: path.to_owned(), source })?;
-    load_bot_bytes::<B>(arena, path, &bytes)
+    std::fs::read(path).map_err(|source| LoadError::Read { path: path.to_owned(), source })
 }
 
 /// Compiles and checks bot bytes; `path` names them in messages.
 pub fn load_bot_bytes<B: Binding>(arena: &Arena, path: &Path, bytes: &[u8]) -> Result<LoadedBot<B>, LoadError> {
+    let component = compile(arena, path, bytes, B::EXPORT)?;
+    load_bot_component::<B>(arena, path, bytes, component)
+}
+
+/// Checks the header and compiles a component; `expected` names the export in refusals.
+pub fn compile(arena: &Arena, path: &Path, bytes: &[u8], expected: &'static str) -> Result<Component, LoadError> {
     let path_buf = path.to_owned();
     match bytes.get(..8) {
         Some([0, b'a', b's', b'm', 1, 0, 0, 0]) => {
-            return Err(LoadError::CoreModule { path: path_buf, expected: B::EXPORT });
+            return Err(LoadError::CoreModule { path: path_buf, expected });
         }
         Some([0, b'a', b's', b'm', ..]) => {}
-        _ => return Err(LoadError::NotWasm { path: path_buf, expected: B::EXPORT }),
+        _ => return Err(LoadError::NotWasm { path: path_buf, expected }),
     }
-    let component = Component::new(arena.engine(), bytes)
-        .map_err(|err| LoadError::Invalid { path: path_buf.clone(), detail: one_line(&err) })?;
-    let exports: Vec<String> =
-        component.component_type().exports(arena.engine()).map(|(name, _)| name.to_owned()).collect();
+    Component::new(arena.engine(), bytes).map_err(|err| LoadError::Invalid { path: path_buf, detail: one_line(&err) })
+}
+
+/// The names a component exports.
+fn export_names(arena: &Arena, component: &Component) -> Vec<String> {
+    component.component_type().exports(arena.engine()).map(|(name, _)| name.to_owned()).collect()
+}
+
+/// Checks a compiled component against game `B`'s world.
+pub fn load_bot_component<B: Binding>(
+    arena: &Arena,
+    path: &Path,
+    bytes: &[u8],
+    component: Component,
+) -> Result<LoadedBot<B>, LoadError> {
+    let path_buf = path.to_owned();
+    let exports = export_names(arena, &component);
     if !exports.iter().any(|name| name == B::EXPORT) {
         let exports = if exports.is_empty() { "nothing".to_owned() } else { exports.join(", ") };
         return Err(LoadError::WrongWorld { path: path_buf, exports, expected: B::EXPORT, world: B::WORLD });
@@ -160,13 +190,87 @@ pub fn load_bot_bytes<B: Binding>(arena: &Arena, path: &Path, bytes: &[u8]) -> R
         expected: B::EXPORT,
         detail: one_line(&err),
     })?;
-    check_by_instantiating::<B>(arena, &pre, bytes).map_err(|err| LoadError::WrongTypes {
+    check_by_instantiating(arena, B::instance_pre(&pre), bytes, |store, instance| {
+        B::check_exports(&pre, store, instance)
+    })
+    .map_err(|err| LoadError::WrongTypes {
         path: path_buf.clone(),
         expected: B::EXPORT,
         detail: one_line(&err),
     })?;
-    let name = path.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_else(|| "bot".into());
-    Ok(LoadedBot { path: path_buf, name, sha256: sha256(bytes), component, pre, _binding: PhantomData })
+    Ok(LoadedBot {
+        path: path_buf,
+        name: display_name(path),
+        sha256: sha256(bytes),
+        component,
+        pre,
+        _binding: PhantomData,
+    })
+}
+
+fn display_name(path: &Path) -> String {
+    path.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_else(|| "bot".into())
+}
+
+/// The export every WASI command has (`wasi:cli/run`, any 0.2 version).
+pub const COMMAND_EXPORT: &str = "wasi:cli/run@0.2";
+
+/// A WASI command (a component exporting `wasi:cli/run@0.2.*`: a program with a `main`),
+/// compiled and checked, for games that speak a line protocol to such bots.
+pub struct LoadedCommand {
+    /// Where it was loaded from.
+    pub path: PathBuf,
+    /// Display name: the file stem.
+    pub name: String,
+    /// sha256 of the file.
+    pub sha256: [u8; 32],
+    /// The compiled component.
+    pub component: Component,
+    /// Pre-instantiated against the arena's linker.
+    pub pre: CommandPre<BotState>,
+}
+
+impl LoadedCommand {
+    /// The bot as the replay names it.
+    pub fn identity(&self) -> BotRef {
+        BotRef { name: self.name.clone(), path: self.path.clone(), sha256: hex::encode(self.sha256) }
+    }
+}
+
+/// Whether a compiled component is a WASI command.
+pub fn is_command(arena: &Arena, component: &Component) -> bool {
+    export_names(arena, component)
+        .iter()
+        .any(|name| name.starts_with(COMMAND_EXPORT) && name[COMMAND_EXPORT.len()..].starts_with('.'))
+}
+
+/// Checks a compiled component as a WASI command.
+pub fn load_command_component(
+    arena: &Arena,
+    path: &Path,
+    bytes: &[u8],
+    component: Component,
+) -> Result<LoadedCommand, LoadError> {
+    const EXPECTED: &str = "wasi:cli/run@0.2.x";
+    let path_buf = path.to_owned();
+    let instance_pre = arena
+        .linker()
+        .instantiate_pre(&component)
+        .map_err(|err| LoadError::Imports { path: path_buf.clone(), detail: one_line(&err) })?;
+    let pre = CommandPre::new(instance_pre).map_err(|err| LoadError::WrongTypes {
+        path: path_buf.clone(),
+        expected: EXPECTED,
+        detail: one_line(&err),
+    })?;
+    check_by_instantiating(arena, pre.instance_pre(), bytes, |store, instance| {
+        CommandIndices::new(pre.instance_pre())?.load(store, instance).map(|_| ())
+    })
+    .map_err(|err| LoadError::WrongTypes {
+        path: path_buf.clone(),
+        expected: EXPECTED,
+        detail: one_line(&err),
+    })?;
+    Ok(LoadedCommand { path: path_buf, name: display_name(path), sha256: sha256(bytes), component, pre })
 }
 
 /// wasmtime checks export function signatures only against a live instance, so a component
@@ -174,20 +278,25 @@ pub fn load_bot_bytes<B: Binding>(arena: &Arena, path: &Path, bytes: &[u8]) -> R
 /// is instantiated once here, in a throwaway store with one default turn of fuel, and checked.
 /// If the trial instantiation itself fails (a trap in a start function) the check is left to
 /// the match, where that misbehaviour is metered and recorded as a fault.
-fn check_by_instantiating<B: Binding>(arena: &Arena, pre: &B::Pre, bytes: &[u8]) -> wasmtime::Result<()> {
+fn check_by_instantiating(
+    arena: &Arena,
+    pre: &InstancePre<BotState>,
+    bytes: &[u8],
+    check: impl FnOnce(&mut Store<BotState>, &wasmtime::component::Instance) -> wasmtime::Result<()>,
+) -> wasmtime::Result<()> {
     let budget = Budget::default();
     let log = BotLog::default();
     let deadline = Arc::new(AtomicU64::new(u64::MAX));
     let mut store = arena.new_store(&budget, locked_down_ctx(0, &sha256(bytes), &log), log, deadline.clone());
     store.set_fuel(budget.turn_fuel)?;
     let instance = {
-        let mut call = std::pin::pin!(B::instance_pre(pre).instantiate_async(&mut store));
+        let mut call = std::pin::pin!(pre.instantiate_async(&mut store));
         match drive(arena, &deadline, budget.backstop_ms, call.as_mut(), false) {
             Driven::Ready(Ok(instance)) => instance,
-            Driven::Ready(Err(_)) | Driven::Suspended | Driven::Stuck => return Ok(()),
+            Driven::Ready(Err(_)) | Driven::Suspended | Driven::Stuck | Driven::Idle => return Ok(()),
         }
     };
-    B::check_exports(pre, &mut store, &instance)
+    check(&mut store, &instance)
 }
 
 /// An error chain on one line.

@@ -1,14 +1,16 @@
 //! The match loop (DESIGN.md section 4): observe, meter and call (or resume) each acting bot,
 //! validate its answer, step the game, record the turn; repeat until the game is over or too
-//! few bots are left in it.
+//! few bots are left in it. Seats are [`SeatBot`]s, so WIT bots and line-protocol bots play in
+//! one match.
 
-use crate::bot::{BotRunner, BotStats, TurnReport};
+use crate::bot::{BotStats, TurnReport};
 use crate::budget::Budget;
 use crate::fault::{BotFault, ForfeitReason, InvalidReason};
 use crate::games::Binding;
 use crate::loader::LoadedBot;
 use crate::log::TurnLog;
 use crate::runtime::{Arena, FUEL_COSTS, WASMTIME_VERSION};
+use crate::seat::{Contestant, SeatBot, WitContestant};
 use arena_game::{Game, Outcome, RNG_ALGORITHM, SetupError, ranks_from_scores};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -175,7 +177,8 @@ pub enum MatchError {
     },
 }
 
-/// Plays one match between already loaded bots, in seat order.
+/// Plays one match between already loaded WIT bots, in seat order: [`play_contestants`] with
+/// each bot seated as a [`BotRunner`](crate::bot::BotRunner).
 pub fn play_match<B: Binding>(
     arena: &Arena,
     bots: &[Arc<LoadedBot<B>>],
@@ -183,17 +186,35 @@ pub fn play_match<B: Binding>(
     seed: u64,
     budget: Budget,
 ) -> Result<MatchRecord<B::Game>, MatchError> {
+    let contestants: Vec<Arc<dyn Contestant<B::Game>>> =
+        bots.iter().map(|bot| Arc::new(WitContestant(bot.clone())) as Arc<dyn Contestant<B::Game>>).collect();
+    play_contestants(arena, &contestants, config, seed, budget)
+}
+
+/// Plays one match between bots of any kind (WIT components, line-protocol commands), in seat
+/// order. Each contestant makes its seat's [`SeatBot`] for this match.
+pub fn play_contestants<G: Game>(
+    arena: &Arena,
+    bots: &[Arc<dyn Contestant<G>>],
+    config: &G::Config,
+    seed: u64,
+    budget: Budget,
+) -> Result<MatchRecord<G>, MatchError> {
     budget.validate().map_err(MatchError::Budget)?;
     let players = bots.len();
-    let mut game = B::Game::new(config, players, seed)?;
+    let mut game = G::new(config, players, seed)?;
     let seats = u8::try_from(players).unwrap_or(u8::MAX);
-    let mut runners: Vec<BotRunner<B>> = bots
-        .iter()
+    let mut runners: Vec<Box<dyn SeatBot<G>>> =
+        bots.iter().enumerate().map(|(seat, bot)| bot.seat(arena, budget, seat as u8, seats, seed)).collect();
+    let initial = Arc::new(game.clone());
+    let setup = runners
+        .iter_mut()
         .enumerate()
-        .map(|(seat, bot)| BotRunner::new(arena, bot.clone(), budget, seat as u8, seats, seed))
+        .map(|(seat, runner)| {
+            runner.seated_in(&initial);
+            seat_turn::<G>(seat, runner.start(), None)
+        })
         .collect();
-    let setup =
-        runners.iter_mut().enumerate().map(|(seat, runner)| seat_turn::<B::Game>(seat, runner.start(), None)).collect();
 
     let min_living = players.min(2);
     let mut turns = Vec::new();
@@ -217,25 +238,22 @@ pub fn play_match<B: Binding>(
             let applied = valid.clone().or_else(|| game.no_action(seat));
             tracing::debug!(turn, seat, fuel = report.fuel, faults = ?report.faults, "bot turn");
             actions.push((seat, valid));
-            seat_turns.push(seat_turn::<B::Game>(seat, report, applied));
+            seat_turns.push(seat_turn::<G>(seat, report, applied));
         }
         let events = game.step(&actions).map_err(|err| MatchError::Engine { turn, detail: err.to_string() })?;
         turns.push(TurnRecord { turn, seats: seat_turns, events, state_hash: format!("{:016x}", game.state_hash()) });
     }
 
-    let result = summarise::<B>(&game, &runners, seed, turns.len() as u32);
-    tracing::info!(game = B::Game::NAME, seed, turns = result.turns, winner = ?result.winner, "match over");
+    let result = summarise(&game, &runners, seed, turns.len() as u32);
+    tracing::info!(game = G::NAME, seed, turns = result.turns, winner = ?result.winner, "match over");
     Ok(MatchRecord {
         format: REPLAY_FORMAT.into(),
-        game: B::Game::NAME.into(),
+        game: G::NAME.into(),
         config: config.clone(),
         seed,
         budget,
         runtime: RuntimeInfo::current(),
-        bots: bots
-            .iter()
-            .map(|bot| BotRef { name: bot.name.clone(), path: bot.path.clone(), sha256: bot.sha256_hex() })
-            .collect(),
+        bots: runners.iter().map(|runner| runner.identity()).collect(),
         setup,
         turns,
         result,
@@ -258,7 +276,7 @@ pub fn final_outcome(outcome: &Outcome, forfeited: &[bool]) -> Outcome {
     Outcome { scores: outcome.scores.clone(), ranks: ranks_from_scores(&keys) }
 }
 
-fn summarise<B: Binding>(game: &B::Game, runners: &[BotRunner<B>], seed: u64, turns: u32) -> MatchResult {
+fn summarise<G: Game>(game: &G, runners: &[Box<dyn SeatBot<G>>], seed: u64, turns: u32) -> MatchResult {
     let forfeited: Vec<bool> = runners.iter().map(|r| r.forfeit().is_some()).collect();
     let outcome = final_outcome(&game.outcome(), &forfeited);
     let players = runners
@@ -266,9 +284,10 @@ fn summarise<B: Binding>(game: &B::Game, runners: &[BotRunner<B>], seed: u64, tu
         .enumerate()
         .map(|(seat, runner)| {
             let stats: BotStats = runner.stats();
+            let identity = runner.identity();
             PlayerSummary {
-                bot: runner.bot().name.clone(),
-                sha256: runner.bot().sha256_hex(),
+                bot: identity.name,
+                sha256: identity.sha256,
                 score: outcome.scores.get(seat).copied().unwrap_or(0),
                 rank: outcome.ranks.get(seat).copied().unwrap_or(0),
                 forfeit: runner.forfeit().is_some(),
@@ -281,7 +300,7 @@ fn summarise<B: Binding>(game: &B::Game, runners: &[BotRunner<B>], seed: u64, tu
             }
         })
         .collect();
-    MatchResult { game: B::Game::NAME.into(), seed, turns, winner: outcome.winner(), players }
+    MatchResult { game: G::NAME.into(), seed, turns, winner: outcome.winner(), players }
 }
 
 #[cfg(test)]

@@ -1,14 +1,22 @@
 //! Every game the arena plays, by name, behind one object-safe interface, so the CLI (and any
 //! other front end) dispatches on a name without knowing the games' types. Adding a game is one
-//! line in [`games`].
+//! line in [`games`]: `Entry<Binding>` for a game whose bots are WIT components,
+//! `ProtocolEntry<Binding, LineProtocol>` for one that also seats WASI commands speaking its
+//! original line protocol (any bot file exporting `wasi:cli/run` is loaded as one).
 
 use crate::budget::Budget;
 use crate::games::Binding;
 use crate::games::azul::AzulBinding;
-use crate::loader::{LoadError, LoadedBot, load_bot};
-use crate::play::{MatchError, MatchResult, play_match};
-use crate::replay::{ReplayError, Verdict, read_replay, verify};
+use crate::loader::{
+    COMMAND_EXPORT, LoadError, compile, is_command, load_bot_bytes, load_bot_component, load_command_component,
+    read_bot_file,
+};
+use crate::play::{MatchError, MatchResult, play_contestants};
+use crate::protocol::azul::AzulText;
+use crate::protocol::{CommandContestant, LineProtocol};
+use crate::replay::{ReplayError, SeatLoader, Verdict, read_replay, verify, verify_with};
 use crate::runtime::Arena;
+use crate::seat::{Contestant, WitContestant};
 use arena_game::{Game, OptionDoc, SetupError};
 use serde::Serialize;
 use std::marker::PhantomData;
@@ -85,17 +93,26 @@ pub trait GameEntry: Send + Sync {
     fn verify(&self, arena: &Arena, replay: &Path, bot_paths: &[Option<PathBuf>]) -> Result<Verdict, ReplayError>;
 }
 
+/// A game whose bots are components exporting its WIT world.
 struct Entry<B>(PhantomData<B>);
+
+fn wit_kind<B: Binding>() -> String {
+    format!("component exporting {} (world {})", B::EXPORT, B::WORLD)
+}
+
+fn info_of<G: Game>(bot_kinds: Vec<String>) -> GameInfo {
+    GameInfo {
+        name: G::NAME,
+        min_players: G::MIN_PLAYERS,
+        max_players: G::MAX_PLAYERS,
+        options: G::option_docs(),
+        bot_kinds,
+    }
+}
 
 impl<B: Binding> GameEntry for Entry<B> {
     fn info(&self) -> GameInfo {
-        GameInfo {
-            name: B::Game::NAME,
-            min_players: B::Game::MIN_PLAYERS,
-            max_players: B::Game::MAX_PLAYERS,
-            options: B::Game::option_docs(),
-            bot_kinds: vec![format!("component exporting {} (world {})", B::EXPORT, B::WORLD)],
-        }
+        info_of::<B::Game>(vec![wit_kind::<B>()])
     }
 
     fn play(
@@ -106,22 +123,7 @@ impl<B: Binding> GameEntry for Entry<B> {
         seed: u64,
         budget: Budget,
     ) -> Result<PlayedMatch, PlayError> {
-        let (min, max) = (B::Game::MIN_PLAYERS, B::Game::MAX_PLAYERS);
-        if !(min..=max).contains(&paths.len()) {
-            return Err(PlayError::Players { game: B::Game::NAME, min, max, given: paths.len() });
-        }
-        let config = B::Game::config_from_options(options)?;
-        let mut bots: Vec<Arc<LoadedBot<B>>> = Vec::with_capacity(paths.len());
-        for (seat, path) in paths.iter().enumerate() {
-            let earlier = paths[..seat].iter().position(|other| other == path);
-            let bot = match earlier.and_then(|index| bots.get(index)) {
-                Some(same) => Arc::clone(same),
-                None => Arc::new(load_bot::<B>(arena, path)?),
-            };
-            bots.push(bot);
-        }
-        let record = play_match::<B>(arena, &bots, &config, seed, budget)?;
-        Ok(PlayedMatch { replay: serde_json::to_string(&record)?, result: record.result })
+        play_files(arena, paths, options, seed, budget, &load_wit::<B>)
     }
 
     fn verify(&self, arena: &Arena, replay: &Path, bot_paths: &[Option<PathBuf>]) -> Result<Verdict, ReplayError> {
@@ -130,9 +132,100 @@ impl<B: Binding> GameEntry for Entry<B> {
     }
 }
 
+/// A game that also seats WASI commands speaking its original line protocol `P`.
+struct ProtocolEntry<B, P>(PhantomData<(B, P)>);
+
+impl<B: Binding, P: LineProtocol<Game = B::Game>> GameEntry for ProtocolEntry<B, P> {
+    fn info(&self) -> GameInfo {
+        let command = format!(
+            "WASI command (exporting {COMMAND_EXPORT}.x, e.g. a wasm32-wasip2 binary) speaking the original protocol ({})",
+            P::NAME
+        );
+        info_of::<B::Game>(vec![wit_kind::<B>(), command])
+    }
+
+    fn play(
+        &self,
+        arena: &Arena,
+        paths: &[PathBuf],
+        options: &[(String, String)],
+        seed: u64,
+        budget: Budget,
+    ) -> Result<PlayedMatch, PlayError> {
+        play_files(arena, paths, options, seed, budget, &load_either::<B, P>)
+    }
+
+    fn verify(&self, arena: &Arena, replay: &Path, bot_paths: &[Option<PathBuf>]) -> Result<Verdict, ReplayError> {
+        let recorded = read_replay::<B::Game>(replay)?;
+        verify_with(arena, &recorded, bot_paths, &load_either::<B, P>)
+    }
+}
+
+/// Loads a WIT bot for `B`.
+fn load_wit<B: Binding>(arena: &Arena, path: &Path, bytes: &[u8]) -> Result<Arc<dyn Contestant<B::Game>>, LoadError> {
+    let bot = load_bot_bytes::<B>(arena, path, bytes)?;
+    Ok(Arc::new(WitContestant(Arc::new(bot))))
+}
+
+/// Loads a WASI command as a protocol-`P` bot (a `wasm32-wasip1` command is wrapped into one
+/// first, keeping the file's sha256), anything else as a WIT bot for `B` (whose refusals name
+/// `B`'s export).
+fn load_either<B: Binding, P: LineProtocol<Game = B::Game>>(
+    arena: &Arena,
+    path: &Path,
+    bytes: &[u8],
+) -> Result<Arc<dyn Contestant<B::Game>>, LoadError> {
+    if let Some(wrapped) = crate::protocol::wasip1::wrap_preview1_command(path, bytes)? {
+        let component = compile(arena, path, &wrapped, COMMAND_EXPORT)?;
+        let mut command = load_command_component(arena, path, &wrapped, component)?;
+        command.sha256 = crate::loader::sha256(bytes);
+        return Ok(Arc::new(CommandContestant::<P>::new(Arc::new(command))));
+    }
+    let component = compile(arena, path, bytes, B::EXPORT)?;
+    if is_command(arena, &component) {
+        let command = load_command_component(arena, path, bytes, component)?;
+        return Ok(Arc::new(CommandContestant::<P>::new(Arc::new(command))));
+    }
+    let bot = load_bot_component::<B>(arena, path, bytes, component)?;
+    Ok(Arc::new(WitContestant(Arc::new(bot))))
+}
+
+/// Checks the player count, loads each distinct file once and plays one match.
+fn play_files<G: Game>(
+    arena: &Arena,
+    paths: &[PathBuf],
+    options: &[(String, String)],
+    seed: u64,
+    budget: Budget,
+    load: &SeatLoader<'_, G>,
+) -> Result<PlayedMatch, PlayError> {
+    let (min, max) = (G::MIN_PLAYERS, G::MAX_PLAYERS);
+    if !(min..=max).contains(&paths.len()) {
+        return Err(PlayError::Players { game: G::NAME, min, max, given: paths.len() });
+    }
+    let config = G::config_from_options(options)?;
+    let mut bots: Vec<Arc<dyn Contestant<G>>> = Vec::with_capacity(paths.len());
+    for (seat, path) in paths.iter().enumerate() {
+        let earlier = paths[..seat].iter().position(|other| other == path);
+        let bot = match earlier.and_then(|index| bots.get(index)) {
+            Some(same) => Arc::clone(same),
+            None => load(arena, path, &read_bot_file(path)?)?,
+        };
+        bots.push(bot);
+    }
+    let record = play_contestants(arena, &bots, &config, seed, budget)?;
+    Ok(PlayedMatch { replay: serde_json::to_string(&record)?, result: record.result })
+}
+
 /// Every game, in the order `arena games` lists them.
 pub fn games() -> Vec<&'static dyn GameEntry> {
-    vec![&Entry::<AzulBinding>(PhantomData)]
+    vec![
+        &ProtocolEntry::<AzulBinding, AzulText>(PhantomData),
+        &Entry::<crate::games::suitebot::SuitebotBinding>(PhantomData),
+        &ProtocolEntry::<crate::games::paint::PaintBinding, crate::protocol::paint::PaintJson>(PhantomData),
+        &Entry::<crate::games::eubots::EubotsBinding>(PhantomData),
+        &Entry::<crate::games::code_character::CodeCharacterBinding>(PhantomData),
+    ]
 }
 
 /// The game called `name`.

@@ -2,9 +2,10 @@
 //! the replay records (seed, config, budget, bots by sha256) and comparing turn by turn.
 
 use crate::games::Binding;
-use crate::loader::{LoadedBot, sha256};
-use crate::play::{MatchRecord, REPLAY_FORMAT, RuntimeInfo, play_match};
+use crate::loader::{LoadError, sha256};
+use crate::play::{MatchRecord, REPLAY_FORMAT, RuntimeInfo, play_contestants};
 use crate::runtime::Arena;
+use crate::seat::{Contestant, WitContestant};
 use arena_game::Game;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -115,6 +116,23 @@ pub fn verify<B: Binding>(
     recorded: &MatchRecord<B::Game>,
     bot_paths: &[Option<PathBuf>],
 ) -> Result<Verdict, ReplayError> {
+    verify_with(arena, recorded, bot_paths, &|arena: &Arena, path: &Path, bytes: &[u8]| {
+        let bot = crate::loader::load_bot_bytes::<B>(arena, path, bytes)?;
+        Ok(Arc::new(WitContestant(Arc::new(bot))) as Arc<dyn Contestant<B::Game>>)
+    })
+}
+
+/// Loads one seat's bot from its file's bytes (`path` names them in messages).
+pub type SeatLoader<'a, G> = dyn Fn(&Arena, &Path, &[u8]) -> Result<Arc<dyn Contestant<G>>, LoadError> + 'a;
+
+/// [`verify`] for games whose seats may hold bots of several kinds: `load` makes each seat's
+/// contestant from the file.
+pub fn verify_with<G: Game>(
+    arena: &Arena,
+    recorded: &MatchRecord<G>,
+    bot_paths: &[Option<PathBuf>],
+    load: &SeatLoader<'_, G>,
+) -> Result<Verdict, ReplayError> {
     let current = RuntimeInfo::current();
     if recorded.runtime.wasmtime != current.wasmtime
         || recorded.runtime.fuel_costs != current.fuel_costs
@@ -122,7 +140,7 @@ pub fn verify<B: Binding>(
     {
         return Err(ReplayError::Runtime { recorded: Box::new(recorded.runtime.clone()), current: Box::new(current) });
     }
-    let mut bots: Vec<Arc<LoadedBot<B>>> = Vec::new();
+    let mut bots: Vec<Arc<dyn Contestant<G>>> = Vec::new();
     for (seat, bot) in recorded.bots.iter().enumerate() {
         let path = bot_paths.get(seat).cloned().flatten().unwrap_or_else(|| bot.path.clone());
         let bytes = std::fs::read(&path).map_err(|err| ReplayError::Bot {
@@ -136,11 +154,10 @@ pub fn verify<B: Binding>(
                 detail: format!("{}: sha256 {hash}, but the replay recorded {}", path.display(), bot.sha256),
             });
         }
-        let loaded = crate::loader::load_bot_bytes::<B>(arena, &path, &bytes).map_err(anyhow::Error::from)?;
-        bots.push(Arc::new(loaded));
+        bots.push(load(arena, &path, &bytes).map_err(anyhow::Error::from)?);
     }
-    let rerun =
-        play_match::<B>(arena, &bots, &recorded.config, recorded.seed, recorded.budget).map_err(anyhow::Error::from)?;
+    let rerun = play_contestants(arena, &bots, &recorded.config, recorded.seed, recorded.budget)
+        .map_err(anyhow::Error::from)?;
     Ok(compare(recorded, &rerun))
 }
 

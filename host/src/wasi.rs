@@ -47,13 +47,20 @@ pub fn init_seed(match_seed: u64, bot_sha256: &[u8; 32]) -> u64 {
 
 /// Builds the locked-down WASI context for one bot instance.
 pub fn locked_down_ctx(match_seed: u64, bot_sha256: &[u8; 32], log: &BotLog) -> WasiCtx {
+    locked_down_builder(match_seed, bot_sha256, log).build()
+}
+
+/// The builder behind [`locked_down_ctx`], for callers that replace a stream (line-protocol
+/// bots get the host's stdin and an answer collector as stdout; stderr stays the log).
+pub fn locked_down_builder(match_seed: u64, bot_sha256: &[u8; 32], log: &BotLog) -> WasiCtxBuilder {
     let seed = bot_seed(match_seed, bot_sha256);
     let mut insecure_seed = seed;
     insecure_seed[0] ^= 0x01;
     let mut seed128 = [0u8; 16];
     seed128.copy_from_slice(&seed[16..]);
     let clock = Arc::new(AtomicU64::new(0));
-    WasiCtxBuilder::new()
+    let mut builder = WasiCtxBuilder::new();
+    builder
         .stdout(LogStream { log: log.clone(), source: LogSource::Stdout })
         .stderr(LogStream { log: log.clone(), source: LogSource::Stderr })
         .secure_random(rand_chacha::ChaCha8Rng::from_seed(seed))
@@ -64,8 +71,8 @@ pub fn locked_down_ctx(match_seed: u64, bot_sha256: &[u8; 32], log: &BotLog) -> 
         .monotonic_clock(VirtualMonotonicClock { ticks: clock })
         .allow_tcp(false)
         .allow_udp(false)
-        .allow_ip_name_lookup(false)
-        .build()
+        .allow_ip_name_lookup(false);
+    builder
 }
 
 /// Advances the shared virtual time by one step and returns the new reading.

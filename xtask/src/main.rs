@@ -106,7 +106,15 @@ fn bots(root: &Path) -> Result<Vec<PathBuf>> {
     std::fs::create_dir_all(&out_dir)?;
     let mut outputs = Vec::new();
     for name in &crates {
-        let built = target_dir.join(BOT_TARGET).join(BOT_PROFILE).join(format!("{}.wasm", name.replace('-', "_")));
+        // A library bot (cdylib) is built as `<crate_name>.wasm` (underscores); a binary bot (a WASI
+        // command speaking a line protocol) keeps the package's dashed name. If both exist (a crate
+        // that changed kind), the newer one is this build's.
+        let built_dir = target_dir.join(BOT_TARGET).join(BOT_PROFILE);
+        let candidates =
+            [built_dir.join(format!("{name}.wasm")), built_dir.join(format!("{}.wasm", name.replace('-', "_")))];
+        let modified = |path: &PathBuf| std::fs::metadata(path).and_then(|meta| meta.modified()).ok();
+        let built = candidates.iter().filter(|path| modified(path).is_some()).max_by_key(|path| modified(path));
+        let built = built.unwrap_or(&candidates[1]);
         let out = out_dir.join(format!("{name}.wasm"));
         std::fs::copy(&built, &out).with_context(|| format!("copying {} to {}", built.display(), out.display()))?;
         outputs.push(out);

@@ -26,9 +26,13 @@
 //! a panic hook that writes the panic message to the log before the instance traps.
 
 pub mod azul;
+pub mod code_character;
 pub mod common;
+pub mod eubots;
 pub mod log;
+pub mod paint;
 mod panic_hook;
+pub mod suitebot;
 mod view;
 
 pub use common::{InitInfo, TurnInfo};

@@ -28,7 +28,8 @@ pub struct MatchArgs {
     /// The game to play.
     #[arg(long, value_parser = PossibleValuesParser::new(game_names()))]
     game: String,
-    /// Bot files (WebAssembly components), in seat order.
+    /// Bot files, in seat order: WebAssembly components, or WASI commands for games with a line
+    /// protocol (`arena games` lists what each game accepts).
     #[arg(required = true, num_args = 1.., value_name = "BOT.wasm")]
     bots: Vec<PathBuf>,
     /// Match seed: the same bots and seed play the same match.

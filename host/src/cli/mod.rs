@@ -4,6 +4,7 @@ mod games_cmd;
 mod match_cmd;
 mod output;
 mod replay_cmd;
+mod transitions_cmd;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -24,6 +25,9 @@ enum Command {
     /// Work with replay files.
     #[command(subcommand)]
     Replay(replay_cmd::ReplayCommand),
+    /// Check transition fixtures (upstream format) against the engine.
+    #[command(after_help = transitions_cmd::EXAMPLES)]
+    CheckTransitions(transitions_cmd::TransitionArgs),
     /// List the games, their player counts, options and the bots they accept.
     #[command(after_help = games_cmd::EXAMPLES)]
     Games {
@@ -39,6 +43,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Match(args) => match_cmd::run(args),
         Command::Replay(command) => replay_cmd::run(command),
         Command::Games { json } => games_cmd::run(json),
+        Command::CheckTransitions(args) => transitions_cmd::run(args),
     }
 }
 

@@ -2,6 +2,10 @@
 //! Every binding implements [`Binding`], so the bot driver and the match loop are written once.
 
 pub mod azul;
+pub mod code_character;
+pub mod eubots;
+pub mod paint;
+pub mod suitebot;
 
 use crate::fault::InvalidReason;
 use crate::runtime::BotState;
@@ -92,6 +96,18 @@ pub trait Binding: Send + Sync + 'static {
     fn init(live: Live<Self>, info: InitInfo) -> OwnedCall<Self::Instance>
     where
         Self: Sized;
+
+    /// Calls `init` for a bot seated in a match whose initial state is `game` (`None` when the
+    /// caller has no match, e.g. a benchmark starting a bot by itself). The same state is passed
+    /// again at every restart. A game whose `init` also sends data that never changes (Code
+    /// Character's map) overrides this; the default ignores `game` and calls [`Binding::init`].
+    fn init_in(live: Live<Self>, info: InitInfo, game: Option<&Self::Game>) -> OwnedCall<Self::Instance>
+    where
+        Self: Sized,
+    {
+        let _ = game;
+        Self::init(live, info)
+    }
 
     /// Calls `take-turn` with the observation and budget facts.
     fn take_turn(

@@ -1,0 +1,298 @@
+//! Code Character's binding: `arena:code-character/bot@0.1.0` to and from
+//! [`arena_code_character`]'s types.
+//!
+//! The map and everything else that never changes ([`StaticView`]) goes once, to `init`; the
+//! binding computes it from the match's initial state ([`Binding::init_in`]), again at every
+//! restart. The per-turn view carries only what changes. Everything is already in the seat's
+//! own perspective (the engine mirrors it); positions are the engine's `f64`s, unchanged.
+//!
+//! An answer is a `list<command>`. wasmtime lifts a returned list into a host `Vec` before
+//! [`Binding::decode`] sees it, so the host's transient allocation is bounded by the bot's
+//! memory limit (the list must fit in the bot's linear memory), not by this module. `decode`
+//! then refuses an answer longer than [`MAX_COMMANDS`] as [`InvalidReason::Malformed`] before
+//! converting it; non-finite coordinates are refused by the engine's check
+//! ([`arena_code_character::Invalid::NonFinite`]). Either is an invalid action.
+
+use super::{Binding, InitInfo, Live, OwnedCall, TurnInfo};
+use crate::fault::InvalidReason;
+use crate::runtime::BotState;
+use arena_code_character::{
+    BotStatus, BotView, CodeCharacter, CodeCharacterConfig, Command, CommandError, Intent, MAX_COMMANDS, Order,
+    Rejection, StaticView, Terrain, Tile, TowerState, TowerView, Vec2, View,
+};
+use arena_game::Game;
+use wasmtime::Store;
+use wasmtime::component::InstancePre;
+
+#[allow(missing_docs, clippy::all)]
+mod bindings {
+    wasmtime::component::bindgen!({
+        path: "../wit/code-character",
+        world: "arena:code-character/bot@0.1.0",
+        exports: { default: async },
+    });
+}
+
+use bindings::arena::code_character::types as wit;
+use bindings::arena::common::types as common;
+
+/// Code Character's [`Binding`].
+pub struct CodeCharacterBinding;
+
+impl Binding for CodeCharacterBinding {
+    type Game = CodeCharacter;
+    type Pre = bindings::BotPre<BotState>;
+    type Instance = bindings::Bot;
+    type Answer = Vec<wit::Command>;
+
+    const EXPORT: &'static str = "arena:code-character/player@0.1.0";
+    const WORLD: &'static str = "arena:code-character/bot@0.1.0";
+
+    fn pre(pre: InstancePre<BotState>) -> wasmtime::Result<Self::Pre> {
+        bindings::BotPre::new(pre)
+    }
+
+    fn instance_pre(pre: &Self::Pre) -> &InstancePre<BotState> {
+        pre.instance_pre()
+    }
+
+    fn check_exports(
+        pre: &Self::Pre,
+        store: &mut Store<BotState>,
+        instance: &wasmtime::component::Instance,
+    ) -> wasmtime::Result<()> {
+        bindings::BotIndices::new(pre.instance_pre())?.load(store, instance).map(|_| ())
+    }
+
+    fn instantiate(pre: &Self::Pre, mut store: Store<BotState>) -> OwnedCall<Self::Instance> {
+        let pre = pre.clone();
+        Box::pin(async move {
+            let result = pre.instantiate_async(&mut store).await;
+            (store, result)
+        })
+    }
+
+    /// Without a match (a bot started on its own), `init` gets the default match's static view.
+    fn init(live: Live<Self>, info: InitInfo) -> OwnedCall<Self::Instance> {
+        Self::init_in(live, info, None)
+    }
+
+    fn init_in(live: Live<Self>, info: InitInfo, game: Option<&CodeCharacter>) -> OwnedCall<Self::Instance> {
+        let Live { mut store, instance } = live;
+        let seat = usize::from(info.seat);
+        let statics = match game {
+            Some(game) => game.static_view(seat),
+            None => match CodeCharacter::new(&CodeCharacterConfig::default(), 2, 0) {
+                Ok(game) => game.static_view(seat),
+                Err(err) => {
+                    let err = wasmtime::Error::msg(format!("the default Code Character match: {err}"));
+                    return Box::pin(async move { (store, Err(err)) });
+                }
+            },
+        };
+        let statics = static_view_to_wit(&statics);
+        let info = common::InitInfo {
+            seat: info.seat,
+            players: info.players,
+            restart_count: info.restart_count,
+            seed: info.seed,
+            turn_fuel: info.turn_fuel,
+            game_fuel: info.game_fuel,
+            game_fuel_remaining: info.game_fuel_remaining,
+        };
+        Box::pin(async move {
+            let result = instance.arena_code_character_player().call_init(&mut store, info, &statics).await;
+            (store, result.map(|()| instance))
+        })
+    }
+
+    fn take_turn(live: Live<Self>, view: &View, info: TurnInfo) -> OwnedCall<(Self::Instance, Self::Answer)> {
+        let Live { mut store, instance } = live;
+        let view = view_to_wit(view, info);
+        Box::pin(async move {
+            let result = instance.arena_code_character_player().call_take_turn(&mut store, &view).await;
+            (store, result.map(|answer| (instance, answer)))
+        })
+    }
+
+    fn decode(answer: Vec<wit::Command>) -> Result<Vec<Command>, InvalidReason> {
+        // The list is already in host memory (see the module docs); refuse an over-long one
+        // before converting it.
+        if answer.len() > MAX_COMMANDS {
+            return Err(InvalidReason::Malformed {
+                detail: format!("{} commands, more than the {MAX_COMMANDS} accepted", answer.len()),
+            });
+        }
+        Ok(answer.iter().map(command_from_wit).collect())
+    }
+}
+
+fn vec2_to_wit(v: Vec2) -> wit::Vec2 {
+    wit::Vec2 { x: v.x, y: v.y }
+}
+
+fn vec2_from_wit(v: wit::Vec2) -> Vec2 {
+    Vec2::new(v.x, v.y)
+}
+
+fn order_from_wit(order: wit::Order) -> Order {
+    match order {
+        wit::Order::Move(p) => Order::Move(vec2_from_wit(p)),
+        wit::Order::Blast => Order::Blast,
+        wit::Order::BlastAt(p) => Order::BlastAt(vec2_from_wit(p)),
+        wit::Order::Transform => Order::Transform,
+        wit::Order::TransformAt(p) => Order::TransformAt(vec2_from_wit(p)),
+    }
+}
+
+fn order_to_wit(order: Order) -> wit::Order {
+    match order {
+        Order::Move(p) => wit::Order::Move(vec2_to_wit(p)),
+        Order::Blast => wit::Order::Blast,
+        Order::BlastAt(p) => wit::Order::BlastAt(vec2_to_wit(p)),
+        Order::Transform => wit::Order::Transform,
+        Order::TransformAt(p) => wit::Order::TransformAt(vec2_to_wit(p)),
+    }
+}
+
+fn command_from_wit(command: &wit::Command) -> Command {
+    Command::new(command.id, order_from_wit(command.order))
+}
+
+fn command_to_wit(command: &Command) -> wit::Command {
+    wit::Command { id: command.id, order: order_to_wit(command.order) }
+}
+
+fn terrain_to_wit(terrain: Terrain) -> wit::Terrain {
+    match terrain {
+        Terrain::Land => wit::Terrain::Land,
+        Terrain::Water => wit::Terrain::Water,
+        Terrain::Flag => wit::Terrain::Flag,
+    }
+}
+
+fn static_view_to_wit(statics: &StaticView) -> wit::StaticView {
+    wit::StaticView {
+        seat: statics.seat,
+        terrain: Tile::all().map(|tile| terrain_to_wit(statics.map.terrain(tile))).collect(),
+        flags: statics.flags.iter().copied().map(vec2_to_wit).collect(),
+        turns: statics.turns,
+        base: vec2_to_wit(statics.base),
+        enemy_base: vec2_to_wit(statics.enemy_base),
+    }
+}
+
+fn intent_to_wit(intent: Intent) -> wit::Intent {
+    match intent {
+        Intent::None => wit::Intent::None,
+        Intent::Move(p) => wit::Intent::Move(vec2_to_wit(p)),
+        Intent::BlastAt(p) => wit::Intent::BlastAt(vec2_to_wit(p)),
+        Intent::TransformAt(p) => wit::Intent::TransformAt(vec2_to_wit(p)),
+        Intent::Blast => wit::Intent::Blast,
+        Intent::Transform => wit::Intent::Transform,
+    }
+}
+
+fn bot_to_wit(bot: &BotView) -> wit::Bot {
+    let state = match bot.state {
+        BotStatus::Idle => wit::BotStatus::Idle,
+        BotStatus::Move => wit::BotStatus::Move,
+        BotStatus::Blast => wit::BotStatus::Blast,
+        BotStatus::Transform => wit::BotStatus::Transform,
+        BotStatus::Dead => wit::BotStatus::Dead,
+    };
+    wit::Bot { id: bot.id, hp: bot.hp, position: vec2_to_wit(bot.position), state, intent: intent_to_wit(bot.intent) }
+}
+
+fn tower_to_wit(tower: &TowerView) -> wit::Tower {
+    let state = match tower.state {
+        TowerState::Idle => wit::TowerState::Idle,
+        TowerState::Blast => wit::TowerState::Blast,
+        TowerState::Dead => wit::TowerState::Dead,
+    };
+    wit::Tower {
+        id: tower.id,
+        hp: tower.hp,
+        position: vec2_to_wit(tower.position),
+        tile: wit::Tile { x: tower.tile.x, y: tower.tile.y },
+        age: tower.age,
+        state,
+    }
+}
+
+fn error_to_wit(error: CommandError) -> wit::CommandError {
+    match error {
+        CommandError::UnknownUnit => wit::CommandError::UnknownUnit,
+        CommandError::EnemyUnit => wit::CommandError::EnemyUnit,
+        CommandError::DuplicateUnit => wit::CommandError::DuplicateUnit,
+        CommandError::DeadUnit => wit::CommandError::DeadUnit,
+        CommandError::TowerOrder => wit::CommandError::TowerOrder,
+        CommandError::TowerTooYoung { age } => wit::CommandError::TowerTooYoung(age),
+        CommandError::OutOfMap => wit::CommandError::OutOfMap,
+        CommandError::Water => wit::CommandError::Water,
+        CommandError::TowerLimit => wit::CommandError::TowerLimit,
+        CommandError::BaseTile => wit::CommandError::BaseTile,
+    }
+}
+
+fn rejection_to_wit(rejection: &Rejection) -> wit::Rejection {
+    wit::Rejection { command: command_to_wit(&rejection.command), reason: error_to_wit(rejection.reason) }
+}
+
+fn view_to_wit(view: &View, info: TurnInfo) -> wit::View {
+    wit::View {
+        seat: view.seat,
+        turn: view.turn,
+        scores: (view.scores[0], view.scores[1]),
+        points: (view.points[0], view.points[1]),
+        bots: view.bots.iter().map(bot_to_wit).collect(),
+        enemy_bots: view.enemy_bots.iter().map(bot_to_wit).collect(),
+        towers: view.towers.iter().map(tower_to_wit).collect(),
+        enemy_towers: view.enemy_towers.iter().map(tower_to_wit).collect(),
+        rejected: view.rejected.iter().map(rejection_to_wit).collect(),
+        info: common::TurnInfo {
+            turn: info.turn,
+            turn_fuel_remaining: info.turn_fuel_remaining,
+            game_fuel_remaining: info.game_fuel_remaining,
+            missed_turns: info.missed_turns,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every order survives the WIT round trip.
+    #[test]
+    fn commands_round_trip() {
+        let p = Vec2::new(3.25, 17.5);
+        for order in [Order::Move(p), Order::Blast, Order::BlastAt(p), Order::Transform, Order::TransformAt(p)] {
+            let command = Command::new(9, order);
+            assert_eq!(command_from_wit(&command_to_wit(&command)), command);
+        }
+    }
+
+    /// The static view's terrain is row-major and its flags are the map's.
+    #[test]
+    fn static_view_is_row_major() {
+        let game = CodeCharacter::new(&CodeCharacterConfig::default(), 2, 0).ok();
+        let Some(statics) = game.map(|game| game.static_view(1)) else { return };
+        let wit = static_view_to_wit(&statics);
+        assert_eq!(wit.terrain.len(), 900);
+        assert_eq!(wit.terrain[13 * 30 + 13], wit::Terrain::Flag);
+        assert_eq!(wit.terrain[14 * 30], wit::Terrain::Water);
+        assert_eq!(wit.flags.len(), 16);
+    }
+
+    /// An answer longer than MAX_COMMANDS is malformed; one within it decodes.
+    #[test]
+    fn over_long_answers_are_malformed() {
+        let command = command_to_wit(&Command::new(1, Order::Blast));
+        assert!(matches!(
+            CodeCharacterBinding::decode(vec![command; MAX_COMMANDS + 1]),
+            Err(InvalidReason::Malformed { .. })
+        ));
+        assert_eq!(CodeCharacterBinding::decode(vec![command; MAX_COMMANDS]).map(|c| c.len()).ok(), Some(MAX_COMMANDS));
+    }
+}

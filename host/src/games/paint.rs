@@ -1,0 +1,185 @@
+//! Paint's binding: `arena:paint/bot@0.1.0` to and from [`arena_paint`]'s types.
+//!
+//! The engine's [`View`] carries every past turn's actions; the WIT view carries only the last
+//! turn's (and how many turns were played), so a call costs the same on turn 1 and turn 130.
+
+use super::{Binding, InitInfo, Live, OwnedCall, TurnInfo};
+use crate::fault::InvalidReason;
+use crate::runtime::BotState;
+use arena_paint::{Action, ActionKind, Board, Paint, Pos, View};
+use wasmtime::Store;
+use wasmtime::component::InstancePre;
+
+#[allow(missing_docs, clippy::all)]
+mod bindings {
+    wasmtime::component::bindgen!({
+        path: "../wit/paint",
+        world: "arena:paint/bot@0.1.0",
+        exports: { default: async },
+    });
+}
+
+use bindings::arena::common::types as common;
+use bindings::arena::paint::types as wit;
+
+/// The `squares` value of an obstacle (see the WIT `view`).
+pub const OBSTACLE: u8 = 254;
+/// The `squares` value of an unpainted square (see the WIT `view`).
+pub const UNPAINTED: u8 = 255;
+
+/// Paint's [`Binding`].
+pub struct PaintBinding;
+
+impl Binding for PaintBinding {
+    type Game = Paint;
+    type Pre = bindings::BotPre<BotState>;
+    type Instance = bindings::Bot;
+    type Answer = wit::Action;
+
+    const EXPORT: &'static str = "arena:paint/player@0.1.0";
+    const WORLD: &'static str = "arena:paint/bot@0.1.0";
+
+    fn pre(pre: InstancePre<BotState>) -> wasmtime::Result<Self::Pre> {
+        bindings::BotPre::new(pre)
+    }
+
+    fn instance_pre(pre: &Self::Pre) -> &InstancePre<BotState> {
+        pre.instance_pre()
+    }
+
+    fn check_exports(
+        pre: &Self::Pre,
+        store: &mut Store<BotState>,
+        instance: &wasmtime::component::Instance,
+    ) -> wasmtime::Result<()> {
+        bindings::BotIndices::new(pre.instance_pre())?.load(store, instance).map(|_| ())
+    }
+
+    fn instantiate(pre: &Self::Pre, mut store: Store<BotState>) -> OwnedCall<Self::Instance> {
+        let pre = pre.clone();
+        Box::pin(async move {
+            let result = pre.instantiate_async(&mut store).await;
+            (store, result)
+        })
+    }
+
+    fn init(live: Live<Self>, info: InitInfo) -> OwnedCall<Self::Instance> {
+        let Live { mut store, instance } = live;
+        let info = common::InitInfo {
+            seat: info.seat,
+            players: info.players,
+            restart_count: info.restart_count,
+            seed: info.seed,
+            turn_fuel: info.turn_fuel,
+            game_fuel: info.game_fuel,
+            game_fuel_remaining: info.game_fuel_remaining,
+        };
+        Box::pin(async move {
+            let result = instance.arena_paint_player().call_init(&mut store, info).await;
+            (store, result.map(|()| instance))
+        })
+    }
+
+    fn take_turn(live: Live<Self>, view: &View, info: TurnInfo) -> OwnedCall<(Self::Instance, Self::Answer)> {
+        let Live { mut store, instance } = live;
+        let view = view_to_wit(view, info);
+        Box::pin(async move {
+            let result = instance.arena_paint_player().call_take_turn(&mut store, &view).await;
+            (store, result.map(|answer| (instance, answer)))
+        })
+    }
+
+    fn decode(answer: wit::Action) -> Result<Action, InvalidReason> {
+        // Every WIT value is representable: a direction that is not a king move is the engine's
+        // to refuse (`check`, `Invalid::BadDirection`).
+        Ok(action_from_wit(&answer))
+    }
+}
+
+fn action_from_wit(action: &wit::Action) -> Action {
+    let kind = match action.kind {
+        wit::ActionKind::Walk => ActionKind::Walk,
+        wit::ActionKind::Shoot => ActionKind::Shoot,
+    };
+    Action { kind, direction: [action.direction.di, action.direction.dj] }
+}
+
+fn action_to_wit(action: &Action) -> wit::Action {
+    let kind = match action.kind {
+        ActionKind::Walk => wit::ActionKind::Walk,
+        ActionKind::Shoot => wit::ActionKind::Shoot,
+    };
+    let [di, dj] = action.direction;
+    wit::Action { kind, direction: wit::Direction { di, dj } }
+}
+
+fn pos_to_wit(pos: &Pos) -> wit::Pos {
+    wit::Pos { row: pos.row, col: pos.col }
+}
+
+/// One byte per square: the painter's seat, [`OBSTACLE`] or [`UNPAINTED`].
+fn squares_to_wit(board: &Board) -> Vec<u8> {
+    board
+        .colors
+        .iter()
+        .zip(&board.blocked)
+        .map(|(color, blocked)| match (blocked, color) {
+            (true, _) => OBSTACLE,
+            (false, Some(seat)) => (*seat).min(OBSTACLE - 1),
+            (false, None) => UNPAINTED,
+        })
+        .collect()
+}
+
+fn view_to_wit(view: &View, info: TurnInfo) -> wit::View {
+    let last_actions = view
+        .previous_actions
+        .last()
+        .map(|actions| actions.iter().map(|action| action.as_ref().map(action_to_wit)).collect())
+        .unwrap_or_default();
+    wit::View {
+        seat: view.seat,
+        width: view.board.width,
+        height: view.board.height,
+        squares: squares_to_wit(&view.board),
+        positions: view.positions.iter().map(pos_to_wit).collect(),
+        turns_left: view.turns_left,
+        turns_played: u32::try_from(view.previous_actions.len()).unwrap_or(u32::MAX),
+        last_actions,
+        info: common::TurnInfo {
+            turn: info.turn,
+            turn_fuel_remaining: info.turn_fuel_remaining,
+            game_fuel_remaining: info.game_fuel_remaining,
+            missed_turns: info.missed_turns,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena_paint::Direction;
+
+    /// Every action survives the trip to WIT and back, and so does a vector that is not a
+    /// direction (the engine refuses it, not the decoder).
+    #[test]
+    fn actions_round_trip() {
+        let mut actions = Action::all().to_vec();
+        actions.push(Action { kind: ActionKind::Walk, direction: [0, 0] });
+        actions.push(Action { kind: ActionKind::Shoot, direction: [i32::MIN, 7] });
+        for action in actions {
+            assert_eq!(PaintBinding::decode(action_to_wit(&action)), Ok(action));
+        }
+        assert_eq!(action_from_wit(&action_to_wit(&Action::walk(Direction::East))), Action::walk(Direction::East));
+    }
+
+    /// Squares: seats, obstacles and unpainted squares, row-major.
+    #[test]
+    fn squares_encode_seats_obstacles_and_unpainted() {
+        let mut board = Board::new(3, 2);
+        board.paint(Pos::new(0, 0), 0);
+        board.paint(Pos::new(1, 2), 1);
+        board.block(Pos::new(0, 2));
+        assert_eq!(squares_to_wit(&board), vec![0, UNPAINTED, OBSTACLE, UNPAINTED, UNPAINTED, 1]);
+    }
+}

@@ -1,0 +1,127 @@
+//! The `arena` command line playing Code Character: `match --game code-character` with options,
+//! `replay verify`, `games`. Needs the example bots (`cargo xtask bots`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena")).args(args).output().expect("run arena")
+}
+
+fn bot(name: &str) -> String {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    let path = target.join("bots").join(format!("{name}.wasm"));
+    assert!(path.exists(), "{} is missing: run `cargo xtask bots` first", path.display());
+    path.to_string_lossy().into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-cli-code-character-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// `--option turns=50 --json`: one JSON object with both players; `replay verify` says
+/// identical.
+#[test]
+fn a_fifty_turn_match_reports_json_and_its_replay_verifies() {
+    let replay = scratch("fifty.json");
+    let (default, rush) = (bot("cc-default"), bot("cc-rush"));
+    let out = arena(&[
+        "match",
+        "--game",
+        "code-character",
+        &default,
+        &rush,
+        "--option",
+        "turns=50",
+        "--json",
+        "--replay",
+        replay.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.trim().lines().count(), 1, "one line of JSON: {text}");
+    let json: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(json["game"], "code-character");
+    assert_eq!(json["turns"], 50);
+    let players = json["players"].as_array().unwrap();
+    assert_eq!(players.len(), 2);
+    for (seat, player) in players.iter().enumerate() {
+        assert_eq!(player["bot"], ["cc-default", "cc-rush"][seat]);
+        assert_eq!(player["forfeit"], false);
+        assert!(player["fuel_total"].as_u64().unwrap() > 0, "every bot spends fuel");
+        for counter in ["skipped_turns", "traps", "invalid_actions"] {
+            assert_eq!(player[counter], 0, "{counter}");
+        }
+    }
+    let recorded: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&replay).unwrap()).unwrap();
+    assert_eq!(recorded["config"]["turns"], 50);
+    let verify = arena(&["replay", "verify", replay.to_str().unwrap()]);
+    assert_eq!(verify.status.code(), Some(0), "{}", stderr(&verify));
+    assert_eq!(stdout(&verify).trim(), "identical");
+}
+
+/// `--option map=FILE`: the map's contents go into the replay, which verifies; a map that is not
+/// point-symmetric is refused with status 2.
+#[test]
+fn a_map_file_is_played_and_a_bad_one_refused() {
+    let mut lines = vec!["L".repeat(30); 30];
+    lines[10] = format!("{}F{}", "L".repeat(10), "L".repeat(19));
+    lines[19] = format!("{}F{}", "L".repeat(19), "L".repeat(10));
+    let map = scratch("two-flags.txt");
+    std::fs::write(&map, lines.join("\n")).unwrap();
+    let replay = scratch("two-flags.json");
+    let (default, rush) = (bot("cc-default"), bot("cc-rush"));
+    let map_option = format!("map={}", map.to_str().unwrap());
+    let out = arena(&[
+        "match",
+        "--game",
+        "code-character",
+        &rush,
+        &default,
+        "--option",
+        &map_option,
+        "--option",
+        "turns=30",
+        "--replay",
+        replay.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let verify = arena(&["replay", "verify", replay.to_str().unwrap()]);
+    assert_eq!(stdout(&verify).trim(), "identical", "{}", stderr(&verify));
+
+    lines[0] = format!("W{}", "L".repeat(29));
+    let bad = scratch("asymmetric.txt");
+    std::fs::write(&bad, lines.join("\n")).unwrap();
+    let bad_option = format!("map={}", bad.to_str().unwrap());
+    let out = arena(&["match", "--game", "code-character", &rush, &default, "--option", &bad_option]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("symmetric"), "{}", stderr(&out));
+}
+
+/// `arena games` lists code-character for exactly 2 players with its options and WIT bot kind.
+#[test]
+fn code_character_is_listed() {
+    let out = arena(&["games", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let games: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let cc = games.as_array().unwrap().iter().find(|game| game["name"] == "code-character").expect("listed");
+    assert_eq!((cc["min_players"].as_u64(), cc["max_players"].as_u64()), (Some(2), Some(2)));
+    let options: Vec<&str> = cc["options"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
+    assert_eq!(options, ["turns", "map"]);
+    let kinds = cc["bot_kinds"].as_array().unwrap();
+    assert!(kinds.iter().any(|kind| kind.as_str().unwrap().contains("arena:code-character/player@0.1.0")), "{kinds:?}");
+}

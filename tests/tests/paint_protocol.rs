@@ -1,0 +1,139 @@
+//! End-to-end tests of Paint's original line protocol (paint.md "Original protocol"): WASI
+//! commands speaking line-delimited JSON on stdin/stdout, seated through the registry exactly as
+//! `arena match` seats them, against WIT bots, under the budget contract of DESIGN.md section 1
+//! (per-turn fuel, suspension, stale late answers, the `turns_left` nonce).
+//!
+//! Needs the bots built: `cargo xtask bots`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use arena_host::Budget;
+use arena_host::fault::{AnswerError, BotFault, InvalidReason};
+use arena_host::log::LogSource;
+use arena_host::play::{MatchRecord, SeatTurn};
+use arena_host::registry::{GameEntry, find_game};
+use arena_host::replay::Verdict;
+use arena_paint::Paint;
+use arena_tests::{arena, bot_path};
+use std::path::PathBuf;
+
+fn paint() -> &'static dyn GameEntry {
+    find_game("paint").expect("paint is registered")
+}
+
+/// Plays built bots through the registry; returns the replay's JSON and the typed record.
+fn play(names: [&str; 2], seed: u64, budget: Budget) -> (String, MatchRecord<Paint>) {
+    let paths: Vec<PathBuf> = names.iter().map(|name| bot_path(name)).collect();
+    for path in &paths {
+        assert!(path.exists(), "{} is missing: run `cargo xtask bots` first", path.display());
+    }
+    let played = paint().play(arena(), &paths, &[], seed, budget).expect("the match is playable");
+    let record = serde_json::from_str(&played.replay).expect("the replay parses");
+    (played.replay, record)
+}
+
+fn turns_of(record: &MatchRecord<Paint>, seat: usize) -> Vec<&SeatTurn<Paint>> {
+    record.turns.iter().flat_map(|turn| &turn.seats).filter(|seat_turn| seat_turn.seat == seat).collect()
+}
+
+fn protocol_error(fault: &BotFault) -> Option<&AnswerError> {
+    match fault {
+        BotFault::InvalidAction { reason: InvalidReason::Protocol { error } } => Some(error),
+        _ => None,
+    }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-paint-protocol-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Issue 3 item 5 for paint: a plain std + serde_json program built for wasm32-wasip2 plays a
+/// WIT bot a full 100-turn match, in either seat; every turn's fuel is recorded and within the
+/// turn budget, it never faults, and the same seed gives the same replay byte for byte, which
+/// verifies.
+#[test]
+fn a_stdio_bot_plays_a_wit_bot_a_full_match_deterministically() {
+    for (names, seat) in [(["paint-stdio-random", "paint-greedy"], 0), (["paint-greedy", "paint-stdio-random"], 1)] {
+        let (replay, record) = play(names, 5, Budget::default());
+        let (again, _) = play(names, 5, Budget::default());
+        assert_eq!(replay, again, "two runs give identical replays");
+
+        assert_eq!(record.bots[seat].name, "paint-stdio-random");
+        assert_eq!(record.result.turns, 100, "ten_by_ten plays 100 turns");
+        assert_eq!(record.setup[seat].faults, [], "greeting and ready went fine");
+        assert!(record.setup[seat].fuel > 0, "start-up is metered");
+        let turns = turns_of(&record, seat);
+        assert_eq!(turns.len(), 100);
+        for seat_turn in &turns {
+            assert_eq!(seat_turn.faults, [], "{seat_turn:?}");
+            assert!(seat_turn.answer.is_some(), "a valid action every turn");
+            assert_eq!(seat_turn.applied, seat_turn.answer);
+            assert!(seat_turn.fuel > 0 && seat_turn.fuel < Budget::default().turn_fuel, "{}", seat_turn.fuel);
+        }
+        let player = &record.result.players[seat];
+        assert_eq!((player.traps, player.invalid_actions, player.skipped_turns, player.forfeit), (0, 0, 0, false));
+        let total: u64 = record.setup[seat].fuel + turns.iter().map(|turn| turn.fuel).sum::<u64>();
+        assert_eq!(player.fuel_total, total, "every unit of fuel is charged to exactly one turn");
+        assert!(record.result.players.iter().all(|player| player.score > 0));
+
+        let file = scratch(&format!("mixed-{seat}.json"));
+        std::fs::write(&file, &replay).unwrap();
+        assert_eq!(paint().verify(arena(), &file, &[]).unwrap(), Verdict::Identical);
+    }
+}
+
+/// The stdio bot seeds its generator from its player id and first state: two copies of it in
+/// one match draw different actions, and both play cleanly.
+#[test]
+fn the_stdio_bot_is_seeded_from_its_player_id() {
+    let (_, first) = play(["paint-stdio-random", "paint-stdio-random"], 1, Budget::default());
+    let actions = |seat: usize| -> Vec<_> { turns_of(&first, seat).iter().map(|turn| turn.answer).collect() };
+    assert_ne!(actions(0), actions(1), "seats a and b draw different actions from the same first board");
+    for player in &first.result.players {
+        assert_eq!((player.traps, player.invalid_actions, player.skipped_turns, player.forfeit), (0, 0, 0, false));
+    }
+}
+
+/// DESIGN.md section 1, "Turn overrun: suspend, never kill", and paint.md's nonce: the slow
+/// fixture spends about 15M fuel on its first turn, so it is suspended there (charged exactly
+/// its turn budget, plus the few units of the last block); on its second turn it resumes and
+/// writes its answer to the first state (stale: an invalid action), reads the second state and
+/// answers it in time; on its third it answers with the previous state's `turns_left` (a wrong
+/// nonce: an invalid action); then it plays cleanly. Its memory survived the suspension.
+#[test]
+fn a_slow_stdio_bot_is_suspended_and_late_or_mis_nonced_answers_are_refused() {
+    let budget = Budget::default();
+    let (replay, record) = play(["fx-paint-stdio-slow", "paint-greedy"], 3, budget);
+    let turns = turns_of(&record, 0);
+
+    assert_eq!(turns[0].faults, [BotFault::Suspended]);
+    assert_eq!((turns[0].answer, turns[0].applied), (None, None), "no action that turn");
+    assert!((budget.turn_fuel..budget.turn_fuel + 1_000).contains(&turns[0].fuel), "{}", turns[0].fuel);
+
+    let [stale] = turns[1].faults.as_slice() else { panic!("{:?}", turns[1].faults) };
+    assert!(matches!(protocol_error(stale), Some(AnswerError::Stale { line }) if line.contains("\"turns_left\":100")));
+    assert!(turns[1].answer.is_some(), "it answered the current state too, in time");
+    assert_eq!(turns[1].applied, turns[1].answer);
+    assert!(turns[1].fuel < budget.turn_fuel);
+    let logged: Vec<&str> =
+        turns[1].log.entries.iter().filter(|e| e.source == LogSource::Stderr).map(|e| e.text.as_str()).collect();
+    assert_eq!(logged, ["chain 67a8cadd632d6b76\n"], "the computation finished where it stopped");
+
+    let [wrong] = turns[2].faults.as_slice() else { panic!("{:?}", turns[2].faults) };
+    assert_eq!(protocol_error(wrong), Some(&AnswerError::WrongNonce { expected: 98, got: 99 }));
+    assert_eq!((turns[2].answer, turns[2].applied), (None, None));
+
+    for seat_turn in &turns[3..] {
+        assert_eq!(seat_turn.faults, [], "{seat_turn:?}");
+        assert!(seat_turn.answer.is_some());
+        assert_eq!(seat_turn.applied, seat_turn.answer);
+    }
+    let player = &record.result.players[0];
+    assert_eq!((player.skipped_turns, player.invalid_actions, player.traps, player.forfeit), (1, 2, 0, false));
+
+    let file = scratch("slow.json");
+    std::fs::write(&file, &replay).unwrap();
+    assert_eq!(paint().verify(arena(), &file, &[]).unwrap(), Verdict::Identical);
+}
