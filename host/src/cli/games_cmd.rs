@@ -11,7 +11,7 @@ Examples:
 pub fn run(json: bool) -> anyhow::Result<ExitCode> {
     let infos: Vec<_> = games().iter().map(|game| game.info()).collect();
     if json {
-        println!("{}", serde_json::to_string(&infos)?);
+        outln!("{}", serde_json::to_string(&infos)?);
         return Ok(ExitCode::SUCCESS);
     }
     for info in infos {
@@ -20,15 +20,15 @@ pub fn run(json: bool) -> anyhow::Result<ExitCode> {
         } else {
             format!("{}..={}", info.min_players, info.max_players)
         };
-        println!("{}  ({players} players)", info.name);
+        outln!("{}  ({players} players)", info.name);
         for kind in &info.bot_kinds {
-            println!("  bots: {kind}");
+            outln!("  bots: {kind}");
         }
         if info.options.is_empty() {
-            println!("  options: none");
+            outln!("  options: none");
         }
         for option in &info.options {
-            println!("  --option {}=...  {} (default: {})", option.name, option.help, option.default);
+            outln!("  --option {}=...  {} (default: {})", option.name, option.help, option.default);
         }
     }
     Ok(ExitCode::SUCCESS)

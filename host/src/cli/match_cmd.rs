@@ -71,11 +71,11 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("writing the replay to {}", path.display()))?;
     }
     if args.json {
-        println!("{}", serde_json::to_string(&played.result)?);
+        outln!("{}", serde_json::to_string(&played.result)?);
     } else {
         print_table(&played.result);
         if let Some(path) = &args.replay {
-            println!("replay: {}", path.display());
+            outln!("replay: {}", path.display());
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -1,5 +1,13 @@
 //! The command line: argument parsing and dispatch to one module per subcommand.
 
+/// `println!` for the CLI's stdout: a closed pipe (`arena ... | head`) ends the output quietly
+/// instead of panicking.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::cli::write_line(&format!($($arg)*))
+    };
+}
+
 mod games_cmd;
 mod match_cmd;
 mod output;
@@ -44,6 +52,17 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Replay(command) => replay_cmd::run(command),
         Command::Games { json } => games_cmd::run(json),
         Command::CheckTransitions(args) => transitions_cmd::run(args),
+    }
+}
+
+/// Writes one line to stdout; a broken pipe exits quietly (status 0: the reader is gone).
+pub fn write_line(line: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(err) = writeln!(stdout, "{line}") {
+        if err.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
     }
 }
 

@@ -8,10 +8,18 @@ pub fn print_table(result: &MatchResult) {
         Some(seat) => format!("seat {seat} ({})", result.players.get(seat).map_or("?", |p| p.bot.as_str())),
         None => "draw".into(),
     };
-    println!("{} seed {}: {} turns, winner: {winner}", result.game, result.seed, result.turns);
-    println!(
+    outln!("{} seed {}: {} turns, winner: {winner}", result.game, result.seed, result.turns);
+    outln!(
         "{:<4} {:<20} {:>6} {:>4} {:>12} {:>12} {:>7} {:>5} {:>7}  status",
-        "seat", "bot", "score", "rank", "fuel", "max/turn", "skipped", "traps", "invalid"
+        "seat",
+        "bot",
+        "score",
+        "rank",
+        "fuel",
+        "max/turn",
+        "skipped",
+        "traps",
+        "invalid"
     );
     for (seat, player) in result.players.iter().enumerate() {
         let status = match player.forfeit_reason {
@@ -20,7 +28,7 @@ pub fn print_table(result: &MatchResult) {
             }
             None => "ok".into(),
         };
-        println!(
+        outln!(
             "{:<4} {:<20} {:>6} {:>4} {:>12} {:>12} {:>7} {:>5} {:>7}  {}",
             seat,
             player.bot,

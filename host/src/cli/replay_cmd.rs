@@ -49,11 +49,11 @@ pub fn run(command: ReplayCommand) -> anyhow::Result<ExitCode> {
     let arena = Arena::new()?;
     match game.verify(&arena, &file, &paths)? {
         Verdict::Identical => {
-            println!("identical");
+            outln!("identical");
             Ok(ExitCode::SUCCESS)
         }
         Verdict::Differs { turn, detail } => {
-            println!("turn {turn} differs: {detail}");
+            outln!("turn {turn} differs: {detail}");
             Ok(ExitCode::from(1))
         }
     }

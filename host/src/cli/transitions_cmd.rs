@@ -36,7 +36,7 @@ pub fn run(args: TransitionArgs) -> anyhow::Result<ExitCode> {
             Ok((_, Verdict::Pass)) => passed += 1,
             Ok((file, Verdict::Fail { first_difference, expected, got })) => {
                 failed += 1;
-                println!("{}: {first_difference}: expected {expected}, got {got}", file.display());
+                outln!("{}: {first_difference}: expected {expected}, got {got}", file.display());
             }
             Err(err) => {
                 unreadable += 1;
@@ -44,7 +44,7 @@ pub fn run(args: TransitionArgs) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    println!("{passed} passed, {failed} failed");
+    outln!("{passed} passed, {failed} failed");
     Ok(match (unreadable, failed) {
         (0, 0) => ExitCode::SUCCESS,
         (0, _) => ExitCode::from(1),
