@@ -221,7 +221,7 @@ fn play_files<G: Game>(
 pub fn games() -> Vec<&'static dyn GameEntry> {
     vec![
         &ProtocolEntry::<AzulBinding, AzulText>(PhantomData),
-        &Entry::<crate::games::suitebot::SuitebotBinding>(PhantomData),
+        &ProtocolEntry::<crate::games::suitebot::SuitebotBinding, crate::protocol::suitebot::SuitebotJson>(PhantomData),
         &ProtocolEntry::<crate::games::paint::PaintBinding, crate::protocol::paint::PaintJson>(PhantomData),
         &Entry::<crate::games::eubots::EubotsBinding>(PhantomData),
         &Entry::<crate::games::code_character::CodeCharacterBinding>(PhantomData),

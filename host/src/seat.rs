@@ -2,7 +2,7 @@
 //! the [`Contestant`] that makes one for each match.
 //!
 //! Two kinds implement them: a component exporting the game's WIT world
-//! ([`BotRunner`](crate::bot::BotRunner), from a [`LoadedBot`]) and a WASI command speaking the
+//! (`BotRunner`, from a [`LoadedBot`]) and a WASI command speaking the
 //! game's original line protocol ([`ProtocolRunner`](crate::protocol::runner::ProtocolRunner),
 //! from a [`LoadedCommand`](crate::loader::LoadedCommand)). Both implement the same budget
 //! contract (DESIGN.md section 1), so one match can seat both.

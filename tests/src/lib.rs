@@ -62,11 +62,11 @@ pub fn play_azul(names: [&str; 2], seed: u64, budget: Budget) -> MatchRecord<Azu
 }
 
 /// Seat `seat`'s part of every turn, in order.
-pub fn turns_of(record: &MatchRecord<Azul>, seat: usize) -> Vec<&SeatTurn<Azul>> {
+pub fn turns_of<G: arena_game::Game>(record: &MatchRecord<G>, seat: usize) -> Vec<&SeatTurn<G>> {
     record.turns.iter().flat_map(|turn| &turn.seats).filter(|seat_turn| seat_turn.seat == seat).collect()
 }
 
 /// The texts of a seat turn's log entries from `source`.
-pub fn logged(seat_turn: &SeatTurn<Azul>, source: LogSource) -> Vec<&str> {
+pub fn logged<G: arena_game::Game>(seat_turn: &SeatTurn<G>, source: LogSource) -> Vec<&str> {
     seat_turn.log.entries.iter().filter(|entry| entry.source == source).map(|entry| entry.text.as_str()).collect()
 }

@@ -137,3 +137,30 @@ fn a_slow_stdio_bot_is_suspended_and_late_or_mis_nonced_answers_are_refused() {
     std::fs::write(&file, &replay).unwrap();
     assert_eq!(paint().verify(arena(), &file, &[]).unwrap(), Verdict::Identical);
 }
+
+/// A `wasm32-wasip1` build of the same program (a core module with `_start`) is wrapped into a
+/// component when loaded: it plays the same actions as the wasip2 build, keeps its file's sha256
+/// as its identity, and its replay verifies (re-wrapped identically).
+#[test]
+fn a_wasip1_command_is_wrapped_and_plays_like_the_wasip2_build() {
+    let (replay, record) = play(["paint-stdio-random-wasip1", "paint-greedy"], 5, Budget::default());
+    let (_, wasip2) = play(["paint-stdio-random", "paint-greedy"], 5, Budget::default());
+    let answers = |record: &MatchRecord<Paint>| -> Vec<_> { turns_of(record, 0).iter().map(|t| t.answer).collect() };
+    assert_eq!(answers(&record), answers(&wasip2), "the same program answers the same");
+    assert_eq!(record.result.turns, 100);
+    assert_eq!(record.setup[0].faults, []);
+    for seat_turn in turns_of(&record, 0) {
+        assert_eq!(seat_turn.faults, [], "{seat_turn:?}");
+        assert!(seat_turn.fuel > 0 && seat_turn.fuel < Budget::default().turn_fuel);
+    }
+    let file = std::fs::read(bot_path("paint-stdio-random-wasip1")).unwrap();
+    assert_eq!(&file[..8], b"\0asm\x01\0\0\0", "the file is a core module");
+    assert_eq!(
+        record.bots[0].sha256,
+        arena_host::loader::sha256(&file).iter().map(|b| format!("{b:02x}")).collect::<String>()
+    );
+
+    let saved = scratch("wasip1.json");
+    std::fs::write(&saved, &replay).unwrap();
+    assert_eq!(paint().verify(arena(), &saved, &[]).unwrap(), Verdict::Identical);
+}

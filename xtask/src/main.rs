@@ -2,7 +2,8 @@
 //! and run everything.
 //!
 //! - `bots`: builds every bot crate (`bots-examples/*`, `tests/bots/*`) for `wasm32-wasip2` in
-//!   one cargo invocation and copies each to `target/bots/<crate-name>.wasm`.
+//!   one cargo invocation and copies each to `target/bots/<crate-name>.wasm`; the few in
+//!   `WASIP1_BOTS` are also built for `wasm32-wasip1`, to `target/bots/<crate-name>-wasip1.wasm`.
 //! - `demo`: installs the wasm target, builds the bots, plays greedy vs random, verifies the
 //!   replay, and prints the result and the replay path.
 //! - `test`: installs the wasm target, builds the bots, then `cargo fmt --check`, clippy with
@@ -20,6 +21,9 @@ const BOT_TARGET: &str = "wasm32-wasip2";
 const BOT_PROFILE: &str = "bot";
 /// Folders whose crates are bots.
 const BOT_DIRS: [&str; 2] = ["bots-examples", "tests/bots"];
+/// Binary bots also built for `wasm32-wasip1` (core modules, which the host wraps into components
+/// when loading), copied to `target/bots/<crate-name>-wasip1.wasm`.
+const WASIP1_BOTS: [&str; 1] = ["paint-stdio-random"];
 
 fn main() -> Result<()> {
     let task = std::env::args().nth(1).unwrap_or_default();
@@ -116,6 +120,17 @@ fn bots(root: &Path) -> Result<Vec<PathBuf>> {
         let built = candidates.iter().filter(|path| modified(path).is_some()).max_by_key(|path| modified(path));
         let built = built.unwrap_or(&candidates[1]);
         let out = out_dir.join(format!("{name}.wasm"));
+        std::fs::copy(built, &out).with_context(|| format!("copying {} to {}", built.display(), out.display()))?;
+        outputs.push(out);
+    }
+    let mut wasip1 = vec!["build", "--target", "wasm32-wasip1", "--profile", BOT_PROFILE];
+    for name in WASIP1_BOTS {
+        wasip1.extend(["-p", name]);
+    }
+    run(root, &cargo(), &wasip1)?;
+    for name in WASIP1_BOTS {
+        let built = target_dir.join("wasm32-wasip1").join(BOT_PROFILE).join(format!("{name}.wasm"));
+        let out = out_dir.join(format!("{name}-wasip1.wasm"));
         std::fs::copy(&built, &out).with_context(|| format!("copying {} to {}", built.display(), out.display()))?;
         outputs.push(out);
     }
@@ -163,7 +178,9 @@ fn test(root: &Path) -> Result<()> {
     // Docs build without warnings (broken intra-doc links are errors) for the library crates.
     eprintln!("$ RUSTDOCFLAGS=\"-D warnings\" cargo doc --no-deps ...");
     let docs = Command::new(cargo())
-        .args(["doc", "--no-deps", "-p", "arena-game", "-p", "arena-azul", "-p", "arena-host", "-p", "arena-sdk"])
+        .args(["doc", "--no-deps", "-p", "arena-game", "-p", "arena-host", "-p", "arena-sdk"])
+        .args(["-p", "arena-azul", "-p", "arena-paint", "-p", "arena-code-character", "-p", "arena-eubots"])
+        .args(["-p", "arena-suitebot"])
         .env("RUSTDOCFLAGS", "-D warnings")
         .current_dir(root)
         .status()

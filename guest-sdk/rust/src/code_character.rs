@@ -8,7 +8,7 @@
 //! `view.tile_of(p)`, ...), so the helpers are the very rules the host plays by:
 //! [`View::nearest_flag`], [`View::nearest_free_tile`] and [`View::check_commands`] (the
 //! engine's validation) here, [`rules`](arena_code_character::rules) (blast damage, tiles,
-//! scoring) and [`Vec2`](arena_code_character::Vec2)'s vector maths (`distance`, `toward`,
+//! scoring) and `Vec2`'s vector maths (`distance`, `toward`,
 //! `+ - *`) in the prelude.
 //!
 //! Everything is in the bot's own perspective: its base is (0.5, 0.5), the enemy's

@@ -97,10 +97,10 @@ pub fn towards(from: Pos, to: Pos) -> [Direction; 8] {
 /// walls; units do not block (they move). Build one per turn from, say, every enemy's square,
 /// then walk each unit downhill ([`DistanceField::downhill`]).
 ///
-/// Built for a small fuel bill (some tens of thousands of fuel on a 40 x 30 map): the search
-/// grows one layer at a time on bit sets, 64 squares of a row per machine word, and
-/// [`DistanceField::reaching`] stops as soon as the squares that matter (say, one's own units)
-/// have their count.
+/// Fuel: the search grows one layer at a time on bit sets, 64 squares of a row per machine word,
+/// and [`DistanceField::reaching`] stops as soon as the squares that matter (say, one's own units)
+/// have their count; a whole 40 x 30 map still costs about 200k fuel, a fair share of a turn in a
+/// long match (see the README).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DistanceField {
     width: i32,

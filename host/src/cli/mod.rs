@@ -59,10 +59,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 pub fn write_line(line: &str) {
     use std::io::Write;
     let mut stdout = std::io::stdout().lock();
-    if let Err(err) = writeln!(stdout, "{line}") {
-        if err.kind() == std::io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
-        }
+    if let Err(err) = writeln!(stdout, "{line}")
+        && err.kind() == std::io::ErrorKind::BrokenPipe
+    {
+        std::process::exit(0);
     }
 }
 

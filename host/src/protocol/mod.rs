@@ -9,7 +9,7 @@
 //! - [`wasip1`]: `wasm32-wasip1` commands (core modules) wrapped into components when loaded.
 //! - [`stdio`]: the bot's stdin (fed by the host), its stdout (a bounded answer collector) and
 //!   the fuel meter (a store call hook).
-//! - [`runner`]: [`ProtocolRunner`](runner::ProtocolRunner), one command bot's life in a match.
+//! - [`runner`]: `ProtocolRunner`, one command bot's life in a match.
 //!
 //! **Time is fuel.** Protocols that tell a bot its remaining thinking time in milliseconds get
 //! fuel-equivalent milliseconds: [`FUEL_PER_MS`] fuel = 1 ms, so the default 10,000,000-fuel turn
@@ -28,6 +28,7 @@ pub mod azul;
 pub mod paint;
 pub mod runner;
 pub mod stdio;
+pub mod suitebot;
 pub mod wasip1;
 
 use crate::budget::Budget;
@@ -68,6 +69,13 @@ pub trait LineProtocol: Send + Sync + 'static {
 
     /// Lines sent when an instance starts, before its first turn.
     fn greeting(info: &InitInfo) -> Vec<String>;
+    /// For a protocol without a handshake (the bot's first line is its first answer): the
+    /// session to start when the bot waits for its first state without writing anything. `None`
+    /// (the default) means a reply to the greeting is required.
+    fn session_without_reply() -> Option<Self::Session> {
+        None
+    }
+
     /// Checks the first line the bot writes (its reply to the greeting) and starts the session.
     fn check_greeting_reply(line: &str) -> Result<Self::Session, String>;
     /// The lines of one turn's message. A message must let the bot tell where it ends.

@@ -216,10 +216,20 @@ impl<P: LineProtocol> ProtocolRunner<P> {
                         Err(detail) => (exchange.fuel(), TrapKind::BadGreeting { detail }),
                     },
                     None if suspended => (exchange.fuel(), TrapKind::StartupFuelExhausted),
-                    None => (
-                        exchange.fuel(),
-                        TrapKind::BadGreeting { detail: "waited for input without replying to the greeting".into() },
-                    ),
+                    None => match P::session_without_reply() {
+                        // A protocol without a handshake: waiting for the first state is the reply.
+                        Some(session) => {
+                            self.game_fuel_left = exchange.fuel();
+                            self.live = Some(Live { call, exchange, session, overdrawn: false });
+                            return spent + mark.saturating_sub(self.game_fuel_left);
+                        }
+                        None => (
+                            exchange.fuel(),
+                            TrapKind::BadGreeting {
+                                detail: "waited for input without replying to the greeting".into(),
+                            },
+                        ),
+                    },
                 }
             }
             Driven::Stuck => (exchange.fuel(), TrapKind::WallClockBackstop),

@@ -25,7 +25,7 @@ pub fn is_preview1_command(bytes: &[u8]) -> bool {
     for payload in Parser::new(0).parse_all(bytes) {
         match payload {
             Ok(Payload::ImportSection(imports)) => {
-                for import in imports.into_imports() {
+                for import in imports {
                     match import {
                         Ok(import) => wasi |= import.module == PREVIEW1,
                         Err(_) => return false,
