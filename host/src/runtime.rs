@@ -4,6 +4,7 @@
 //! matches and threads; each bot gets its own [`Store`] per instance (DESIGN.md section 4).
 
 use crate::budget::Budget;
+use crate::games::common::arena::common::log::Level;
 use crate::log::{BotLog, LogSource};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -186,12 +187,12 @@ fn bot_linker(engine: &Engine) -> anyhow::Result<Linker<BotState>> {
     let mut log = linker.instance("arena:common/log@0.1.0")?;
     // Defined by hand, not through bindgen, so the message is read from guest memory in place:
     // a bot cannot make the host allocate the size of its message.
-    log.func_wrap("log", |store: wasmtime::StoreContextMut<'_, BotState>, (level, message): (LogLevel, WasmStr)| {
+    log.func_wrap("log", |store: wasmtime::StoreContextMut<'_, BotState>, (level, message): (Level, WasmStr)| {
         let source = match level {
-            LogLevel::Debug => LogSource::Debug,
-            LogLevel::Info => LogSource::Info,
-            LogLevel::Warn => LogSource::Warn,
-            LogLevel::Error => LogSource::Error,
+            Level::Debug => LogSource::Debug,
+            Level::Info => LogSource::Info,
+            Level::Warn => LogSource::Warn,
+            Level::Error => LogSource::Error,
         };
         let log = store.data().log.clone();
         // UTF-8 strings are borrowed from guest memory, not copied: `append` keeps only what
@@ -202,23 +203,6 @@ fn bot_linker(engine: &Engine) -> anyhow::Result<Linker<BotState>> {
         Ok(())
     })?;
     Ok(linker)
-}
-
-/// `arena:common/log.level`.
-// The variants are built by `Lift` from guest values, which the dead-code lint cannot see.
-#[allow(dead_code)]
-#[derive(wasmtime::component::ComponentType, wasmtime::component::Lift, Clone, Copy, Debug)]
-#[component(enum)]
-#[repr(u8)]
-enum LogLevel {
-    #[component(name = "debug")]
-    Debug,
-    #[component(name = "info")]
-    Info,
-    #[component(name = "warn")]
-    Warn,
-    #[component(name = "error")]
-    Error,
 }
 
 /// Increments the engine's epoch every [`EPOCH_TICK`] on a background thread, for as long as

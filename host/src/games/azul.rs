@@ -2,10 +2,7 @@
 
 use super::{Binding, InitInfo, Live, OwnedCall, TurnInfo};
 use crate::fault::InvalidReason;
-use crate::runtime::BotState;
 use arena_azul::{Azul, BoardView, Colour, Move, View};
-use wasmtime::Store;
-use wasmtime::component::InstancePre;
 
 #[allow(missing_docs, clippy::all)]
 mod bindings {
@@ -13,59 +10,31 @@ mod bindings {
         path: "../wit/azul",
         world: "arena:azul/bot@0.1.0",
         exports: { default: async },
+        with: {
+            "arena:common/types@0.1.0": crate::games::common::arena::common::types,
+            "arena:common/log@0.1.0": crate::games::common::arena::common::log,
+        },
     });
 }
 
+use super::common;
 use bindings::arena::azul::types as wit;
-use bindings::arena::common::types as common;
 
 /// Azul's [`Binding`].
 pub struct AzulBinding;
 
 impl Binding for AzulBinding {
     type Game = Azul;
-    type Pre = bindings::BotPre<BotState>;
-    type Instance = bindings::Bot;
+    bot_world_plumbing!(bindings);
+
     type Answer = wit::Action;
 
     const EXPORT: &'static str = "arena:azul/player@0.1.0";
     const WORLD: &'static str = "arena:azul/bot@0.1.0";
 
-    fn pre(pre: InstancePre<BotState>) -> wasmtime::Result<Self::Pre> {
-        bindings::BotPre::new(pre)
-    }
-
-    fn instance_pre(pre: &Self::Pre) -> &InstancePre<BotState> {
-        pre.instance_pre()
-    }
-
-    fn check_exports(
-        pre: &Self::Pre,
-        store: &mut Store<BotState>,
-        instance: &wasmtime::component::Instance,
-    ) -> wasmtime::Result<()> {
-        bindings::BotIndices::new(pre.instance_pre())?.load(store, instance).map(|_| ())
-    }
-
-    fn instantiate(pre: &Self::Pre, mut store: Store<BotState>) -> OwnedCall<Self::Instance> {
-        let pre = pre.clone();
-        Box::pin(async move {
-            let result = pre.instantiate_async(&mut store).await;
-            (store, result)
-        })
-    }
-
     fn init(live: Live<Self>, info: InitInfo) -> OwnedCall<Self::Instance> {
         let Live { mut store, instance } = live;
-        let info = common::InitInfo {
-            seat: info.seat,
-            players: info.players,
-            restart_count: info.restart_count,
-            seed: info.seed,
-            turn_fuel: info.turn_fuel,
-            game_fuel: info.game_fuel,
-            game_fuel_remaining: info.game_fuel_remaining,
-        };
+        let info = common::InitInfo::from(info);
         Box::pin(async move {
             let result = instance.arena_azul_player().call_init(&mut store, info).await;
             (store, result.map(|()| instance))
@@ -146,11 +115,6 @@ fn view_to_wit(view: &View, info: TurnInfo) -> wit::View {
         marker_holder: view.marker_holder,
         boards: (board_to_wit(&view.boards[0]), board_to_wit(&view.boards[1])),
         last_move: view.last_move.as_ref().map(move_to_wit),
-        info: common::TurnInfo {
-            turn: info.turn,
-            turn_fuel_remaining: info.turn_fuel_remaining,
-            game_fuel_remaining: info.game_fuel_remaining,
-            missed_turns: info.missed_turns,
-        },
+        info: common::TurnInfo::from(info),
     }
 }

@@ -15,14 +15,11 @@
 
 use super::{Binding, InitInfo, Live, OwnedCall, TurnInfo};
 use crate::fault::InvalidReason;
-use crate::runtime::BotState;
 use arena_code_character::{
     BotStatus, BotView, CodeCharacter, CodeCharacterConfig, Command, CommandError, Intent, MAX_COMMANDS, Order,
     Rejection, StaticView, Terrain, Tile, TowerState, TowerView, Vec2, View,
 };
 use arena_game::Game;
-use wasmtime::Store;
-use wasmtime::component::InstancePre;
 
 #[allow(missing_docs, clippy::all)]
 mod bindings {
@@ -30,49 +27,28 @@ mod bindings {
         path: "../wit/code-character",
         world: "arena:code-character/bot@0.1.0",
         exports: { default: async },
+        with: {
+            "arena:common/types@0.1.0": crate::games::common::arena::common::types,
+            "arena:common/log@0.1.0": crate::games::common::arena::common::log,
+        },
     });
 }
 
+use super::common;
 use bindings::arena::code_character::types as wit;
-use bindings::arena::common::types as common;
 
 /// Code Character's [`Binding`].
 pub struct CodeCharacterBinding;
 
 impl Binding for CodeCharacterBinding {
     type Game = CodeCharacter;
-    type Pre = bindings::BotPre<BotState>;
-    type Instance = bindings::Bot;
+    bot_world_plumbing!(bindings);
+
     type Answer = Vec<wit::Command>;
 
     const EXPORT: &'static str = "arena:code-character/player@0.1.0";
     const WORLD: &'static str = "arena:code-character/bot@0.1.0";
 
-    fn pre(pre: InstancePre<BotState>) -> wasmtime::Result<Self::Pre> {
-        bindings::BotPre::new(pre)
-    }
-
-    fn instance_pre(pre: &Self::Pre) -> &InstancePre<BotState> {
-        pre.instance_pre()
-    }
-
-    fn check_exports(
-        pre: &Self::Pre,
-        store: &mut Store<BotState>,
-        instance: &wasmtime::component::Instance,
-    ) -> wasmtime::Result<()> {
-        bindings::BotIndices::new(pre.instance_pre())?.load(store, instance).map(|_| ())
-    }
-
-    fn instantiate(pre: &Self::Pre, mut store: Store<BotState>) -> OwnedCall<Self::Instance> {
-        let pre = pre.clone();
-        Box::pin(async move {
-            let result = pre.instantiate_async(&mut store).await;
-            (store, result)
-        })
-    }
-
-    /// Without a match (a bot started on its own), `init` gets the default match's static view.
     fn init(live: Live<Self>, info: InitInfo) -> OwnedCall<Self::Instance> {
         Self::init_in(live, info, None)
     }
@@ -91,15 +67,7 @@ impl Binding for CodeCharacterBinding {
             },
         };
         let statics = static_view_to_wit(&statics);
-        let info = common::InitInfo {
-            seat: info.seat,
-            players: info.players,
-            restart_count: info.restart_count,
-            seed: info.seed,
-            turn_fuel: info.turn_fuel,
-            game_fuel: info.game_fuel,
-            game_fuel_remaining: info.game_fuel_remaining,
-        };
+        let info = common::InitInfo::from(info);
         Box::pin(async move {
             let result = instance.arena_code_character_player().call_init(&mut store, info, &statics).await;
             (store, result.map(|()| instance))
@@ -250,12 +218,7 @@ fn view_to_wit(view: &View, info: TurnInfo) -> wit::View {
         towers: view.towers.iter().map(tower_to_wit).collect(),
         enemy_towers: view.enemy_towers.iter().map(tower_to_wit).collect(),
         rejected: view.rejected.iter().map(rejection_to_wit).collect(),
-        info: common::TurnInfo {
-            turn: info.turn,
-            turn_fuel_remaining: info.turn_fuel_remaining,
-            game_fuel_remaining: info.game_fuel_remaining,
-            missed_turns: info.missed_turns,
-        },
+        info: common::TurnInfo::from(info),
     }
 }
 

@@ -1,6 +1,79 @@
 //! One binding module per game: the glue between a game engine's Rust types and its WIT world.
 //! Every binding implements [`Binding`], so the bot driver and the match loop are written once.
 
+/// `arena:common`'s types, generated once; every game's `bindgen!` maps its copy of
+/// `arena:common/types` here (`with:`), so the conversions below serve every game.
+#[allow(missing_docs, clippy::all)]
+pub mod common {
+    wasmtime::component::bindgen!({
+        path: "../wit/common",
+        world: "arena:common/imports@0.1.0",
+    });
+    pub use self::arena::common::types::{InitInfo, TurnInfo};
+}
+
+impl From<InitInfo> for common::InitInfo {
+    fn from(info: InitInfo) -> Self {
+        common::InitInfo {
+            seat: info.seat,
+            players: info.players,
+            restart_count: info.restart_count,
+            seed: info.seed,
+            turn_fuel: info.turn_fuel,
+            game_fuel: info.game_fuel,
+            game_fuel_remaining: info.game_fuel_remaining,
+        }
+    }
+}
+
+impl From<TurnInfo> for common::TurnInfo {
+    fn from(info: TurnInfo) -> Self {
+        common::TurnInfo {
+            turn: info.turn,
+            turn_fuel_remaining: info.turn_fuel_remaining,
+            game_fuel_remaining: info.game_fuel_remaining,
+            missed_turns: info.missed_turns,
+        }
+    }
+}
+
+/// The part of a [`Binding`] impl that is the same for every game's `bot` world: the
+/// pre-instantiated and instance types `bindgen!` generated in module `$bindings`, the export
+/// type check, and instantiation. Used inside `impl Binding for ...`.
+macro_rules! bot_world_plumbing {
+    ($bindings:ident) => {
+        type Pre = $bindings::BotPre<$crate::runtime::BotState>;
+        type Instance = $bindings::Bot;
+
+        fn pre(pre: ::wasmtime::component::InstancePre<$crate::runtime::BotState>) -> ::wasmtime::Result<Self::Pre> {
+            $bindings::BotPre::new(pre)
+        }
+
+        fn instance_pre(pre: &Self::Pre) -> &::wasmtime::component::InstancePre<$crate::runtime::BotState> {
+            pre.instance_pre()
+        }
+
+        fn check_exports(
+            pre: &Self::Pre,
+            store: &mut ::wasmtime::Store<$crate::runtime::BotState>,
+            instance: &::wasmtime::component::Instance,
+        ) -> ::wasmtime::Result<()> {
+            $bindings::BotIndices::new(pre.instance_pre())?.load(store, instance).map(|_| ())
+        }
+
+        fn instantiate(
+            pre: &Self::Pre,
+            mut store: ::wasmtime::Store<$crate::runtime::BotState>,
+        ) -> $crate::games::OwnedCall<Self::Instance> {
+            let pre = pre.clone();
+            Box::pin(async move {
+                let result = pre.instantiate_async(&mut store).await;
+                (store, result)
+            })
+        }
+    };
+}
+
 pub mod azul;
 pub mod code_character;
 pub mod eubots;

@@ -2,10 +2,7 @@
 
 use super::{Binding, InitInfo, Live, OwnedCall, TurnInfo};
 use crate::fault::InvalidReason;
-use crate::runtime::BotState;
 use arena_suitebot::{Action, Bomb, PlayerView, Pos, Suitebot, View};
-use wasmtime::Store;
-use wasmtime::component::InstancePre;
 
 #[allow(missing_docs, clippy::all)]
 mod bindings {
@@ -13,10 +10,14 @@ mod bindings {
         path: "../wit/suitebot",
         world: "arena:suitebot/bot@0.1.0",
         exports: { default: async },
+        with: {
+            "arena:common/types@0.1.0": crate::games::common::arena::common::types,
+            "arena:common/log@0.1.0": crate::games::common::arena::common::log,
+        },
     });
 }
 
-use bindings::arena::common::types as common;
+use super::common;
 use bindings::arena::suitebot::types as wit;
 
 /// SuiteBot II's [`Binding`].
@@ -24,48 +25,16 @@ pub struct SuitebotBinding;
 
 impl Binding for SuitebotBinding {
     type Game = Suitebot;
-    type Pre = bindings::BotPre<BotState>;
-    type Instance = bindings::Bot;
+    bot_world_plumbing!(bindings);
+
     type Answer = wit::Action;
 
     const EXPORT: &'static str = "arena:suitebot/player@0.1.0";
     const WORLD: &'static str = "arena:suitebot/bot@0.1.0";
 
-    fn pre(pre: InstancePre<BotState>) -> wasmtime::Result<Self::Pre> {
-        bindings::BotPre::new(pre)
-    }
-
-    fn instance_pre(pre: &Self::Pre) -> &InstancePre<BotState> {
-        pre.instance_pre()
-    }
-
-    fn check_exports(
-        pre: &Self::Pre,
-        store: &mut Store<BotState>,
-        instance: &wasmtime::component::Instance,
-    ) -> wasmtime::Result<()> {
-        bindings::BotIndices::new(pre.instance_pre())?.load(store, instance).map(|_| ())
-    }
-
-    fn instantiate(pre: &Self::Pre, mut store: Store<BotState>) -> OwnedCall<Self::Instance> {
-        let pre = pre.clone();
-        Box::pin(async move {
-            let result = pre.instantiate_async(&mut store).await;
-            (store, result)
-        })
-    }
-
     fn init(live: Live<Self>, info: InitInfo) -> OwnedCall<Self::Instance> {
         let Live { mut store, instance } = live;
-        let info = common::InitInfo {
-            seat: info.seat,
-            players: info.players,
-            restart_count: info.restart_count,
-            seed: info.seed,
-            turn_fuel: info.turn_fuel,
-            game_fuel: info.game_fuel,
-            game_fuel_remaining: info.game_fuel_remaining,
-        };
+        let info = common::InitInfo::from(info);
         Box::pin(async move {
             let result = instance.arena_suitebot_player().call_init(&mut store, info).await;
             (store, result.map(|()| instance))
@@ -137,11 +106,6 @@ fn view_to_wit(view: &View, info: TurnInfo) -> wit::View {
         players: view.players.iter().map(player_to_wit).collect(),
         points: view.points.clone(),
         bombs: view.bombs.iter().map(bomb_to_wit).collect(),
-        info: common::TurnInfo {
-            turn: info.turn,
-            turn_fuel_remaining: info.turn_fuel_remaining,
-            game_fuel_remaining: info.game_fuel_remaining,
-            missed_turns: info.missed_turns,
-        },
+        info: common::TurnInfo::from(info),
     }
 }
