@@ -3,35 +3,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
+use common::{arena, bot, scratch, stderr, stdout};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena")).args(args).output().expect("run arena")
-}
-
-fn bot(name: &str) -> String {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
-    let path = target.join("bots").join(format!("{name}.wasm"));
-    assert!(path.exists(), "{} is missing: run `cargo xtask bots` first", path.display());
-    path.to_string_lossy().into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 /// Issue: `--json` prints exactly one JSON object with the documented fields; exit status 0.
 #[test]

@@ -3,35 +3,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena")).args(args).output().expect("run arena")
-}
-
-fn bot(name: &str) -> String {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
-    let path = target.join("bots").join(format!("{name}.wasm"));
-    assert!(path.exists(), "{} is missing: run `cargo xtask bots` first", path.display());
-    path.to_string_lossy().into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-cli-suitebot-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use common::{arena, bot, scratch, stderr, stdout};
 
 /// `arena match --game suitebot` with four bots prints one JSON result with fuel and fault
 /// counters per seat, and `arena replay verify` re-runs the recorded match as identical.

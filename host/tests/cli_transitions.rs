@@ -4,21 +4,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena")).args(args).output().expect("run arena")
-}
+use common::{arena, scratch};
+
+use std::path::Path;
 
 fn repo(path: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path).to_string_lossy().into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-transitions-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
 }
 
 /// The shared upstream fixtures (the documented use of ../shared in tests) and our own shot

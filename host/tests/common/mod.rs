@@ -1,0 +1,39 @@
+//! Helpers every `arena` command-line test shares: running the binary, finding built bots,
+//! scratch files. Each test binary uses a subset, hence the `dead_code` allowance.
+
+#![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Runs `arena` with `args`.
+pub fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena")).args(args).output().expect("run arena")
+}
+
+/// The path of a bot built by `cargo xtask bots`, as a string for arguments.
+pub fn bot(name: &str) -> String {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    let path = target.join("bots").join(format!("{name}.wasm"));
+    assert!(path.exists(), "{} is missing: run `cargo xtask bots` first", path.display());
+    path.to_string_lossy().into_owned()
+}
+
+/// A file path in this test process's scratch folder.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// A command's stdout, lossily decoded.
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// A command's stderr, lossily decoded.
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
