@@ -83,17 +83,5 @@ fn golden_replay_of_the_reference_bot() {
         play_match::<AzulBinding>(arena, &[bot.clone(), bot], &AzulConfig::default(), 1, Budget::default()).unwrap();
     let actual = serde_json::to_string_pretty(&record).unwrap() + "\n";
     let golden = workspace_root().join("tests/golden/azul-reference-seed-1.json");
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::create_dir_all(golden.parent().unwrap()).unwrap();
-        std::fs::write(&golden, &actual).unwrap();
-    }
-    let expected = std::fs::read_to_string(&golden).unwrap_or_default();
-    if actual != expected {
-        let line = actual.lines().zip(expected.lines()).position(|(a, b)| a != b).unwrap_or(0) + 1;
-        panic!(
-            "{} differs from this run (first at line {line}); if the change is intended, regenerate with \
-             UPDATE_GOLDEN=1 cargo test -p arena-tests --test azul",
-            golden.display()
-        );
-    }
+    arena_game::golden::check_golden(&golden, &actual, "cargo test -p arena-tests --test azul");
 }

@@ -74,24 +74,5 @@ fn golden_playthrough_seed_7() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(FILE);
     let got = playthrough();
     assert_eq!(got, playthrough(), "the playthrough is not deterministic");
-    if std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1") {
-        std::fs::write(&path, &got).unwrap();
-        return;
-    }
-    let want = std::fs::read_to_string(&path).unwrap_or_default();
-    if got != want {
-        let line = got
-            .lines()
-            .zip(want.lines())
-            .position(|(a, b)| a != b)
-            .map_or_else(|| got.lines().count().min(want.lines().count()) + 1, |i| i + 1);
-        panic!(
-            "the golden playthrough differs from {FILE} (first at line {line}).\n\
-             If the rule change is intended, regenerate it and review the diff:\n    \
-             UPDATE_GOLDEN=1 cargo test -p arena-code-character --test golden\n\
-             got line:  {:?}\nwant line: {:?}",
-            got.lines().nth(line - 1),
-            want.lines().nth(line - 1),
-        );
-    }
+    arena_game::golden::check_golden(&path, &got, "cargo test -p arena-code-character --test golden");
 }

@@ -10,6 +10,7 @@
 //! shared test kit every engine's tests call.
 
 pub mod conformance;
+pub mod golden;
 mod hash;
 pub mod options;
 mod outcome;
