@@ -1,9 +1,9 @@
-//! Engine speed (issue item 6, a measurement, not a test): turns per second of `step` alone in a
+//! Engine speed benchmark (issue 4 item 6): turns per second of `step` alone in a
 //! late-game position, 150 bots a side all walking (many across the water, so through A*) and
 //! dozens of towers; and a whole 1000-turn match. Run it in release:
 //!
 //! ```text
-//! cargo test -p arena-code-character --release --test speed -- --ignored --nocapture --test-threads=1
+//! cargo bench -p arena-code-character --bench speed      (or: cargo xtask bench)
 //! ```
 //!
 //! Besides wall-clock time it reports the thread's CPU time (from `/proc/thread-self/schedstat`
@@ -11,6 +11,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "../tests/common/mod.rs"]
 mod common;
 
 use arena_code_character::{
@@ -121,22 +122,16 @@ fn late_game(churn: u32) {
 
 /// 150 bots a side walking to random targets (most across the water), ~40 towers a side, the
 /// towers standing still: the graph does not change.
-#[test]
-#[ignore = "a measurement: run with --release -- --ignored --nocapture"]
 fn late_game_turns_per_second() {
     late_game(0);
 }
 
 /// The same with towers blasting now and then and being rebuilt: the graph changes on most
 /// turns, so the path memo keeps starting afresh.
-#[test]
-#[ignore = "a measurement: run with --release -- --ignored --nocapture"]
 fn late_game_with_tower_churn() {
     late_game(40);
 }
 
-#[test]
-#[ignore = "a measurement: run with --release -- --ignored --nocapture"]
 fn whole_match_flag_rush() {
     let mut game = CodeCharacter::new(&CodeCharacterConfig::default(), 2, 3).unwrap();
     let statics = [game.static_view(0), game.static_view(1)];
@@ -157,4 +152,10 @@ fn whole_match_flag_rush() {
         cpu as f64 / 1e9,
         game.outcome()
     );
+}
+
+fn main() {
+    late_game_turns_per_second();
+    late_game_with_tower_churn();
+    whole_match_flag_rush();
 }
