@@ -10,6 +10,13 @@ use common::{arena, scratch};
 
 use std::path::Path;
 
+/// The upstream fixtures: `../shared/games/paint-transitions` when the checkout has `../shared`
+/// beside it, else the vendored copy (games/paint checks the two are identical).
+fn upstream() -> String {
+    let shared = repo("../shared/games/paint-transitions");
+    if Path::new(&shared).is_dir() { shared } else { repo("games/paint/tests/upstream-transitions") }
+}
+
 fn repo(path: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path).to_string_lossy().into_owned()
 }
@@ -18,13 +25,7 @@ fn repo(path: &str) -> String {
 /// and walk fixtures all pass.
 #[test]
 fn upstream_and_own_fixtures_pass() {
-    let out = arena(&[
-        "check-transitions",
-        "--game",
-        "paint",
-        &repo("../shared/games/paint-transitions"),
-        &repo("games/paint/tests/transitions"),
-    ]);
+    let out = arena(&["check-transitions", "--game", "paint", &upstream(), &repo("games/paint/tests/transitions")]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
     let last = stdout.lines().last().unwrap();
@@ -36,12 +37,12 @@ fn upstream_and_own_fixtures_pass() {
 /// A fixture whose expectation is wrong fails with the first differing field.
 #[test]
 fn a_wrong_expectation_names_the_first_differing_field() {
-    let text = std::fs::read_to_string(repo("../shared/games/paint-transitions/simple_walk.json")).unwrap();
+    let text = std::fs::read_to_string(format!("{}/simple_walk.json", upstream())).unwrap();
     let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
     json["expected"]["player_positions"]["bob"] = serde_json::json!([1, 1]);
     let wrong = scratch("wrong.json");
     std::fs::write(&wrong, serde_json::to_string(&json).unwrap()).unwrap();
-    let right = repo("../shared/games/paint-transitions/simple_walk.json");
+    let right = format!("{}/simple_walk.json", upstream());
     let out = arena(&["check-transitions", "--game", "paint", wrong.to_str().unwrap(), &right]);
     assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8_lossy(&out.stdout);

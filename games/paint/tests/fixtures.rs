@@ -11,6 +11,14 @@ fn dir(relative: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
 }
 
+/// The upstream fixtures: `../shared/games/paint-transitions` when the checkout has `../shared`
+/// beside it, else the vendored copy in tests/upstream-transitions/ (kept identical by
+/// `vendored_upstream_copy_is_identical`).
+fn upstream() -> &'static str {
+    const SHARED: &str = "../../../shared/games/paint-transitions";
+    if dir(SHARED).is_dir() { SHARED } else { "tests/upstream-transitions" }
+}
+
 fn check_all(relative: &str) -> usize {
     let files = fixtures::fixture_files(&dir(relative)).unwrap();
     let mut failures = Vec::new();
@@ -27,7 +35,21 @@ fn check_all(relative: &str) -> usize {
 /// The upstream fixtures (the shared copy beside paint.md) all pass.
 #[test]
 fn upstream_fixtures_pass() {
-    assert_eq!(check_all("../../../shared/games/paint-transitions"), 4);
+    assert_eq!(check_all(upstream()), 4);
+}
+
+/// The vendored copy of the upstream fixtures matches `../shared` (when it is there to compare).
+#[test]
+fn vendored_upstream_copy_is_identical() {
+    let shared = dir("../../../shared/games/paint-transitions");
+    if !shared.is_dir() {
+        return;
+    }
+    for file in fixtures::fixture_files(&shared).unwrap() {
+        let name = file.file_name().unwrap();
+        let vendored = dir("tests/upstream-transitions").join(name);
+        assert_eq!(std::fs::read(&file).unwrap(), std::fs::read(&vendored).unwrap(), "{}", vendored.display());
+    }
 }
 
 /// Our fixtures (tests/transitions/, described in its README.md) all pass: head-on shots at odd
@@ -179,7 +201,7 @@ fn inconsistent_states_are_refused() {
 /// passes, nothing is painted off the board **\[ours\]**.
 #[test]
 fn upstream_off_board_avatar_is_kept() {
-    let f = fixture("../../../shared/games/paint-transitions/no_actions.json");
+    let f = fixture(&format!("{}/no_actions.json", upstream()));
     assert_eq!(f.board.player_positions["bob"], [1, 1]);
     let got = fixtures::apply(&f).unwrap();
     assert_eq!(got.player_positions["bob"], [1, 1]);
