@@ -82,3 +82,19 @@ fn corrupted_replays_never_panic_the_reader() {
     std::fs::remove_file(&scratch).ok();
     assert!(refused > 150, "most corruptions are refused ({refused} of 300)");
 }
+
+/// Untrusted input: a corrupted `wasm32-wasip1` command is wrapped into a component or refused
+/// with a typed error by the preview1 adapter path; it never panics the host.
+#[test]
+fn corrupted_wasip1_commands_never_panic_the_wrapper() {
+    use arena_host::protocol::wasip1::wrap_preview1_command;
+    let bytes = std::fs::read(bot_path("paint-stdio-random-wasip1")).unwrap();
+    assert!(matches!(wrap_preview1_command(Path::new("ok.wasm"), &bytes), Ok(Some(_))), "the real one wraps");
+    let mut refused = 0;
+    for corrupt in corruptions(&bytes, 48) {
+        if !matches!(wrap_preview1_command(Path::new("corrupt.wasm"), &corrupt), Ok(Some(_))) {
+            refused += 1;
+        }
+    }
+    assert!(refused > 24, "most corruptions are refused ({refused} of 48)");
+}
