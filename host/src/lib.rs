@@ -4,6 +4,7 @@
 //! - [`runtime`]: the wasmtime engine (fuel, determinism, limits, the epoch backstop) and the
 //!   locked-down WASI each bot gets.
 //! - [`loader`]: reads a bot file, compiles it once per run and checks which game it plays.
+//! - [`cache`]: the compiled-artifact cache the loader may compile through.
 //! - [`bot`]: one bot's life in a match: its store, budgets, suspension, restarts, faults.
 //! - [`games`]: one binding module per game, converting engine types to and from WIT.
 //! - [`seat`]: what the match loop talks to, one [`seat::SeatBot`] per seat, whatever the bot's kind.
@@ -16,6 +17,7 @@
 
 pub mod bot;
 pub mod budget;
+pub mod cache;
 pub mod driver;
 pub mod fault;
 pub mod games;

@@ -150,7 +150,8 @@ pub fn load_bot_bytes<B: Binding>(arena: &Arena, path: &Path, bytes: &[u8]) -> R
     load_bot_component::<B>(arena, path, bytes, component)
 }
 
-/// Checks the header and compiles a component; `expected` names the export in refusals.
+/// Checks the header and compiles a component (through the arena's artifact cache, if it has
+/// one); `expected` names the export in refusals.
 pub fn compile(arena: &Arena, path: &Path, bytes: &[u8], expected: &'static str) -> Result<Component, LoadError> {
     let path_buf = path.to_owned();
     match bytes.get(..8) {
@@ -160,7 +161,11 @@ pub fn compile(arena: &Arena, path: &Path, bytes: &[u8], expected: &'static str)
         Some([0, b'a', b's', b'm', ..]) => {}
         _ => return Err(LoadError::NotWasm { path: path_buf, expected }),
     }
-    Component::new(arena.engine(), bytes).map_err(|err| LoadError::Invalid { path: path_buf, detail: one_line(&err) })
+    let compiled = match arena.cache() {
+        Some(cache) => cache.load_or_compile(arena.engine(), bytes).map(|(component, _)| component),
+        None => Component::new(arena.engine(), bytes),
+    };
+    compiled.map_err(|err| LoadError::Invalid { path: path_buf, detail: one_line(&err) })
 }
 
 /// The names a component exports.

@@ -4,6 +4,7 @@
 //! matches and threads; each bot gets its own [`Store`] per instance (DESIGN.md section 4).
 
 use crate::budget::Budget;
+use crate::cache::ArtifactCache;
 use crate::games::common::arena::common::log::Level;
 use crate::log::{BotLog, LogSource};
 use std::sync::Arc;
@@ -86,6 +87,7 @@ pub struct Arena {
     linker: Arc<Linker<BotState>>,
     epoch: Arc<EpochTicker>,
     options: ArenaOptions,
+    cache: Option<ArtifactCache>,
 }
 
 impl Arena {
@@ -99,7 +101,18 @@ impl Arena {
         let engine = Engine::new(&engine_config(&options))?;
         let linker = Arc::new(bot_linker(&engine)?);
         let epoch = EpochTicker::start(&engine);
-        Ok(Arena { engine, linker, epoch, options })
+        Ok(Arena { engine, linker, epoch, options, cache: None })
+    }
+
+    /// This arena, compiling bots through `cache` (`None`: always compile, the default).
+    pub fn with_cache(mut self, cache: Option<ArtifactCache>) -> Arena {
+        self.cache = cache;
+        self
+    }
+
+    /// The compiled-artifact cache bots are loaded through, if any.
+    pub fn cache(&self) -> Option<&ArtifactCache> {
+        self.cache.as_ref()
     }
 
     /// The wasmtime engine.

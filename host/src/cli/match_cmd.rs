@@ -2,9 +2,9 @@
 
 use super::output::print_table;
 use anyhow::Context;
+use arena_host::Budget;
 use arena_host::budget::{DEFAULT_GAME_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TURN_FUEL};
 use arena_host::registry::{find_game, game_names};
-use arena_host::{Arena, Budget};
 use clap::Args;
 use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
@@ -19,6 +19,7 @@ Examples:
 Budgets are wasmtime fuel (one unit per executed wasm operator). A bot that runs out of turn
 fuel is suspended and resumes at its next turn; one that runs out of game fuel forfeits.
 `arena games` lists the games, their options and player counts.
+Compiled bots are cached (`arena cache --help`); --no-cache compiles every bot afresh.
 Exit status: 0 when the match was played (whatever the bots did), 2 for bad usage or a bad
 bot file.";
 
@@ -53,6 +54,8 @@ pub struct MatchArgs {
     /// Print exactly one JSON object on stdout instead of a table.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    cache: super::cache_cmd::UseCacheArgs,
 }
 
 pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
@@ -64,7 +67,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     };
     budget.validate().map_err(anyhow::Error::msg)?;
     let game = find_game(&args.game).with_context(|| format!("unknown game {:?}", args.game))?;
-    let arena = Arena::new()?;
+    let arena = args.cache.arena()?;
     let played = game.play(&arena, &args.bots, &args.options, args.seed, budget)?;
     if let Some(path) = &args.replay {
         std::fs::write(path, played.replay + "\n")

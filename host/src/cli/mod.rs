@@ -8,6 +8,7 @@ macro_rules! outln {
     };
 }
 
+mod cache_cmd;
 mod games_cmd;
 mod match_cmd;
 mod output;
@@ -36,6 +37,9 @@ enum Command {
     /// Check transition fixtures (upstream format) against the engine.
     #[command(after_help = transitions_cmd::EXAMPLES)]
     CheckTransitions(transitions_cmd::TransitionArgs),
+    /// The compiled-artifact cache: where it is, what it holds; clear it.
+    #[command(subcommand, after_help = cache_cmd::EXAMPLES)]
+    Cache(cache_cmd::CacheCommand),
     /// List the games, their player counts, options and the bots they accept.
     #[command(after_help = games_cmd::EXAMPLES)]
     Games {
@@ -50,6 +54,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Match(args) => match_cmd::run(args),
         Command::Replay(command) => replay_cmd::run(command),
+        Command::Cache(command) => cache_cmd::run(command),
         Command::Games { json } => games_cmd::run(json),
         Command::CheckTransitions(args) => transitions_cmd::run(args),
     }

@@ -1,7 +1,6 @@
 //! `arena replay verify`: re-run a recorded match and compare it turn by turn.
 
 use anyhow::Context;
-use arena_host::Arena;
 use arena_host::registry::find_game;
 use arena_host::replay::{Verdict, replay_game};
 use clap::Subcommand;
@@ -15,7 +14,8 @@ Examples:
 
 Prints `identical`, or the first turn that differs and exits with status 1. The bots are found
 at the paths the replay recorded unless --bot says otherwise; each must have the recorded sha256.
-A replay recorded with another wasmtime version or fuel cost settings is refused (status 2).";
+A replay recorded with another wasmtime version or fuel cost settings is refused (status 2).
+Compiled bots are cached (`arena cache --help`); --no-cache compiles every bot afresh.";
 
 /// `arena replay ...`.
 #[derive(Debug, Subcommand)]
@@ -28,6 +28,8 @@ pub enum ReplayCommand {
         /// Where to find a seat's bot: SEAT=PATH (repeatable).
         #[arg(long = "bot", value_name = "SEAT=PATH", value_parser = parse_bot_override)]
         bots: Vec<(usize, PathBuf)>,
+        #[command(flatten)]
+        cache: super::cache_cmd::UseCacheArgs,
     },
 }
 
@@ -38,7 +40,7 @@ fn parse_bot_override(text: &str) -> Result<(usize, PathBuf), String> {
 }
 
 pub fn run(command: ReplayCommand) -> anyhow::Result<ExitCode> {
-    let ReplayCommand::Verify { file, bots } = command;
+    let ReplayCommand::Verify { file, bots, cache } = command;
     let name = replay_game(&file)?;
     let game = find_game(&name).with_context(|| format!("{}: unknown game {name:?}", file.display()))?;
     let seats = bots.iter().map(|(seat, _)| seat + 1).max().unwrap_or(0);
@@ -46,7 +48,7 @@ pub fn run(command: ReplayCommand) -> anyhow::Result<ExitCode> {
     for (seat, path) in bots {
         paths[seat] = Some(path);
     }
-    let arena = Arena::new()?;
+    let arena = cache.arena()?;
     match game.verify(&arena, &file, &paths)? {
         Verdict::Identical => {
             outln!("identical");

@@ -6,9 +6,14 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// Runs `arena` with `args`.
+/// Runs `arena` with `args`, its compiled-artifact cache in this test process's scratch folder
+/// (not the user's cache; `--cache-dir` and `--no-cache` still override it).
 pub fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena")).args(args).output().expect("run arena")
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .env("ARENA_CACHE_DIR", scratch("arena-cache"))
+        .output()
+        .expect("run arena")
 }
 
 /// The path of a bot built by `cargo xtask bots`, as a string for arguments.

@@ -1,0 +1,108 @@
+//! `arena cache`: the compiled-artifact cache (`info`, `clear`), and the `--cache-dir` /
+//! `--no-cache` options of the commands that load bots.
+
+use anyhow::Context;
+use arena_host::Arena;
+use arena_host::cache::{ArtifactCache, CACHE_DIR_ENV};
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+pub const EXAMPLES: &str = "\
+Examples:
+  arena cache info
+  arena cache clear
+  arena cache info --cache-dir /tmp/arena-cache
+  ARENA_CACHE_DIR=/tmp/arena-cache arena match --game azul a.wasm b.wasm
+  arena match --game azul a.wasm b.wasm --no-cache
+
+`arena match` and `arena replay verify` keep each bot they compile in the cache, keyed by the
+bot's sha256, the wasmtime version and the engine settings, so the next run loads it in
+milliseconds instead of compiling it again (seconds for a Python or JavaScript bot).
+The cache directory is --cache-dir, else $ARENA_CACHE_DIR, else $XDG_CACHE_HOME/wasm-arena,
+else ~/.cache/wasm-arena. --no-cache compiles every bot and touches no cache. An entry that
+fails its integrity check is deleted and rebuilt; `clear` deletes only cache entries.";
+
+/// Where the cache is, for every command that uses it.
+#[derive(Debug, Args)]
+pub struct CacheArgs {
+    /// The compiled-artifact cache directory [default: $ARENA_CACHE_DIR, else
+    /// $XDG_CACHE_HOME/wasm-arena, else ~/.cache/wasm-arena].
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
+}
+
+impl CacheArgs {
+    fn cache(&self) -> anyhow::Result<ArtifactCache> {
+        let dir = self.cache_dir.clone().or_else(ArtifactCache::default_dir).with_context(|| {
+            format!("no cache directory: set --cache-dir, ${CACHE_DIR_ENV}, $XDG_CACHE_HOME or $HOME")
+        })?;
+        Ok(ArtifactCache::new(dir))
+    }
+}
+
+/// The cache options of a command that loads bots.
+#[derive(Debug, Args)]
+pub struct UseCacheArgs {
+    #[command(flatten)]
+    dir: CacheArgs,
+    /// Compile every bot; read and write no compiled-artifact cache (`arena cache --help`).
+    #[arg(long, conflicts_with = "cache_dir")]
+    no_cache: bool,
+}
+
+impl UseCacheArgs {
+    /// An arena compiling through the cache these options name (none with `--no-cache`, or
+    /// when no directory can be found).
+    pub fn arena(&self) -> anyhow::Result<Arena> {
+        let cache = if self.no_cache { None } else { self.dir.cache().ok() };
+        Ok(Arena::new()?.with_cache(cache))
+    }
+}
+
+/// `arena cache ...`.
+#[derive(Debug, Subcommand)]
+pub enum CacheCommand {
+    /// Print the cache directory, its entries and their total size.
+    #[command(after_help = EXAMPLES)]
+    Info {
+        #[command(flatten)]
+        dir: CacheArgs,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Delete every cache entry.
+    #[command(after_help = EXAMPLES)]
+    Clear {
+        #[command(flatten)]
+        dir: CacheArgs,
+    },
+}
+
+pub fn run(command: CacheCommand) -> anyhow::Result<ExitCode> {
+    match command {
+        CacheCommand::Info { dir, json } => {
+            let cache = dir.cache()?;
+            let info = cache.info().with_context(|| format!("reading {}", cache.dir().display()))?;
+            if json {
+                let object = serde_json::json!({
+                    "dir": cache.dir(),
+                    "entries": info.entries,
+                    "bytes": info.bytes,
+                });
+                outln!("{object}");
+            } else {
+                outln!("dir: {}", cache.dir().display());
+                outln!("entries: {}", info.entries);
+                outln!("size: {} bytes ({:.1} MiB)", info.bytes, info.bytes as f64 / (1 << 20) as f64);
+            }
+        }
+        CacheCommand::Clear { dir } => {
+            let cache = dir.cache()?;
+            let info = cache.clear().with_context(|| format!("clearing {}", cache.dir().display()))?;
+            outln!("removed {} entries ({} bytes) from {}", info.entries, info.bytes, cache.dir().display());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

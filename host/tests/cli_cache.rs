@@ -1,0 +1,138 @@
+//! `arena cache info|clear` and the cache `arena match` compiles through. Needs the example bots
+//! (`cargo xtask bots`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use common::{arena, bot, scratch, stderr, stdout};
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// The entry files in `dir` and when each was written.
+fn entries(dir: &Path) -> Vec<(String, std::time::SystemTime)> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .map(|listing| {
+            listing
+                .map(|entry| entry.unwrap())
+                .filter(|entry| entry.path().extension().is_some_and(|ext| ext == "cwasm"))
+                .map(|entry| {
+                    (entry.file_name().to_string_lossy().into_owned(), entry.metadata().unwrap().modified().unwrap())
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    entries.sort();
+    entries
+}
+
+fn info_json(dir: &str) -> serde_json::Value {
+    let out = arena(&["cache", "info", "--json", "--cache-dir", dir]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    serde_json::from_str(stdout(&out).trim()).unwrap()
+}
+
+fn arena_with_env(args: &[&str], key: &str, value: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena")).args(args).env(key, value).output().expect("run arena")
+}
+
+/// Issue: a second run loads the compiled bots from the cache (the entries are not rewritten);
+/// `arena cache info` reports them and `arena cache clear` deletes them.
+#[test]
+fn match_fills_the_cache_and_info_and_clear_report_it() {
+    let dir = scratch("cache-match");
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_arg = dir.to_string_lossy().into_owned();
+    let empty = info_json(&dir_arg);
+    assert_eq!((empty["entries"].as_u64(), empty["bytes"].as_u64()), (Some(0), Some(0)));
+    assert_eq!(empty["dir"], dir_arg.as_str());
+
+    let play = || {
+        let out = arena(&[
+            "match",
+            "--game",
+            "azul",
+            &bot("azul-greedy"),
+            &bot("azul-random"),
+            "--seed",
+            "3",
+            "--json",
+            "--cache-dir",
+            &dir_arg,
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let first = play();
+    let written = entries(&dir);
+    assert_eq!(written.len(), 2, "one entry per distinct bot: {written:?}");
+    let second = play();
+    assert_eq!(first, second, "same match from cached artifacts");
+    assert_eq!(entries(&dir), written, "second run hit the cache: same entries, not rewritten");
+
+    let info = info_json(&dir_arg);
+    assert_eq!(info["entries"], 2);
+    assert!(info["bytes"].as_u64().unwrap() > 1000);
+    let text = arena(&["cache", "info", "--cache-dir", &dir_arg]);
+    let text = stdout(&text);
+    assert!(text.contains(&format!("dir: {dir_arg}")) && text.contains("entries: 2"), "{text}");
+
+    std::fs::write(dir.join("keep.txt"), "not a cache entry").unwrap();
+    let out = arena(&["cache", "clear", "--cache-dir", &dir_arg]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("removed 2 entries"), "{}", stdout(&out));
+    assert_eq!(info_json(&dir_arg)["entries"], 0);
+    assert!(dir.join("keep.txt").exists(), "clear deletes only cache entries");
+}
+
+/// A corrupted entry is rebuilt, and the match is played as usual.
+#[test]
+fn a_corrupted_entry_is_rebuilt() {
+    let dir = scratch("cache-corrupt");
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_arg = dir.to_string_lossy().into_owned();
+    let play = || {
+        let out =
+            arena(&["match", "--game", "azul", &bot("azul-greedy"), &bot("azul-greedy"), "--cache-dir", &dir_arg]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    };
+    play();
+    let [(name, _)] = entries(&dir).try_into().unwrap();
+    let path = dir.join(&name);
+    let good = std::fs::read(&path).unwrap();
+    let mut bad = good.clone();
+    let middle = bad.len() / 2;
+    bad[middle] ^= 0x40;
+    std::fs::write(&path, &bad).unwrap();
+    play();
+    assert_eq!(std::fs::read(&path).unwrap(), good, "rebuilt");
+}
+
+/// `$ARENA_CACHE_DIR` names the cache; `--no-cache` uses none.
+#[test]
+fn the_environment_names_the_cache_and_no_cache_disables_it() {
+    let dir = scratch("cache-env");
+    let _ = std::fs::remove_dir_all(&dir);
+    let greedy = bot("azul-greedy");
+    let args = ["match", "--game", "azul", &greedy, &greedy, "--no-cache"];
+    let out = arena_with_env(&args, "ARENA_CACHE_DIR", &dir);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(entries(&dir).is_empty(), "--no-cache writes nothing");
+    let out = arena_with_env(&args[..5], "ARENA_CACHE_DIR", &dir);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(entries(&dir).len(), 1);
+    let out = arena_with_env(&["cache", "info"], "ARENA_CACHE_DIR", &dir);
+    assert!(stdout(&out).contains("entries: 1"), "{}", stdout(&out));
+}
+
+/// `arena cache --help` documents the default directory and how to disable the cache.
+#[test]
+fn help_documents_the_cache() {
+    let out = arena(&["cache", "--help"]);
+    let text = stdout(&out);
+    for needle in ["arena cache info", "arena cache clear", "ARENA_CACHE_DIR", "~/.cache/wasm-arena", "--no-cache"] {
+        assert!(text.contains(needle), "{needle} missing from:\n{text}");
+    }
+    let text = stdout(&arena(&["match", "--help"]));
+    assert!(text.contains("--no-cache") && text.contains("--cache-dir"), "{text}");
+}
