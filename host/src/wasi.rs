@@ -61,8 +61,8 @@ pub fn locked_down_builder(match_seed: u64, bot_sha256: &[u8; 32], log: &BotLog)
     let clock = Arc::new(AtomicU64::new(0));
     let mut builder = WasiCtxBuilder::new();
     builder
-        .stdout(LogStream { log: log.clone(), source: LogSource::Stdout })
-        .stderr(LogStream { log: log.clone(), source: LogSource::Stderr })
+        .stdout(SinkStream(LogStream { log: log.clone(), source: LogSource::Stdout }))
+        .stderr(SinkStream(LogStream { log: log.clone(), source: LogSource::Stderr }))
         .secure_random(rand_chacha::ChaCha8Rng::from_seed(seed))
         .insecure_random(rand_chacha::ChaCha8Rng::from_seed(insecure_seed))
         .insecure_random_seed(u128::from_le_bytes(seed128))
@@ -109,23 +109,42 @@ impl HostMonotonicClock for VirtualMonotonicClock {
     }
 }
 
-/// stdout/stderr into the bot's log. Synchronous, never blocks and never fails: bytes past the
-/// log's bounds are counted and dropped, so printing cannot trap a bot. Implemented as a WASI
-/// `OutputStream` directly (rather than through wasmtime-wasi's `AsyncWrite` adapter, which
-/// finishes writes on a runtime thread) so a write completes inside the bot's own call.
+/// Where a bot's writes to stdout or stderr go. Writes never block and never fail: a sink keeps
+/// what it bounds allow and counts the rest, so writing cannot trap a bot.
+pub trait ByteSink: Clone + Send + Sync + 'static {
+    /// Takes one write.
+    fn accept(&self, bytes: &[u8]);
+}
+
+/// stdout/stderr into the bot's log.
 #[derive(Clone)]
 struct LogStream {
     log: BotLog,
     source: LogSource,
 }
 
-impl IsTerminal for LogStream {
+impl ByteSink for LogStream {
+    fn accept(&self, bytes: &[u8]) {
+        self.log.append(self.source, bytes);
+    }
+}
+
+/// A WASI output stream over a [`ByteSink`]. Implemented as a WASI `OutputStream` directly
+/// (rather than through wasmtime-wasi's `AsyncWrite` adapter, which finishes writes on a runtime
+/// thread) so a write completes inside the bot's own call, synchronously.
+#[derive(Clone)]
+pub struct SinkStream<S>(pub S);
+
+/// Bytes a bot may write per `write` call (WASI's `check-write` permit).
+const WRITE_PERMIT: usize = 64 * 1024;
+
+impl<S: ByteSink> IsTerminal for SinkStream<S> {
     fn is_terminal(&self) -> bool {
         false
     }
 }
 
-impl StdoutStream for LogStream {
+impl<S: ByteSink> StdoutStream for SinkStream<S> {
     fn p2_stream(&self) -> Box<dyn OutputStream> {
         Box::new(self.clone())
     }
@@ -136,14 +155,14 @@ impl StdoutStream for LogStream {
 }
 
 #[async_trait::async_trait]
-impl Pollable for LogStream {
+impl<S: ByteSink> Pollable for SinkStream<S> {
     async fn ready(&mut self) {}
 }
 
 #[async_trait::async_trait]
-impl OutputStream for LogStream {
+impl<S: ByteSink> OutputStream for SinkStream<S> {
     fn write(&mut self, bytes: bytes::Bytes) -> StreamResult<()> {
-        self.log.append(self.source, &bytes);
+        self.0.accept(&bytes);
         Ok(())
     }
 
@@ -152,17 +171,14 @@ impl OutputStream for LogStream {
     }
 
     fn check_write(&mut self) -> StreamResult<usize> {
-        Ok(LOG_WRITE_PERMIT)
+        Ok(WRITE_PERMIT)
     }
 }
 
-/// Bytes a bot may write per `write` call (WASI's `check-write` permit).
-const LOG_WRITE_PERMIT: usize = 64 * 1024;
-
 /// The `AsyncWrite` form, for WASI versions that ask for it.
-impl tokio::io::AsyncWrite for LogStream {
+impl<S: ByteSink> tokio::io::AsyncWrite for SinkStream<S> {
     fn poll_write(self: Pin<&mut Self>, _cx: &mut Context<'_>, buf: &[u8]) -> Poll<std::io::Result<usize>> {
-        self.log.append(self.source, buf);
+        self.0.accept(buf);
         Poll::Ready(Ok(buf.len()))
     }
 

@@ -24,14 +24,15 @@
 
 use crate::fault::AnswerError;
 use crate::runtime::BotState;
+use crate::wasi::{ByteSink, SinkStream};
 use std::collections::VecDeque;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll, Waker};
 use wasmtime::{CallHook, Store};
-use wasmtime_wasi::cli::{IsTerminal, StdinStream, StdoutStream};
-use wasmtime_wasi::p2::{InputStream, OutputStream, Pollable, StreamResult};
+use wasmtime_wasi::cli::{IsTerminal, StdinStream};
+use wasmtime_wasi::p2::{InputStream, Pollable, StreamResult};
 
 /// Most unread input the host keeps for a bot; past it the bot is trapped
 /// ([`crate::fault::TrapKind::InputBacklog`]). A bot only leaves input unread while it computes,
@@ -39,8 +40,6 @@ use wasmtime_wasi::p2::{InputStream, OutputStream, Pollable, StreamResult};
 pub const MAX_BACKLOG: usize = 8 << 20;
 /// Stale lines kept per turn for the replay (the rest are counted).
 pub const STALE_KEPT: usize = 4;
-/// Bytes the bot may write per `write` call (WASI's `check-write` permit).
-const WRITE_PERMIT: usize = 64 * 1024;
 
 /// A completed stdout line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -193,8 +192,8 @@ impl Exchange {
     }
 
     /// The bot's stdout.
-    pub fn stdout(self: &Arc<Self>) -> AnswerCollector {
-        AnswerCollector(self.clone())
+    pub fn stdout(self: &Arc<Self>) -> SinkStream<AnswerCollector> {
+        SinkStream(AnswerCollector(self.clone()))
     }
 
     fn poll_ready(&self, cx: &Context<'_>) -> Poll<()> {
@@ -324,55 +323,9 @@ impl tokio::io::AsyncRead for StdinHandle {
 #[derive(Clone)]
 pub struct AnswerCollector(Arc<Exchange>);
 
-impl IsTerminal for AnswerCollector {
-    fn is_terminal(&self) -> bool {
-        false
-    }
-}
-
-impl StdoutStream for AnswerCollector {
-    fn p2_stream(&self) -> Box<dyn OutputStream> {
-        Box::new(self.clone())
-    }
-
-    fn async_stream(&self) -> Box<dyn tokio::io::AsyncWrite + Send + Sync> {
-        Box::new(self.clone())
-    }
-}
-
-#[async_trait::async_trait]
-impl Pollable for AnswerCollector {
-    async fn ready(&mut self) {}
-}
-
-#[async_trait::async_trait]
-impl OutputStream for AnswerCollector {
-    fn write(&mut self, bytes: bytes::Bytes) -> StreamResult<()> {
-        self.0.collect(&bytes);
-        Ok(())
-    }
-
-    fn flush(&mut self) -> StreamResult<()> {
-        Ok(())
-    }
-
-    fn check_write(&mut self) -> StreamResult<usize> {
-        Ok(WRITE_PERMIT)
-    }
-}
-
-impl tokio::io::AsyncWrite for AnswerCollector {
-    fn poll_write(self: Pin<&mut Self>, _cx: &mut Context<'_>, buf: &[u8]) -> Poll<std::io::Result<usize>> {
-        self.0.collect(buf);
-        Poll::Ready(Ok(buf.len()))
-    }
-
-    fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Poll::Ready(Ok(()))
-    }
-
-    fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Poll::Ready(Ok(()))
+impl ByteSink for AnswerCollector {
+    fn accept(&self, bytes: &[u8]) {
+        self.0.collect(bytes);
     }
 }
 
