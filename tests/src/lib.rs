@@ -70,3 +70,21 @@ pub fn turns_of<G: arena_game::Game>(record: &MatchRecord<G>, seat: usize) -> Ve
 pub fn logged<G: arena_game::Game>(seat_turn: &SeatTurn<G>, source: LogSource) -> Vec<&str> {
     seat_turn.log.entries.iter().filter(|entry| entry.source == source).map(|entry| entry.text.as_str()).collect()
 }
+
+/// Plays built bots (by name, in seat order) through the registry exactly as `arena match` does
+/// (WIT and line-protocol bots alike); returns the replay's JSON and the typed record.
+pub fn play_registered<G: arena_game::Game>(
+    game: &str,
+    names: &[&str],
+    seed: u64,
+    budget: Budget,
+) -> (String, MatchRecord<G>) {
+    let entry = arena_host::registry::find_game(game).expect("the game is registered");
+    let paths: Vec<PathBuf> = names.iter().map(|name| bot_path(name)).collect();
+    for path in &paths {
+        assert!(path.exists(), "{} is missing: run `cargo xtask bots` first", path.display());
+    }
+    let played = entry.play(arena(), &paths, &[], seed, budget).expect("the match is playable");
+    let record = serde_json::from_str(&played.replay).expect("the replay parses");
+    (played.replay, record)
+}

@@ -14,22 +14,15 @@ use arena_host::play::{MatchRecord, SeatTurn};
 use arena_host::registry::{GameEntry, find_game};
 use arena_host::replay::Verdict;
 use arena_paint::Paint;
-use arena_tests::{arena, bot_path};
+use arena_tests::{arena, bot_path, play_registered};
 use std::path::PathBuf;
 
 fn paint() -> &'static dyn GameEntry {
     find_game("paint").expect("paint is registered")
 }
 
-/// Plays built bots through the registry; returns the replay's JSON and the typed record.
 fn play(names: [&str; 2], seed: u64, budget: Budget) -> (String, MatchRecord<Paint>) {
-    let paths: Vec<PathBuf> = names.iter().map(|name| bot_path(name)).collect();
-    for path in &paths {
-        assert!(path.exists(), "{} is missing: run `cargo xtask bots` first", path.display());
-    }
-    let played = paint().play(arena(), &paths, &[], seed, budget).expect("the match is playable");
-    let record = serde_json::from_str(&played.replay).expect("the replay parses");
-    (played.replay, record)
+    play_registered("paint", &names, seed, budget)
 }
 
 fn turns_of(record: &MatchRecord<Paint>, seat: usize) -> Vec<&SeatTurn<Paint>> {

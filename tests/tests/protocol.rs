@@ -16,22 +16,15 @@ use arena_host::log::LogSource;
 use arena_host::play::MatchRecord;
 use arena_host::registry::{GameEntry, find_game};
 use arena_host::replay::Verdict;
-use arena_tests::{arena, bot_path, turns_of};
+use arena_tests::{arena, bot_path, play_registered, turns_of};
 use std::path::PathBuf;
 
 fn azul() -> &'static dyn GameEntry {
     find_game("azul").expect("azul is registered")
 }
 
-/// Plays built bots through the registry; returns the replay's JSON and the typed record.
 fn play(names: [&str; 2], seed: u64, budget: Budget) -> (String, MatchRecord<Azul>) {
-    let paths: Vec<PathBuf> = names.iter().map(|name| bot_path(name)).collect();
-    for path in &paths {
-        assert!(path.exists(), "{} is missing: run `cargo xtask bots` first", path.display());
-    }
-    let played = azul().play(arena(), &paths, &[], seed, budget).expect("the match is playable");
-    let record = serde_json::from_str(&played.replay).expect("the replay parses");
-    (played.replay, record)
+    play_registered("azul", &names, seed, budget)
 }
 
 fn scratch(name: &str) -> PathBuf {

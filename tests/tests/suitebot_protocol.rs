@@ -10,15 +10,10 @@ use arena_host::Budget;
 use arena_host::play::MatchRecord;
 use arena_host::registry::find_game;
 use arena_suitebot::{Action, Suitebot};
-use arena_tests::{arena, bot_path, turns_of};
-use std::path::PathBuf;
+use arena_tests::{arena, play_registered, turns_of};
 
 fn play(names: [&str; 4], seed: u64) -> (String, MatchRecord<Suitebot>) {
-    let paths: Vec<PathBuf> = names.iter().map(|name| bot_path(name)).collect();
-    let game = find_game("suitebot").expect("suitebot is registered");
-    let played = game.play(arena(), &paths, &[], seed, Budget::default()).expect("the match is playable");
-    let record = serde_json::from_str(&played.replay).expect("the replay parses");
-    (played.replay, record)
+    play_registered("suitebot", &names, seed, Budget::default())
 }
 
 /// A protocol bot answers every round in time with a letter that the engine applies, its fuel is
