@@ -1,0 +1,152 @@
+//! Bots in other languages: a folder holding a `bot.json` manifest and the language's sources,
+//! turned into a component by that language's toolchain, which is installed on demand.
+//!
+//! The manifest names the language and the game (whose WIT world, `wit/<game>/` world `bot`,
+//! the bot implements):
+//!
+//! ```json
+//! { "language": "c", "game": "azul" }
+//! ```
+//!
+//! Sources by language: C compiles every `*.c` file in the folder ([`c`]); Python's entry module
+//! is `app.py` ([`python`]); JavaScript's is `bot.js` ([`js`]). The built component is named after
+//! the folder.
+
+pub mod c;
+pub mod js;
+pub mod python;
+
+use crate::rust_bots::BOT_DIRS;
+use crate::util::bots_dir;
+use anyhow::{Context, Result, bail};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The manifest's file name.
+pub const MANIFEST: &str = "bot.json";
+
+/// A language the project builds bots from, besides Rust.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Language {
+    /// C, through wit-bindgen's C bindings, clang and the WASI preview1 reactor adapter.
+    C,
+    /// Python, through componentize-py.
+    Python,
+    /// JavaScript, through componentize-js (jco).
+    JavaScript,
+}
+
+impl Language {
+    /// Every language, in the order builds run.
+    pub const ALL: [Language; 3] = [Language::C, Language::Python, Language::JavaScript];
+
+    /// The manifest's spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::C => "c",
+            Language::Python => "python",
+            Language::JavaScript => "javascript",
+        }
+    }
+
+    fn parse(name: &str) -> Option<Language> {
+        Language::ALL.into_iter().find(|language| language.name() == name)
+    }
+}
+
+impl fmt::Display for Language {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A bot folder and what its manifest says.
+#[derive(Debug, Clone)]
+pub struct ForeignBot {
+    /// The folder's name, which is the built component's name.
+    pub name: String,
+    /// The folder.
+    pub dir: PathBuf,
+    /// Its language.
+    pub language: Language,
+    /// The game, as `arena match --game` spells it; the WIT package is `wit/<game>/`.
+    pub game: String,
+}
+
+impl ForeignBot {
+    /// Reads `dir/bot.json`.
+    pub fn read(root: &Path, dir: &Path) -> Result<ForeignBot> {
+        let manifest_path = dir.join(MANIFEST);
+        let text = std::fs::read_to_string(&manifest_path)
+            .with_context(|| format!("cannot read {}: a bot folder needs a {MANIFEST}", manifest_path.display()))?;
+        let manifest: serde_json::Value =
+            serde_json::from_str(&text).with_context(|| format!("{} is not JSON", manifest_path.display()))?;
+        let field = |key: &str| {
+            manifest[key].as_str().map(str::to_owned).with_context(|| {
+                format!(
+                    "{}: missing string field {key:?} (expected {{\"language\": \"c\", \"game\": \"azul\"}})",
+                    manifest_path.display()
+                )
+            })
+        };
+        let language_name = field("language")?;
+        let Some(language) = Language::parse(&language_name) else {
+            let known: Vec<_> = Language::ALL.iter().map(|language| language.name()).collect();
+            bail!("{}: unknown language {language_name:?} (known: {})", manifest_path.display(), known.join(", "));
+        };
+        let game = field("game")?;
+        if !root.join("wit").join(&game).is_dir() {
+            bail!("{}: no WIT package for game {game:?} (looked in wit/{game}/)", manifest_path.display());
+        }
+        let dir = dir.canonicalize().with_context(|| format!("cannot resolve {}", dir.display()))?;
+        let name = dir.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_else(|| "bot".into());
+        Ok(ForeignBot { name, dir, language, game })
+    }
+
+    /// The WIT package folder of the bot's game.
+    #[allow(dead_code)] // until the language builders use it
+    pub fn wit_dir(&self, root: &Path) -> PathBuf {
+        root.join("wit").join(&self.game)
+    }
+}
+
+/// Every folder under the bot folders that has a `bot.json`, sorted by name.
+pub fn discover(root: &Path) -> Result<Vec<ForeignBot>> {
+    let mut bots = Vec::new();
+    for parent in BOT_DIRS {
+        let Ok(entries) = std::fs::read_dir(root.join(parent)) else { continue };
+        for entry in entries {
+            let dir = entry?.path();
+            if dir.join(MANIFEST).is_file() {
+                bots.push(ForeignBot::read(root, &dir)?);
+            }
+        }
+    }
+    bots.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(bots)
+}
+
+/// Builds one bot into `out`.
+pub fn build(root: &Path, bot: &ForeignBot, out: &Path) -> Result<()> {
+    eprintln!("building {} ({}, {}) -> {}", bot.name, bot.language, bot.game, out.display());
+    if let Some(parent) = out.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    let built = match bot.language {
+        Language::C => c::build(root, bot, out),
+        Language::Python => python::build(root, bot, out),
+        Language::JavaScript => js::build(root, bot, out),
+    };
+    built.with_context(|| format!("building the {} bot {}", bot.language, bot.dir.display()))
+}
+
+/// Builds every discovered bot into `target/bots/<name>.wasm`; returns the output paths.
+pub fn build_all(root: &Path) -> Result<Vec<PathBuf>> {
+    let mut outputs = Vec::new();
+    for bot in discover(root)? {
+        let out = bots_dir(root).join(format!("{}.wasm", bot.name));
+        build(root, &bot, &out)?;
+        outputs.push(out);
+    }
+    Ok(outputs)
+}

@@ -1,0 +1,46 @@
+//! Running tools: echo the command, fail with its status, find cargo and the target folder.
+
+use anyhow::{Context, Result, bail};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The cargo running this task (cargo sets `CARGO` for the processes it runs).
+pub fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
+/// The target folder (`CARGO_TARGET_DIR` or `<root>/target`).
+pub fn target_dir(root: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"))
+}
+
+/// Where every built bot lands: `target/bots/<name>.wasm`.
+pub fn bots_dir(root: &Path) -> PathBuf {
+    target_dir(root).join("bots")
+}
+
+/// Runs a command in `root`, echoing it, failing on a non-zero status.
+pub fn run(root: &Path, program: &str, args: &[&str]) -> Result<()> {
+    run_command(Command::new(program).args(args).current_dir(root))
+}
+
+/// Runs a prepared command, echoing it, failing on a non-zero status.
+pub fn run_command(command: &mut Command) -> Result<()> {
+    let shown = shown(command);
+    eprintln!("$ {shown}");
+    let status = command.status().with_context(|| format!("cannot run `{shown}`"))?;
+    if !status.success() {
+        bail!("`{shown}` failed ({status})");
+    }
+    Ok(())
+}
+
+/// A command as a shell line, for messages.
+pub fn shown(command: &Command) -> String {
+    let mut line = command.get_program().to_string_lossy().into_owned();
+    for arg in command.get_args() {
+        line.push(' ');
+        line.push_str(&arg.to_string_lossy());
+    }
+    line
+}
