@@ -20,6 +20,7 @@ pub mod budget;
 pub mod cache;
 pub mod driver;
 pub mod fault;
+pub mod fuel_profile;
 pub mod games;
 pub mod loader;
 pub mod log;

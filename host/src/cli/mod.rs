@@ -9,6 +9,7 @@ macro_rules! outln {
 }
 
 mod cache_cmd;
+mod fuel_cmd;
 mod games_cmd;
 mod match_cmd;
 mod output;
@@ -40,6 +41,9 @@ enum Command {
     /// The compiled-artifact cache: where it is, what it holds; clear it.
     #[command(subcommand, after_help = cache_cmd::EXAMPLES)]
     Cache(cache_cmd::CacheCommand),
+    /// Measure what bots spend: start-up and per-turn fuel, and what the budgets buy.
+    #[command(after_help = fuel_cmd::EXAMPLES)]
+    Fuel(fuel_cmd::FuelArgs),
     /// List the games, their player counts, options and the bots they accept.
     #[command(after_help = games_cmd::EXAMPLES)]
     Games {
@@ -55,6 +59,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Match(args) => match_cmd::run(args),
         Command::Replay(command) => replay_cmd::run(command),
         Command::Cache(command) => cache_cmd::run(command),
+        Command::Fuel(args) => fuel_cmd::run(args),
         Command::Games { json } => games_cmd::run(json),
         Command::CheckTransitions(args) => transitions_cmd::run(args),
     }

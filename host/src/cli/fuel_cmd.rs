@@ -1,0 +1,150 @@
+//! `arena fuel`: what each bot spends (start-up, fuel per turn) in a match against itself, and
+//! what the budgets buy at that rate; `--markdown` prints the table the README carries.
+
+use anyhow::Context;
+use arena_host::Budget;
+use arena_host::budget::{DEFAULT_GAME_FUEL, DEFAULT_TURN_FUEL};
+use arena_host::fuel_profile::FuelProfile;
+use arena_host::registry::{find_game, game_names};
+use clap::Args;
+use clap::builder::PossibleValuesParser;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+pub const EXAMPLES: &str = "\
+Examples:
+  arena fuel --game azul target/bots/azul-greedy.wasm
+  arena fuel --game azul --markdown target/bots/fx-trivial.wasm target/bots/azul-trivial-py.wasm
+
+Each bot plays one match against copies of itself (seed --seed); the figures are seat 0's:
+start-up (instantiation and `init`, capped at one turn budget), the median and largest turn,
+and what the turn and game budgets pay for at the median rate. Fuel is deterministic: the
+same bot file and seed give the same figures on any machine.";
+
+/// Arguments of `arena fuel`.
+#[derive(Debug, Args)]
+pub struct FuelArgs {
+    /// The game to play.
+    #[arg(long, value_parser = PossibleValuesParser::new(game_names()))]
+    game: String,
+    /// Bot files to profile, one row each.
+    #[arg(required = true, num_args = 1.., value_name = "BOT.wasm")]
+    bots: Vec<PathBuf>,
+    /// Match seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Fuel per turn the figures are set against.
+    #[arg(long, default_value_t = DEFAULT_TURN_FUEL, value_name = "N")]
+    turn_fuel: u64,
+    /// Fuel per game the figures are set against.
+    #[arg(long, default_value_t = DEFAULT_GAME_FUEL, value_name = "N")]
+    game_fuel: u64,
+    /// A game option, KEY=VALUE (repeatable).
+    #[arg(long = "option", value_name = "KEY=VALUE", value_parser = super::parse_key_value)]
+    options: Vec<(String, String)>,
+    /// Print a Markdown table.
+    #[arg(long, conflicts_with = "json")]
+    markdown: bool,
+    /// Print one JSON array of profiles.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    cache: super::cache_cmd::UseCacheArgs,
+}
+
+pub fn run(args: FuelArgs) -> anyhow::Result<ExitCode> {
+    let budget = Budget { turn_fuel: args.turn_fuel, game_fuel: args.game_fuel, ..Budget::default() };
+    budget.validate().map_err(anyhow::Error::msg)?;
+    let game = find_game(&args.game).with_context(|| format!("unknown game {:?}", args.game))?;
+    let arena = args.cache.arena()?;
+    let seats = game.info().min_players;
+    let mut profiles = Vec::new();
+    for bot in &args.bots {
+        let played = game.play(&arena, &vec![bot.clone(); seats], &args.options, args.seed, budget)?;
+        let replay: serde_json::Value = serde_json::from_str(&played.replay)?;
+        profiles.push(FuelProfile::from_replay(&replay, 0)?);
+    }
+    if args.json {
+        outln!("{}", serde_json::to_string(&profiles)?);
+    } else if args.markdown {
+        print_markdown(&profiles, &budget);
+    } else {
+        print_text(&profiles, &budget);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_text(profiles: &[FuelProfile], budget: &Budget) {
+    outln!(
+        "{:<20} {:>12} {:>8} {:>6} {:>12} {:>12} {:>14} {:>14}  status",
+        "bot",
+        "start-up",
+        "%turn",
+        "turns",
+        "median turn",
+        "max turn",
+        "work/turn bud.",
+        "turns/game bud."
+    );
+    for profile in profiles {
+        outln!(
+            "{:<20} {:>12} {:>7.1}% {:>6} {:>12} {:>12} {:>13}x {:>14}  {}",
+            profile.bot,
+            profile.startup,
+            profile.startup_percent_of_turn_budget(budget),
+            profile.turns,
+            profile.turn_median,
+            profile.turn_max,
+            profile.turns_of_work_per_turn_budget(budget),
+            profile.median_turns_per_game_budget(budget),
+            if profile.forfeit { "forfeit" } else { "ok" }
+        );
+    }
+}
+
+fn print_markdown(profiles: &[FuelProfile], budget: &Budget) {
+    outln!(
+        "| bot | start-up fuel (instantiation + `init`) | share of the {} turn budget | median turn fuel | largest turn | turn budget / median turn | median turns the {} game budget pays for |",
+        thousands(budget.turn_fuel),
+        thousands(budget.game_fuel)
+    );
+    outln!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for profile in profiles {
+        outln!(
+            "| {} | {} | {:.1}% | {} | {} | {}x | {} |",
+            profile.bot,
+            thousands(profile.startup),
+            profile.startup_percent_of_turn_budget(budget),
+            thousands(profile.turn_median),
+            thousands(profile.turn_max),
+            thousands(profile.turns_of_work_per_turn_budget(budget)),
+            thousands(profile.median_turns_per_game_budget(budget))
+        );
+    }
+}
+
+/// `1234567` as `1,234,567`.
+fn thousands(value: u64) -> String {
+    let digits = value.to_string();
+    let mut out = String::new();
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::thousands;
+
+    #[test]
+    fn thousands_are_separated() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(10_000_000), "10,000,000");
+    }
+}

@@ -1,0 +1,133 @@
+//! What a bot spends: its start-up fuel (instantiation plus `init`) and its fuel per turn over a
+//! played match, read from the match's replay, and what the budgets buy at that rate. Behind
+//! `arena fuel`, which produces the README's fuel-per-language table.
+
+use crate::budget::Budget;
+use serde::Serialize;
+
+/// One seat's spending over one match.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FuelProfile {
+    /// The bot's name (its file stem).
+    pub bot: String,
+    /// Fuel of the first start-up: instantiation and `init`.
+    pub startup: u64,
+    /// Turns the bot was asked to play.
+    pub turns: u32,
+    /// Median fuel of one turn.
+    pub turn_median: u64,
+    /// Most fuel of one turn.
+    pub turn_max: u64,
+    /// Fuel of the whole match, start-up included.
+    pub total: u64,
+    /// Whether the bot forfeited (the figures then stop at the forfeit).
+    pub forfeit: bool,
+}
+
+/// Why a replay could not be read as a profile.
+#[derive(Debug, thiserror::Error)]
+#[error("the replay has no {0}")]
+pub struct ProfileError(&'static str);
+
+impl FuelProfile {
+    /// Seat `seat`'s profile in a replay (the JSON `arena match --replay` writes).
+    pub fn from_replay(replay: &serde_json::Value, seat: usize) -> Result<FuelProfile, ProfileError> {
+        let seat_of = |entry: &serde_json::Value| entry["seat"].as_u64() == Some(seat as u64);
+        let fuel_of = |entry: &serde_json::Value| entry["fuel"].as_u64().unwrap_or(0);
+        let startup = replay["setup"]
+            .as_array()
+            .and_then(|setup| setup.iter().find(|entry| seat_of(entry)))
+            .map(fuel_of)
+            .ok_or(ProfileError("setup record for the seat"))?;
+        let mut turn_fuel: Vec<u64> = replay["turns"]
+            .as_array()
+            .ok_or(ProfileError("turns"))?
+            .iter()
+            .flat_map(|turn| turn["seats"].as_array().into_iter().flatten())
+            .filter(|entry| seat_of(entry))
+            .map(fuel_of)
+            .collect();
+        turn_fuel.sort_unstable();
+        let player = &replay["result"]["players"][seat];
+        Ok(FuelProfile {
+            bot: player["bot"].as_str().ok_or(ProfileError("result for the seat"))?.to_owned(),
+            startup,
+            turns: turn_fuel.len() as u32,
+            turn_median: turn_fuel.get(turn_fuel.len() / 2).copied().unwrap_or(0),
+            turn_max: turn_fuel.last().copied().unwrap_or(0),
+            total: player["fuel_total"].as_u64().unwrap_or(0),
+            forfeit: player["forfeit"].as_bool().unwrap_or(false),
+        })
+    }
+
+    /// How many median turns' worth of work one turn budget pays for.
+    pub fn turns_of_work_per_turn_budget(&self, budget: &Budget) -> u64 {
+        budget.turn_fuel / self.turn_median.max(1)
+    }
+
+    /// How many median turns the game budget pays for after the start-up.
+    pub fn median_turns_per_game_budget(&self, budget: &Budget) -> u64 {
+        budget.game_fuel.saturating_sub(self.startup) / self.turn_median.max(1)
+    }
+
+    /// The start-up as a share of one turn budget (which caps it), in percent.
+    pub fn startup_percent_of_turn_budget(&self, budget: &Budget) -> f64 {
+        100.0 * self.startup as f64 / budget.turn_fuel.max(1) as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn replay() -> serde_json::Value {
+        serde_json::json!({
+            "setup": [{"seat": 0, "fuel": 900}, {"seat": 1, "fuel": 50}],
+            "turns": [
+                {"seats": [{"seat": 0, "fuel": 30}]},
+                {"seats": [{"seat": 1, "fuel": 7}]},
+                {"seats": [{"seat": 0, "fuel": 10}]},
+                {"seats": [{"seat": 0, "fuel": 20}]},
+            ],
+            "result": {"players": [
+                {"bot": "a", "fuel_total": 960, "forfeit": false},
+                {"bot": "b", "fuel_total": 57, "forfeit": true},
+            ]},
+        })
+    }
+
+    #[test]
+    fn reads_one_seat_and_ignores_the_others() {
+        let profile = FuelProfile::from_replay(&replay(), 0).unwrap();
+        assert_eq!(
+            profile,
+            FuelProfile {
+                bot: "a".into(),
+                startup: 900,
+                turns: 3,
+                turn_median: 20,
+                turn_max: 30,
+                total: 960,
+                forfeit: false
+            }
+        );
+        let other = FuelProfile::from_replay(&replay(), 1).unwrap();
+        assert_eq!((other.startup, other.turns, other.turn_median, other.forfeit), (50, 1, 7, true));
+    }
+
+    #[test]
+    fn budgets_are_divided_by_the_median_turn() {
+        let profile = FuelProfile::from_replay(&replay(), 0).unwrap();
+        let budget = Budget { turn_fuel: 1_000, game_fuel: 10_900, ..Budget::default() };
+        assert_eq!(profile.turns_of_work_per_turn_budget(&budget), 50);
+        assert_eq!(profile.median_turns_per_game_budget(&budget), 500);
+        assert!((profile.startup_percent_of_turn_budget(&budget) - 90.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_replay_without_the_seat_is_an_error() {
+        assert!(FuelProfile::from_replay(&replay(), 5).is_err());
+        assert!(FuelProfile::from_replay(&serde_json::json!({}), 0).is_err());
+    }
+}
