@@ -203,7 +203,7 @@ fn replay_verify_refuses_a_changed_bot() {
 /// Issue item 7: `--help` on every subcommand, with examples.
 #[test]
 fn every_subcommand_has_help_with_examples() {
-    for args in [vec!["match", "--help"], vec!["replay", "verify", "--help"]] {
+    for args in [vec!["match", "--help"], vec!["replay", "verify", "--help"], vec!["fuel", "--help"]] {
         let out = arena(&args);
         assert_eq!(out.status.code(), Some(0));
         assert!(stdout(&out).contains("Examples:"), "{args:?}");
