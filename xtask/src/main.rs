@@ -5,10 +5,13 @@
 //!   the C, Python and JavaScript bot folders ([`foreign`]), installing each language's toolchain
 //!   on demand.
 //! - `build-bot DIR [-o OUT]`: builds one C, Python or JavaScript bot folder.
+//! - `c-bindings`: regenerates the checked-in C bindings (`guest-sdk/c/bindings/<game>/`).
 //! - `demo`: installs the wasm targets, builds the Rust bots, plays greedy vs random, verifies the
 //!   replay, and prints the result and the replay path.
-//! - `test`: installs the wasm targets, builds every bot, then `cargo fmt --check`, clippy with
-//!   `-D warnings` (host and wasm targets), rustdoc and every test.
+//! - `test`: checks the C bindings are current, installs the wasm targets, builds every bot, then
+//!   `cargo fmt --check`, clippy with `-D warnings` (host and wasm targets), rustdoc and every test.
+//! - `fuel-table`: builds every bot and prints the README's fuel-per-language table: `arena fuel`
+//!   over the trivial Azul bot of each language ([`TRIVIAL_BOTS`]).
 //! - `bench`: installs the wasm targets, builds the Rust bots, then runs the benchmarks
 //!   (`cargo bench -p arena-host --bench arena`); further arguments pick sections by name.
 
@@ -27,8 +30,12 @@ tasks:
   bots                   build every bot (Rust, C, Python, JavaScript) to target/bots/<name>.wasm
   build-bot DIR [-o OUT] build one C, Python or JavaScript bot folder (default OUT:
                          target/bots/<folder-name>.wasm)
+  c-bindings             regenerate the C bindings of every game (guest-sdk/c/bindings/)
   demo                   set up, build the bots, play azul-greedy vs azul-random, verify the replay
-  test                   set up, build the bots, run fmt, clippy, rustdoc and every test
+  test                   check the C bindings, set up, build the bots, run fmt, clippy, rustdoc
+                         and every test
+  fuel-table             build the trivial Azul bot of every language and print the README's
+                         fuel-per-language table (`arena fuel --markdown`)
   bench [SECTION...]     set up, build the bots, run the benchmarks (optionally only the sections
                          named: greedy, turn, instantiate)";
 
@@ -40,9 +47,11 @@ fn main() -> Result<()> {
     match task.as_str() {
         "bots" => all_bots(&root),
         "build-bot" => build_bot(&root, rest),
+        "c-bindings" => foreign::c::write_bindings(&root),
         "demo" => demo(&root),
         "test" => test(&root),
         "bench" => bench(&root, rest),
+        "fuel-table" => fuel_table(&root),
         "" | "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())
@@ -114,6 +123,7 @@ fn demo(root: &Path) -> Result<()> {
 }
 
 fn test(root: &Path) -> Result<()> {
+    foreign::c::check_bindings(root)?;
     all_bots(root)?;
     run(root, &cargo(), &["fmt", "--all", "--check"])?;
     run(root, &cargo(), &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])?;
@@ -135,6 +145,19 @@ fn test(root: &Path) -> Result<()> {
     )?;
     run(root, &cargo(), &["test", "--workspace"])?;
     Ok(())
+}
+
+/// The same trivial Azul bot (the first legal move) in each language, as the fuel table lists them.
+const TRIVIAL_BOTS: [&str; 4] = ["azul-trivial", "azul-trivial-c", "azul-trivial-py", "azul-trivial-js"];
+
+fn fuel_table(root: &Path) -> Result<()> {
+    all_bots(root)?;
+    let mut args = vec!["run", "--quiet", "-p", "arena-host", "--bin", "arena", "--", "fuel", "--game", "azul"];
+    args.push("--markdown");
+    let paths: Vec<String> =
+        TRIVIAL_BOTS.iter().map(|name| bots_dir(root).join(format!("{name}.wasm")).display().to_string()).collect();
+    args.extend(paths.iter().map(String::as_str));
+    run(root, &cargo(), &args)
 }
 
 fn bench(root: &Path, sections: &[String]) -> Result<()> {

@@ -1,10 +1,270 @@
-//! Building c bots (placeholder until the toolchain lands).
+//! C bots: the checked-in C bindings of every game world (`guest-sdk/c/bindings/<game>/`), which
+//! this module generates with wit-bindgen's C generator and checks for staleness, and the build of
+//! a C bot folder: clang for `wasm32-wasi` (Debian's clang and wasi-libc, installed with apt-get on
+//! demand) makes a core module, which wit-component wraps into a component with the WASI preview1
+//! reactor adapter of the pinned wasmtime release.
 
 use super::ForeignBot;
-use anyhow::{Result, bail};
-use std::path::Path;
+use crate::util::{run_command, shown, target_dir};
+use anyhow::{Context, Result, bail};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The world every game package defines for bots; wit-bindgen names the generated files after it
+/// (`bot.h`, `bot.c`, `bot_component_type.o`).
+const WORLD: &str = "bot";
+
+/// Debian packages that give clang a `wasm32-wasi` target: the compiler, the wasm linker, the C
+/// library and the compiler runtime (clang 14 is Debian 12's).
+const PACKAGES: [&str; 4] = ["clang", "lld", "wasi-libc", "libclang-rt-14-dev-wasm32"];
+
+/// The wasm target and flags every C bot is compiled with. A reactor has no `main`: it exports
+/// `_initialize` (run once per instance, as the component's start) and the world's functions.
+/// Debian's wasi-libc carries DWARF, which would triple a small bot; the name section stays, so
+/// traps still show function names.
+const CFLAGS: [&str; 5] = ["--target=wasm32-wasi", "-mexec-model=reactor", "-O2", "-Wall", "-Wl,--strip-debug"];
+
+/// Where the SDK's C files live.
+fn sdk_dir(root: &Path) -> PathBuf {
+    root.join("guest-sdk").join("c")
+}
+
+/// The checked-in bindings of one game.
+fn bindings_dir(root: &Path, game: &str) -> PathBuf {
+    sdk_dir(root).join("bindings").join(game)
+}
+
+/// Every game with a WIT package: the folders of `wit/` except the shared `common` package.
+fn games(root: &Path) -> Result<Vec<String>> {
+    let wit = root.join("wit");
+    let mut games = Vec::new();
+    for entry in std::fs::read_dir(&wit).with_context(|| format!("cannot read {}", wit.display()))? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if entry.path().is_dir() && name != "common" {
+            games.push(name);
+        }
+    }
+    games.sort();
+    Ok(games)
+}
+
+/// The C bindings of `wit/<game>/` world `bot`: file name and contents, in wit-bindgen's order.
+fn generate(root: &Path, game: &str) -> Result<Vec<(String, Vec<u8>)>> {
+    let wit = root.join("wit").join(game);
+    let mut resolve = wit_parser::Resolve::default();
+    let (package, _) = resolve.push_dir(&wit).with_context(|| format!("cannot parse the WIT in {}", wit.display()))?;
+    let world = resolve
+        .select_world(&[package], Some(WORLD))
+        .with_context(|| format!("{} has no world {WORLD:?}", wit.display()))?;
+    let mut files = wit_bindgen_core::Files::default();
+    wit_bindgen_c::Opts::default()
+        .build()
+        .generate(&resolve, world, &mut files)
+        .with_context(|| format!("wit-bindgen cannot generate C bindings for {}", wit.display()))?;
+    Ok(files.iter().map(|(name, contents)| (name.to_owned(), contents.to_vec())).collect())
+}
+
+/// `cargo xtask c-bindings`: regenerates `guest-sdk/c/bindings/<game>/` for every game, removing
+/// files the generator no longer makes.
+pub fn write_bindings(root: &Path) -> Result<()> {
+    for game in games(root)? {
+        let dir = bindings_dir(root, &game);
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).with_context(|| format!("cannot clear {}", dir.display()))?;
+        }
+        std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        for (name, contents) in generate(root, &game)? {
+            let path = dir.join(&name);
+            std::fs::write(&path, contents).with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        eprintln!("wrote {}", dir.display());
+    }
+    Ok(())
+}
+
+/// Fails, naming the files and the command that fixes them, when the checked-in bindings of
+/// `game` differ from what the WIT generates now.
+fn check_game_bindings(root: &Path, game: &str) -> Result<()> {
+    let dir = bindings_dir(root, game);
+    let expected = generate(root, game)?;
+    let mut stale = Vec::new();
+    for (name, contents) in &expected {
+        if std::fs::read(dir.join(name)).ok().as_ref() != Some(contents) {
+            stale.push(name.clone());
+        }
+    }
+    if let Ok(entries) = std::fs::read_dir(&dir) {
+        for entry in entries {
+            let name = entry?.file_name().to_string_lossy().into_owned();
+            if !expected.iter().any(|(expected, _)| *expected == name) {
+                stale.push(name);
+            }
+        }
+    }
+    if !stale.is_empty() {
+        bail!(
+            "the C bindings in {} differ from what wit/{game}/ generates ({}): the WIT changed or the \
+             files were edited; run `cargo xtask c-bindings` and commit the result",
+            dir.display(),
+            stale.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// Fails when the checked-in C bindings of any game are stale (called by `cargo xtask test`).
+pub fn check_bindings(root: &Path) -> Result<()> {
+    for game in games(root)? {
+        check_game_bindings(root, &game)?;
+    }
+    Ok(())
+}
+
+/// The clang to run: `$CLANG`, else `clang`.
+fn clang() -> String {
+    std::env::var("CLANG").unwrap_or_else(|_| "clang".into())
+}
+
+/// A clang command with the bot flags (and `--sysroot=$WASI_SYSROOT` when that is set, for a
+/// clang that does not find wasi-libc by itself, such as a wasi-sdk's).
+fn clang_command() -> Command {
+    let mut command = Command::new(clang());
+    command.args(CFLAGS);
+    if let Some(sysroot) = std::env::var_os("WASI_SYSROOT") {
+        let mut flag = std::ffi::OsString::from("--sysroot=");
+        flag.push(sysroot);
+        command.arg(flag);
+    }
+    command
+}
+
+/// Whether clang can compile and link a reactor for `wasm32-wasi` that uses the C library; on
+/// failure, the compiler's complaint.
+fn probe(dir: &Path) -> Result<(), String> {
+    let source = dir.join("probe.c");
+    let contents = "#include <string.h>\nint arena_probe(const char *s) { return (int)strlen(s); }\n";
+    std::fs::write(&source, contents).map_err(|error| format!("cannot write {}: {error}", source.display()))?;
+    let mut command = clang_command();
+    command.arg(&source).arg("-o").arg(dir.join("probe.wasm"));
+    match command.output() {
+        Ok(output) if output.status.success() => Ok(()),
+        Ok(output) => Err(format!("`{}` failed: {}", shown(&command), String::from_utf8_lossy(&output.stderr).trim())),
+        Err(error) => Err(format!("cannot run `{}`: {error}", shown(&command))),
+    }
+}
+
+/// Whether this process runs as root (then apt-get needs no sudo).
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|output| output.status.success() && String::from_utf8_lossy(&output.stdout).trim() == "0")
+}
+
+/// Installs [`PACKAGES`] with apt-get (through sudo unless root). The frontend setting goes
+/// through `env` because sudo drops the caller's environment.
+fn install_toolchain() -> Result<()> {
+    let apt = |args: &[&str]| {
+        let mut command = if is_root() {
+            Command::new("env")
+        } else {
+            let mut sudo = Command::new("sudo");
+            sudo.arg("env");
+            sudo
+        };
+        command.args(["DEBIAN_FRONTEND=noninteractive", "apt-get"]).args(args);
+        command
+    };
+    run_command(&mut apt(&["update"]))?;
+    let mut install = apt(&["install", "-y", "--no-install-recommends"]);
+    install.args(PACKAGES);
+    run_command(&mut install)
+}
+
+/// Makes sure clang can build `wasm32-wasi` reactors, installing Debian's packages when it
+/// cannot.
+fn ensure_toolchain(work: &Path) -> Result<()> {
+    let Err(first) = probe(work) else { return Ok(()) };
+    let manual =
+        format!("sudo apt-get update && sudo apt-get install -y --no-install-recommends {}", PACKAGES.join(" "));
+    eprintln!("clang cannot build for wasm32-wasi ({first}); installing {} with apt-get", PACKAGES.join(" "));
+    if let Err(error) = install_toolchain() {
+        bail!(
+            "C bots need clang with a wasm32-wasi target, and installing it failed: {error:#}\n\
+             install the Debian/Ubuntu packages {} yourself: `{manual}` \
+             (elsewhere: a wasi-sdk, with CLANG=<wasi-sdk>/bin/clang WASI_SYSROOT=<wasi-sdk>/share/wasi-sysroot)",
+            PACKAGES.join(", ")
+        );
+    }
+    if let Err(again) = probe(work) {
+        bail!("clang still cannot build for wasm32-wasi after installing {}: {again}", PACKAGES.join(", "));
+    }
+    Ok(())
+}
+
+/// The bot's own C files, sorted so the link order (and so the module) is reproducible.
+fn sources(bot: &ForeignBot) -> Result<Vec<PathBuf>> {
+    let mut sources = Vec::new();
+    for entry in std::fs::read_dir(&bot.dir).with_context(|| format!("cannot read {}", bot.dir.display()))? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|extension| extension == "c") && path.is_file() {
+            sources.push(path);
+        }
+    }
+    sources.sort();
+    if sources.is_empty() {
+        bail!("{} has no *.c file", bot.dir.display());
+    }
+    Ok(sources)
+}
 
 /// Builds `bot` into `out`.
-pub fn build(_root: &Path, bot: &ForeignBot, _out: &Path) -> Result<()> {
-    bail!("{} bots cannot be built yet", bot.language)
+pub fn build(root: &Path, bot: &ForeignBot, out: &Path) -> Result<()> {
+    let wit = bot.wit_dir(root);
+    let bindings = bindings_dir(root, &bot.game);
+    // The checked-in bindings are what the bot author reads: build only against current ones.
+    check_game_bindings(root, &bot.game)?;
+    let work = target_dir(root).join("c-bots").join(&bot.name);
+    std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
+    ensure_toolchain(&work)?;
+
+    let core = work.join(format!("{}.core.wasm", bot.name));
+    let mut compile = clang_command();
+    compile.arg("-I").arg(sdk_dir(root).join("include")).arg("-I").arg(&bindings);
+    compile.args(sources(bot)?);
+    compile.arg(bindings.join(format!("{WORLD}.c"))).arg(bindings.join(format!("{WORLD}_component_type.o")));
+    compile.arg("-o").arg(&core);
+    run_command(&mut compile)?;
+
+    let module = std::fs::read(&core).with_context(|| format!("cannot read {}", core.display()))?;
+    let component = wit_component::ComponentEncoder::default()
+        .validate(true)
+        .module(&module)
+        .with_context(|| format!("{} is not a module wit-component can encode", core.display()))?
+        .adapter(
+            wasi_preview1_component_adapter_provider::WASI_SNAPSHOT_PREVIEW1_ADAPTER_NAME,
+            wasi_preview1_component_adapter_provider::WASI_SNAPSHOT_PREVIEW1_REACTOR_ADAPTER,
+        )
+        .context("the WASI preview1 reactor adapter does not load")?
+        .encode()
+        .with_context(|| {
+            format!(
+                "cannot make a component of {} (does it implement wit/{}/ world {WORLD}?)",
+                core.display(),
+                bot.game
+            )
+        })?;
+    wasmparser::Validator::new()
+        .validate_all(&component)
+        .with_context(|| format!("the component built from {} does not validate", core.display()))?;
+    std::fs::write(out, &component).with_context(|| format!("cannot write {}", out.display()))?;
+    eprintln!(
+        "{}: {} bytes (core module {} bytes; WIT {})",
+        out.display(),
+        component.len(),
+        module.len(),
+        wit.display()
+    );
+    Ok(())
 }

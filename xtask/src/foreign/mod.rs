@@ -104,7 +104,6 @@ impl ForeignBot {
     }
 
     /// The WIT package folder of the bot's game.
-    #[allow(dead_code)] // until the language builders use it
     pub fn wit_dir(&self, root: &Path) -> PathBuf {
         root.join("wit").join(&self.game)
     }

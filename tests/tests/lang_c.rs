@@ -1,0 +1,137 @@
+//! C bots end to end (guest-sdk/c): the C greedy bot picks exactly the Rust greedy bot's moves,
+//! C bots play Rust bots through the registry like any other bot, and their budget faults are
+//! reported like a Rust bot's.
+//!
+//! Needs the bots built: `cargo xtask bots` (or `cargo xtask build-bot bots-examples/azul-greedy-c`
+//! and `bots-examples/azul-trivial-c`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use arena_azul::{Azul, AzulConfig};
+use arena_game::Game;
+use arena_host::fault::ForfeitReason;
+use arena_host::log::LogSource;
+use arena_host::play::MatchRecord;
+use arena_host::{BotFault, Budget};
+use arena_tests::{logged, play_azul, play_registered, turns_of};
+
+/// Everything about a match the bots' code decides, and nothing about the bots' identity or
+/// cost: per turn, each seat's answer and applied move, the events and the state hash; then each
+/// player's score, rank and faults, and the winner.
+fn moves_and_result(record: &MatchRecord<Azul>) -> String {
+    let turns: Vec<_> = record
+        .turns
+        .iter()
+        .map(|turn| {
+            let seats: Vec<_> =
+                turn.seats.iter().map(|seat| (seat.seat, &seat.answer, &seat.applied, &seat.faults)).collect();
+            (turn.turn, seats, &turn.events, &turn.state_hash)
+        })
+        .collect();
+    let players: Vec<_> = record
+        .result
+        .players
+        .iter()
+        .map(|player| (player.score, player.rank, player.forfeit, player.traps, player.invalid_actions))
+        .collect();
+    format!("{turns:?}\n{players:?}\nwinner {:?}", record.result.winner)
+}
+
+/// Issue 7 item 4: the C greedy bot is the Rust greedy bot's strategy over the C helper header
+/// (legal moves in the SDK's order, the same immediate score, ties to the first move). Against
+/// the same random bot (whose randomness depends only on the match seed and its own sha256) it
+/// makes every move the Rust bot makes, so the matches are identical move for move, in both
+/// seats.
+#[test]
+fn c_greedy_plays_exactly_the_rust_greedy_moves() {
+    for seed in 0..10 {
+        for c_seat in 0..2 {
+            let seat =
+                |greedy: &'static str| if c_seat == 0 { [greedy, "azul-random"] } else { ["azul-random", greedy] };
+            let c = play_azul(seat("azul-greedy-c"), seed, Budget::default());
+            let rust = play_azul(seat("azul-greedy"), seed, Budget::default());
+            assert!(c.turns.len() > 20, "seed {seed}: a whole game");
+            assert_eq!(moves_and_result(&c), moves_and_result(&rust), "seed {seed}, C bot in seat {c_seat}");
+        }
+    }
+}
+
+/// The C helper header's legal moves come in the Rust SDK's order: azul-trivial-c answers the
+/// first of them, and on every turn of a match (the engine re-stepped alongside the record) that
+/// is the first of the engine's own `View::legal_moves`.
+#[test]
+fn c_trivial_plays_the_first_legal_move_in_the_sdk_order() {
+    for seed in 0..3 {
+        let record = play_azul(["azul-random", "azul-trivial-c"], seed, Budget::default());
+        let mut game = Azul::new(&AzulConfig::default(), 2, seed).unwrap();
+        for turn in &record.turns {
+            let actions: Vec<_> = turn
+                .seats
+                .iter()
+                .map(|seat| {
+                    assert!(seat.faults.is_empty(), "seed {seed} turn {}: {:?}", turn.turn, seat.faults);
+                    if seat.seat == 1 {
+                        let first = game.observe(1).legal_moves().first().copied();
+                        assert_eq!(seat.answer, first, "seed {seed} turn {}", turn.turn);
+                    }
+                    (seat.seat, seat.answer)
+                })
+                .collect();
+            game.step(&actions).unwrap();
+            assert_eq!(format!("{:016x}", game.state_hash()), turn.state_hash, "seed {seed}: re-stepped in step");
+        }
+        assert!(game.is_over());
+    }
+}
+
+/// Issue 7 item 7: C bots are loaded and played through the registry exactly as `arena match`
+/// plays any bot: a full game against Rust bots, no faults, fuel reported per turn and in total
+/// (nonzero, within the budgets), and the C library's start-up and the log import work.
+#[test]
+fn c_bots_play_rust_bots_through_the_registry() {
+    let budget = Budget::default();
+    for (names, c_seat) in [(["azul-greedy-c", "azul-random"], 0), (["azul-greedy", "azul-trivial-c"], 1)] {
+        let (replay, record) = play_registered::<Azul>("azul", &names, 7, budget);
+        assert!(replay.contains(names[c_seat]), "the replay names the C bot");
+        assert!(record.turns.len() > 20, "{names:?}: a whole game");
+        assert_eq!(record.result.players.len(), 2);
+        for (seat, player) in record.result.players.iter().enumerate() {
+            assert!(!player.forfeit && player.traps == 0 && player.invalid_actions == 0, "{names:?}: {player:?}");
+            assert_eq!(player.skipped_turns, 0, "{names:?}: {player:?}");
+            assert!(record.setup[seat].faults.is_empty(), "{names:?}: {:?}", record.setup[seat].faults);
+            let turns = turns_of(&record, seat);
+            assert!(turns.iter().all(|turn| turn.faults.is_empty() && turn.answer.is_some()), "{names:?} seat {seat}");
+            assert!(turns.iter().all(|turn| turn.fuel > 0), "{names:?} seat {seat}: every turn is metered");
+            assert!(player.fuel_total > 0 && player.fuel_total < budget.game_fuel, "{names:?}: {player:?}");
+            assert!(player.fuel_max_turn > 0 && player.fuel_max_turn < budget.turn_fuel, "{names:?}: {player:?}");
+            let recorded: u64 = record.setup[seat].fuel + turns.iter().map(|turn| turn.fuel).sum::<u64>();
+            assert_eq!(recorded, player.fuel_total, "{names:?} seat {seat}: the per-turn fuel adds up");
+        }
+    }
+    // azul-greedy-c logs one line from `init` through arena_logf (the C library's printf, then
+    // the arena:common/log import).
+    let (_, record) = play_registered::<Azul>("azul", &["azul-random", "azul-greedy-c"], 7, budget);
+    assert_eq!(logged(&record.setup[1], LogSource::Info), ["azul-greedy-c: seat 1, restart 0"]);
+}
+
+/// DESIGN.md "Turn overrun: suspend, never kill" and "Game overrun: forfeit", for a C bot: with
+/// a turn budget below what the greedy bot's turns cost, the C bot is suspended (its late
+/// answers still land) and, once the game budget is spent, forfeits, charged exactly the game
+/// budget, the way the Rust greedy bot is under the same budget.
+#[test]
+fn c_bot_budget_faults_are_reported_like_a_rust_bots() {
+    let budget = Budget { turn_fuel: 5_000, game_fuel: 150_000, ..Budget::default() };
+    for greedy in ["azul-greedy-c", "azul-greedy"] {
+        let record = play_azul([greedy, "azul-random"], 1, budget);
+        let turns = turns_of(&record, 0);
+        assert!(turns.iter().any(|turn| turn.faults == [BotFault::Suspended]), "{greedy}: suspended at least once");
+        let last = turns.last().expect("it had turns");
+        assert_eq!(last.faults, [BotFault::Forfeit { reason: ForfeitReason::GameFuelExhausted }], "{greedy}");
+        let player = &record.result.players[0];
+        assert!(player.forfeit && player.traps == 0, "{greedy}: {player:?}");
+        assert_eq!(player.forfeit_reason, Some(ForfeitReason::GameFuelExhausted), "{greedy}");
+        assert!(player.skipped_turns > 0, "{greedy}: {player:?}");
+        assert_eq!(player.fuel_total, budget.game_fuel, "{greedy}: charged the game budget, exactly");
+        assert_eq!(record.result.winner, Some(1), "{greedy}: a forfeited bot ranks below the rest");
+    }
+}
