@@ -7,6 +7,7 @@
 #![allow(clippy::panic, clippy::expect_used)] // test support: a failed setup should stop the test loudly
 
 use arena_azul::{Azul, AzulConfig};
+use arena_host::cache::ArtifactCache;
 use arena_host::games::Binding;
 use arena_host::games::azul::AzulBinding;
 use arena_host::loader::{LoadedBot, load_bot};
@@ -25,9 +26,7 @@ pub fn workspace_root() -> PathBuf {
 
 /// Path of a built bot.
 pub fn bot_path(name: &str) -> PathBuf {
-    let target =
-        std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| workspace_root().join("target"));
-    target.join("bots").join(format!("{name}.wasm"))
+    target_dir().join("bots").join(format!("{name}.wasm"))
 }
 
 /// Loads a built bot for game `B`, panicking with a hint when it has not been built.
@@ -42,10 +41,21 @@ pub fn load<B: Binding>(arena: &Arena, name: &str) -> Arc<LoadedBot<B>> {
     }
 }
 
-/// One arena per test binary: compiling bots is the slow part, and engines are shared.
+/// One arena per test binary: compiling bots is the slow part, and engines are shared. Compiled
+/// bots go through an artifact cache under the target folder, shared by every test binary (it is
+/// safe under concurrent runs), so a 12-18 MB Python or JavaScript component is compiled once per
+/// build of it, not once per match.
 pub fn arena() -> &'static Arena {
     static ARENA: OnceLock<Arena> = OnceLock::new();
-    ARENA.get_or_init(|| Arena::new().expect("arena"))
+    ARENA.get_or_init(|| {
+        let cache = ArtifactCache::new(target_dir().join("test-artifact-cache"));
+        Arena::new().expect("arena").with_cache(Some(cache))
+    })
+}
+
+/// The target folder (`CARGO_TARGET_DIR` or `<workspace>/target`).
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| workspace_root().join("target"))
 }
 
 /// A built Azul bot, compiled once per test binary.
