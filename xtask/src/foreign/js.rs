@@ -6,7 +6,7 @@
 //! with Wizer at build time: the bot's modules are parsed and evaluated then and snapshotted, so
 //! a match pays only for `init` and the turns (module-level tables are free at run time).
 
-use super::ForeignBot;
+use super::{ForeignBot, copy_tree, fresh_stage};
 use crate::util::{run_command, target_dir};
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -57,15 +57,13 @@ pub fn build(root: &Path, bot: &ForeignBot, out: &Path) -> Result<()> {
     // directory, and maps only that directory into the engine it pre-initialises: stage the bot
     // folder with the layer beside it.
     let stage = toolchain_dir(root).join("stage").join(&bot.name);
-    if stage.exists() {
-        std::fs::remove_dir_all(&stage).with_context(|| format!("cannot clear {}", stage.display()))?;
-    }
-    copy_tree(&bot.dir, &stage)?;
+    fresh_stage(&stage)?;
+    copy_tree(&bot.dir, &stage, &|name| name == "node_modules")?;
     let layer = stage.join("arena");
     if layer.exists() {
         bail!("{}: a bot folder must not have an `arena` folder; the build puts the JS layer there", bot.dir.display());
     }
-    copy_tree(&sdk_dir(root).join("arena"), &layer)?;
+    copy_tree(&sdk_dir(root).join("arena"), &layer, &|_| false)?;
 
     // The output path is the caller's; componentize-js runs in the stage.
     let out = if out.is_absolute() { out.to_path_buf() } else { std::env::current_dir()?.join(out) };
@@ -115,28 +113,4 @@ fn ensure_toolchain(root: &Path) -> Result<PathBuf> {
     }
     std::fs::write(tools.join(STAMP), &lock).with_context(|| format!("cannot write {}", tools.display()))?;
     Ok(cli)
-}
-
-/// Copies the folder `from` to `to`, following symbolic links, skipping hidden entries and
-/// `node_modules`.
-fn copy_tree(from: &Path, to: &Path) -> Result<()> {
-    std::fs::create_dir_all(to).with_context(|| format!("cannot create {}", to.display()))?;
-    let entries = std::fs::read_dir(from).with_context(|| format!("cannot read {}", from.display()))?;
-    for entry in entries {
-        let entry = entry?;
-        let name = entry.file_name();
-        if name.to_string_lossy().starts_with('.') || name == "node_modules" {
-            continue;
-        }
-        let source = entry.path();
-        let target = to.join(&name);
-        // `metadata` follows links, unlike `DirEntry::file_type`.
-        let metadata = std::fs::metadata(&source).with_context(|| format!("cannot read {}", source.display()))?;
-        if metadata.is_dir() {
-            copy_tree(&source, &target)?;
-        } else {
-            std::fs::copy(&source, &target).with_context(|| format!("cannot copy {}", source.display()))?;
-        }
-    }
-    Ok(())
 }

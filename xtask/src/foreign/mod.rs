@@ -149,3 +149,35 @@ pub fn build_all(root: &Path) -> Result<Vec<PathBuf>> {
     }
     Ok(outputs)
 }
+
+/// Empties (or creates) the folder a build stages its sources in.
+pub fn fresh_stage(stage: &Path) -> Result<()> {
+    if stage.exists() {
+        std::fs::remove_dir_all(stage).with_context(|| format!("cannot clear {}", stage.display()))?;
+    }
+    std::fs::create_dir_all(stage).with_context(|| format!("cannot create {}", stage.display()))
+}
+
+/// Copies the folder `from` to `to`, following symbolic links, leaving out hidden entries and
+/// the entries `skip` names. The toolchains build from such copies: they write into their
+/// inputs (`__pycache__`) or resolve imports against one folder.
+pub fn copy_tree(from: &Path, to: &Path, skip: &dyn Fn(&str) -> bool) -> Result<()> {
+    std::fs::create_dir_all(to).with_context(|| format!("cannot create {}", to.display()))?;
+    for entry in std::fs::read_dir(from).with_context(|| format!("cannot read {}", from.display()))? {
+        let name = entry?.file_name();
+        let name_text = name.to_string_lossy();
+        if name_text.starts_with('.') || skip(&name_text) {
+            continue;
+        }
+        let (source, target) = (from.join(&name), to.join(&name));
+        // `metadata` follows links, unlike `DirEntry::file_type`.
+        let metadata = std::fs::metadata(&source).with_context(|| format!("cannot read {}", source.display()))?;
+        if metadata.is_dir() {
+            copy_tree(&source, &target, skip)?;
+        } else {
+            std::fs::copy(&source, &target)
+                .with_context(|| format!("cannot copy {} to {}", source.display(), target.display()))?;
+        }
+    }
+    Ok(())
+}

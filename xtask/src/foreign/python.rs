@@ -5,7 +5,7 @@
 //! componentize-py bundles CPython and pre-initialises the interpreter at build time: the bot's
 //! imports run then and are snapshotted, so a match pays only for `init` and the turns.
 
-use super::ForeignBot;
+use super::{ForeignBot, copy_tree, fresh_stage};
 use crate::util::{run_command, shown, target_dir};
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -49,11 +49,9 @@ pub fn build(root: &Path, bot: &ForeignBot, out: &Path) -> Result<()> {
     // from copies so that the bot folder and the SDK stay clean.
     let stage = tools.join("stage").join(&bot.name);
     let (stage_bot, stage_sdk) = (stage.join("bot"), stage.join("sdk"));
-    if stage.exists() {
-        std::fs::remove_dir_all(&stage).with_context(|| format!("cannot clear {}", stage.display()))?;
-    }
-    copy_sources(&bot.dir, &stage_bot)?;
-    copy_sources(&root.join("guest-sdk").join("python"), &stage_sdk)?;
+    fresh_stage(&stage)?;
+    copy_tree(&bot.dir, &stage_bot, &not_a_source)?;
+    copy_tree(&root.join("guest-sdk").join("python"), &stage_sdk, &not_a_source)?;
 
     // Without VIRTUAL_ENV, componentize-py adds the site-packages of the Python running it (the
     // toolchain's own venv) to the bot's path; point it at an empty one so that a bot gets only
@@ -89,26 +87,10 @@ pub fn build(root: &Path, bot: &ForeignBot, out: &Path) -> Result<()> {
     std::fs::rename(&partial, out).with_context(|| format!("cannot move {} to {}", partial.display(), out.display()))
 }
 
-/// Copies the files under `from` to `to`, leaving out `__pycache__`, hidden entries and built
-/// components (componentize-py bundles what it is given).
-fn copy_sources(from: &Path, to: &Path) -> Result<()> {
-    std::fs::create_dir_all(to).with_context(|| format!("cannot create {}", to.display()))?;
-    for entry in std::fs::read_dir(from).with_context(|| format!("cannot read {}", from.display()))? {
-        let entry = entry?;
-        let name = entry.file_name();
-        let name_text = name.to_string_lossy();
-        if name_text.starts_with('.') || name_text == "__pycache__" || name_text.ends_with(".wasm") {
-            continue;
-        }
-        let (source, target) = (entry.path(), to.join(&name));
-        if source.is_dir() {
-            copy_sources(&source, &target)?;
-        } else {
-            std::fs::copy(&source, &target)
-                .with_context(|| format!("cannot copy {} to {}", source.display(), target.display()))?;
-        }
-    }
-    Ok(())
+/// What is not copied into the stage: byte-code caches and built components (componentize-py
+/// bundles what it is given).
+fn not_a_source(name: &str) -> bool {
+    name == "__pycache__" || name.ends_with(".wasm")
 }
 
 /// The path of a `componentize-py` of the pinned version, installing it first when the virtual
