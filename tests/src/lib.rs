@@ -7,7 +7,9 @@
 #![allow(clippy::panic, clippy::expect_used)] // test support: a failed setup should stop the test loudly
 
 use arena_azul::{Azul, AzulConfig};
+use arena_host::BotFault;
 use arena_host::cache::ArtifactCache;
+use arena_host::fault::{ForfeitReason, Phase, TrapKind};
 use arena_host::games::Binding;
 use arena_host::games::azul::AzulBinding;
 use arena_host::loader::{LoadedBot, load_bot};
@@ -97,4 +99,26 @@ pub fn play_registered<G: arena_game::Game>(
     let played = entry.play(arena(), &paths, &[], seed, budget).expect("the match is playable");
     let record = serde_json::from_str(&played.replay).expect("the replay parses");
     (played.replay, record)
+}
+
+/// Asserts the violated side of the trap rule: seat 0 traps with `trap` in a turn on each of
+/// its three turns (restarted before each next one) and forfeits on the third; the bot in seat
+/// 1 wins.
+pub fn assert_traps_three_times_then_forfeits(record: &MatchRecord<Azul>, trap: TrapKind) {
+    let trapped = BotFault::Trapped { phase: Phase::Turn, trap };
+    assert_eq!(record.setup[0].faults, [], "the start-up is fine");
+    let turns = turns_of(record, 0);
+    assert_eq!(turns.len(), 3);
+    assert_eq!(turns[0].faults, std::slice::from_ref(&trapped));
+    assert_eq!(turns[1].faults, std::slice::from_ref(&trapped), "restarted, and trapped again");
+    assert_eq!(turns[2].faults, [trapped, BotFault::Forfeit { reason: ForfeitReason::TooManyTraps }]);
+    for seat_turn in &turns {
+        assert_eq!(seat_turn.answer, None);
+        assert!(seat_turn.applied.is_some(), "the game's fallback applied");
+        assert!(seat_turn.fuel > 0, "fuel spent before the trap counts");
+    }
+    let player = &record.result.players[0];
+    assert_eq!(player.traps, 3);
+    assert_eq!(player.forfeit_reason, Some(ForfeitReason::TooManyTraps));
+    assert_eq!(record.result.winner, Some(1));
 }

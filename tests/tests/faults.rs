@@ -8,35 +8,13 @@
 
 use arena_azul::{AzulConfig, Colour, Invalid, Move};
 use arena_game::Game;
-use arena_host::fault::{ForfeitReason, InvalidReason, Phase, TrapKind};
+use arena_host::fault::{InvalidReason, TrapKind};
 use arena_host::log::{LOG_BYTES_PER_MATCH, LOG_BYTES_PER_TURN, LogSource};
 use arena_host::play::{MatchRecord, SeatTurn};
 use arena_host::{BotFault, Budget};
 
 use arena_azul::Azul;
-use arena_tests::{play_azul, turns_of};
-
-/// Asserts the violated side of the trap rule: seat 0 traps with `trap` in a turn on each of
-/// its three turns (restarted before each next one) and forfeits on the third; the bot in seat
-/// 1 wins.
-fn assert_traps_three_times_then_forfeits(record: &MatchRecord<Azul>, trap: TrapKind) {
-    let trapped = BotFault::Trapped { phase: Phase::Turn, trap };
-    assert_eq!(record.setup[0].faults, [], "the start-up is fine");
-    let turns = turns_of(record, 0);
-    assert_eq!(turns.len(), 3);
-    assert_eq!(turns[0].faults, std::slice::from_ref(&trapped));
-    assert_eq!(turns[1].faults, std::slice::from_ref(&trapped), "restarted, and trapped again");
-    assert_eq!(turns[2].faults, [trapped, BotFault::Forfeit { reason: ForfeitReason::TooManyTraps }]);
-    for seat_turn in &turns {
-        assert_eq!(seat_turn.answer, None);
-        assert!(seat_turn.applied.is_some(), "the game's fallback applied");
-        assert!(seat_turn.fuel > 0, "fuel spent before the trap counts");
-    }
-    let player = &record.result.players[0];
-    assert_eq!(player.traps, 3);
-    assert_eq!(player.forfeit_reason, Some(ForfeitReason::TooManyTraps));
-    assert_eq!(record.result.winner, Some(1));
-}
+use arena_tests::{assert_traps_three_times_then_forfeits, play_azul, turns_of};
 
 /// Asserts the obeyed side: seat `seat` played the whole game with no fault at all.
 fn assert_plays_cleanly(record: &MatchRecord<Azul>, seat: usize) {

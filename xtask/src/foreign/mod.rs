@@ -16,11 +16,15 @@ pub mod c;
 pub mod js;
 pub mod python;
 
-use crate::rust_bots::BOT_DIRS;
 use crate::util::bots_dir;
 use anyhow::{Context, Result, bail};
 use std::fmt;
 use std::path::{Path, PathBuf};
+
+/// Folders whose subfolders with a [`MANIFEST`] are bots. The test fixtures are not in
+/// `tests/bots/`: every folder there is a cargo workspace member (`tests/bots/*`), and cargo's
+/// `exclude` cannot take one out because `tests/` is itself a member's folder.
+pub const BOT_DIRS: [&str; 2] = ["bots-examples", "tests/foreign-bots"];
 
 /// The manifest's file name.
 pub const MANIFEST: &str = "bot.json";
