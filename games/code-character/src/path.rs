@@ -115,8 +115,34 @@ fn integral(v: f64) -> bool {
     floor(v) as f64 == v
 }
 
+/// How close (in tile units) an estimated crossing may come to a grid line before
+/// [`directly_reachable`] computes it exactly; the estimate's error is below 1e-13.
+const NEAR_GRID: f64 = 1e-9;
+
+/// Where a segment crosses one integral x: the tiles `floor(y)` and `ceil(y) - 1` (equal unless
+/// `y` is an integer), and `y` itself when it was computed exactly (always so for integers).
+#[derive(Copy, Clone)]
+struct Crossing {
+    floor: i64,
+    ceil_less_one: i64,
+    exact: Option<f64>,
+}
+
+impl Crossing {
+    fn exact(y: f64) -> Crossing {
+        Crossing { floor: floor(y), ceil_less_one: ceil(y) - 1, exact: Some(y) }
+    }
+}
+
 /// Whether the segment `p`-`q` is free of blocked tiles (see the module docs). Points outside
 /// [0, 30] are never reachable.
+///
+/// The strip walk gives the same answer as computing every crossing as
+/// `a.y + ((x - a.x) * dy) / dx` (the module docs' rule), without a division per strip: only
+/// the crossings' floor and ceiling matter, so each is estimated as `a.y + (x - a.x) * slope`
+/// (within 1e-13 of the exact float on this map) and computed the exact way only when the
+/// estimate lies within [`NEAR_GRID`] of an integer, where the two could round to different
+/// tiles. A test checks this against the plain walk.
 pub(crate) fn directly_reachable(blocked: &Blocked, p: Vec2, q: Vec2) -> bool {
     let inside = |v: f64| (0.0..=MAP_EXTENT).contains(&v);
     if !(inside(p.x) && inside(p.y) && inside(q.x) && inside(q.y)) {
@@ -132,8 +158,9 @@ pub(crate) fn directly_reachable(blocked: &Blocked, p: Vec2, q: Vec2) -> bool {
         let (lo, hi) = if a.y <= b.y { (a.y, b.y) } else { (b.y, a.y) };
         let (jlo, jhi) = (floor(lo), ceil(hi) - 1);
         if integral(a.x) {
+            // Both sides blocked somewhere along the stretch.
             let x = a.x as i64;
-            return (jlo..=jhi).all(|j| !(blocked.at(x - 1, j) && blocked.at(x, j)));
+            return !(jlo..=jhi).any(|j| blocked.at(x - 1, j) && blocked.at(x, j));
         }
         return !blocked.any_in_row(floor(a.x), jlo, jhi);
     }
@@ -148,25 +175,43 @@ pub(crate) fn directly_reachable(blocked: &Blocked, p: Vec2, q: Vec2) -> bool {
         return (ilo..=ihi).all(|i| !blocked.at(i, y));
     }
     let (dx, dy) = (b.x - a.x, b.y - a.y);
-    let (mut xs, mut ys) = (a.x, a.y);
-    loop {
-        let next = floor(xs) as f64 + 1.0;
-        let (xe, ye) = if next < b.x { (next, a.y + ((next - a.x) * dy) / dx) } else { (b.x, b.y) };
-        let row = floor(xs);
-        let (lo, hi) = if ys <= ye { (ys, ye) } else { (ye, ys) };
-        if lo == hi && integral(lo) {
-            // A stretch along a grid line (a slope too small to register): either side free.
-            let y = lo as i64;
-            if blocked.at(row, y - 1) && blocked.at(row, y) {
-                return false;
-            }
-        } else if blocked.any_in_row(row, floor(lo), ceil(hi) - 1) {
-            return false;
+    let slope = dy / dx;
+    let crossing = |next: f64| {
+        let estimate = a.y + (next - a.x) * slope;
+        let below = floor(estimate);
+        if estimate - below as f64 <= NEAR_GRID || (below + 1) as f64 - estimate <= NEAR_GRID {
+            Crossing::exact(a.y + ((next - a.x) * dy) / dx)
+        } else {
+            Crossing { floor: below, ceil_less_one: below, exact: None }
         }
-        if xe >= b.x {
+    };
+    let mut row = floor(a.x);
+    let mut start = Crossing::exact(a.y);
+    loop {
+        let next = (row + 1) as f64;
+        let last = next >= b.x;
+        let end = if last { Crossing::exact(b.y) } else { crossing(next) };
+        match (start.exact, end.exact) {
+            (Some(ys), Some(ye)) if ys == ye && integral(ys) => {
+                // A stretch along a grid line (a slope too small to register): either side free.
+                let y = ys as i64;
+                if blocked.at(row, y - 1) && blocked.at(row, y) {
+                    return false;
+                }
+            }
+            _ => {
+                let lo = start.floor.min(end.floor);
+                let hi = start.ceil_less_one.max(end.ceil_less_one);
+                if blocked.any_in_row(row, lo, hi) {
+                    return false;
+                }
+            }
+        }
+        if last {
             return true;
         }
-        (xs, ys) = (xe, ye);
+        row += 1;
+        start = end;
     }
 }
 
@@ -207,152 +252,441 @@ fn key(cost: f64, rank: u32) -> u128 {
     (u128::from(cost.to_bits()) << 32) | u128::from(rank)
 }
 
+/// A set of node indices, one bit each.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(n: usize) -> Bits {
+        Bits(vec![0; n.div_ceil(64)])
+    }
+
+    fn get(&self, i: usize) -> bool {
+        self.0.get(i / 64).is_some_and(|word| (word >> (i % 64)) & 1 != 0)
+    }
+
+    fn set(&mut self, i: usize) {
+        if let Some(word) = self.0.get_mut(i / 64) {
+            *word |= 1 << (i % 64);
+        }
+    }
+
+    fn any(&self) -> bool {
+        self.0.iter().any(|&word| word != 0)
+    }
+}
+
+/// Whether [`directly_reachable`] for the segment `a`-`b` may read tile `t`: every tile it reads
+/// lies within one tile of the segment's bounding box (a grid line's neighbours are one tile
+/// out, and computed crossings stray from the exact line by far less than a tile).
+fn touches(a: Vec2, b: Vec2, t: Tile) -> bool {
+    let (x, y) = (i64::from(t.x), i64::from(t.y));
+    let (x0, x1) = if a.x <= b.x { (a.x, b.x) } else { (b.x, a.x) };
+    let (y0, y1) = if a.y <= b.y { (a.y, b.y) } else { (b.y, a.y) };
+    floor(x0) - 1 <= x && x <= ceil(x1) && floor(y0) - 1 <= y && y <= ceil(y1)
+}
+
+/// Beyond this many changed tiles a graph is built afresh instead of from the previous one.
+const MAX_CHANGED: usize = 16;
+
 /// The visibility graph for one set of blocked tiles, with both seats' frames.
 #[derive(Clone)]
 pub(crate) struct Graph {
     /// What it was built from (engine coordinates).
     blocked: Blocked,
+    /// The waypoints (engine coordinates, row-major order).
+    corners: Vec<Tile>,
     /// Seat 0's frame (engine coordinates) and seat 1's (mirrored).
     frames: [Frame; 2],
-    /// Edges between waypoints, by node index (the same in both frames).
-    adj: Vec<Vec<(u32, f64)>>,
+    /// Edges between waypoints by node index (the same in both frames): node `u`'s neighbours
+    /// are `to[start[u]..start[u + 1]]`, at distances `length[..]`.
+    start: Vec<u32>,
+    to: Vec<u32>,
+    length: Vec<f64>,
+    /// The same edges as an adjacency matrix: row `u` is `matrix[u * words..(u + 1) * words]`.
+    matrix: Vec<u64>,
+    words: usize,
 }
 
 impl std::fmt::Debug for Graph {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let edges: usize = self.adj.iter().map(Vec::len).sum();
-        write!(f, "Graph {{ waypoints: {}, edges: {} }}", self.frames[0].nodes.len(), edges / 2)
+        write!(f, "Graph {{ waypoints: {}, edges: {} }}", self.corners.len(), self.to.len() / 2)
     }
+}
+
+/// How a graph differs from the one it was rebuilt from (see [`Graph::rebuild`]).
+#[derive(Debug, Default)]
+struct Delta {
+    /// Each new node's index in the old graph ([`NO_NODE`]: a new waypoint).
+    old_of: Vec<u32>,
+    /// Each old node's index in the new graph ([`NO_NODE`]: no longer a waypoint).
+    new_of: Vec<u32>,
+    /// The tiles whose blocking changed, in each seat's frame.
+    changed: [Vec<Tile>; 2],
+    /// The new graph's edges that the old one lacks (new node indices, lower first).
+    added: Vec<(u32, u32)>,
 }
 
 impl Graph {
     /// Builds the graph for `blocked` (engine coordinates).
     pub(crate) fn build(blocked: Blocked) -> Graph {
-        let corners = waypoints(&blocked);
+        Graph::assemble(blocked, waypoints(&blocked), |_, _, a, b| directly_reachable(&blocked, a, b))
+    }
+
+    /// The graph over the waypoints `corners` of `blocked`, with an edge between nodes `i < j`
+    /// when `edge(i, j, point i, point j)`.
+    fn assemble(blocked: Blocked, corners: Vec<Tile>, mut edge: impl FnMut(usize, usize, Vec2, Vec2) -> bool) -> Graph {
         let nodes: Vec<Vec2> = corners.iter().map(|t| Vec2::new(f64::from(t.x), f64::from(t.y))).collect();
-        let mut adj: Vec<Vec<(u32, f64)>> = vec![Vec::new(); nodes.len()];
+        let n = nodes.len();
+        let words = n.div_ceil(64);
+        let mut matrix = vec![0u64; n * words];
         for (i, &a) in nodes.iter().enumerate() {
             for (j, &b) in nodes.iter().enumerate().skip(i + 1) {
-                if directly_reachable(&blocked, a, b) {
-                    let cost = a.distance(b);
-                    adj[i].push((j as u32, cost));
-                    adj[j].push((i as u32, cost));
+                if edge(i, j, a, b) {
+                    matrix[i * words + j / 64] |= 1 << (j % 64);
+                    matrix[j * words + i / 64] |= 1 << (i % 64);
                 }
             }
+        }
+        let mut start = Vec::with_capacity(n + 1);
+        let (mut to, mut length) = (Vec::new(), Vec::new());
+        start.push(0);
+        for (i, &a) in nodes.iter().enumerate() {
+            for (w, &word) in matrix[i * words..(i + 1) * words].iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let j = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    to.push(j as u32);
+                    // |a - b| and |b - a| are the same float: squares ignore the sign.
+                    length.push(a.distance(nodes[j]));
+                }
+            }
+            start.push(to.len() as u32);
         }
         // Integer coordinates: 30 - x is exact. The waypoints are listed in row-major order, so
         // seat 0 ranks them by index and seat 1, seeing them mirrored, in reverse.
         let mirrored = nodes.iter().map(|p| p.mirrored()).collect();
-        let n = nodes.len() as u32;
+        let count = n as u32;
         let frames = [
-            Frame { blocked, nodes, rank: (0..n).collect() },
-            Frame { blocked: blocked.mirrored(), nodes: mirrored, rank: (0..n).map(|i| n - 1 - i).collect() },
+            Frame { blocked, nodes, rank: (0..count).collect() },
+            Frame { blocked: blocked.mirrored(), nodes: mirrored, rank: (0..count).map(|i| count - 1 - i).collect() },
         ];
-        Graph { blocked, frames, adj }
+        Graph { blocked, corners, frames, start, to, length, matrix, words }
     }
 
-    /// The blocked tiles the graph was built from.
-    pub(crate) fn blocked(&self) -> &Blocked {
-        &self.blocked
+    /// The graph for `blocked`, asking [`directly_reachable`] again only about the waypoint
+    /// pairs whose segment may read a changed tile ([`touches`]); the other pairs keep this
+    /// graph's answer. Also says what changed. `None` when too much changed for that to pay.
+    fn rebuild(&self, blocked: Blocked) -> Option<(Graph, Delta)> {
+        let changed: Vec<Tile> = Tile::all().filter(|&t| self.blocked.contains(t) != blocked.contains(t)).collect();
+        if changed.len() > MAX_CHANGED {
+            return None;
+        }
+        let corners = waypoints(&blocked);
+        // Both lists are in row-major order: merge them.
+        let mut old_of = vec![NO_NODE; corners.len()];
+        let mut new_of = vec![NO_NODE; self.corners.len()];
+        let (mut i, mut j) = (0, 0);
+        while let (Some(new), Some(old)) = (corners.get(i), self.corners.get(j)) {
+            match new.cmp(old) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    old_of[i] = j as u32;
+                    new_of[j] = i as u32;
+                    (i, j) = (i + 1, j + 1);
+                }
+            }
+        }
+        let mut added = Vec::new();
+        let graph = Graph::assemble(blocked, corners, |i, j, a, b| {
+            let (oi, oj) = (old_of[i], old_of[j]);
+            let before = oi != NO_NODE && oj != NO_NODE && self.has_edge(oi as usize, oj as usize);
+            if oi != NO_NODE && oj != NO_NODE && !changed.iter().any(|&t| touches(a, b, t)) {
+                return before;
+            }
+            let now = directly_reachable(&blocked, a, b);
+            if now && !before {
+                added.push((i as u32, j as u32));
+            }
+            now
+        });
+        let mirrored = changed.iter().map(|t| t.mirrored()).collect();
+        Some((graph, Delta { old_of, new_of, changed: [changed, mirrored], added }))
     }
 
     /// Number of waypoints.
     #[cfg(test)]
     pub(crate) fn waypoint_count(&self) -> usize {
-        self.frames[0].nodes.len()
+        self.corners.len()
     }
 
     fn frame(&self, seat: usize) -> &Frame {
         self.frames.get(seat).unwrap_or(&self.frames[0])
     }
 
+    /// Whether nodes `u` and `v` are joined.
+    fn has_edge(&self, u: usize, v: usize) -> bool {
+        self.matrix.get(u * self.words + v / 64).is_some_and(|word| (word >> (v % 64)) & 1 != 0)
+    }
+
+    /// Node `u`'s neighbours and the distances to them.
+    fn neighbours(&self, u: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
+        let (lo, hi) = (self.start[u] as usize, self.start[u + 1] as usize);
+        self.to[lo..hi].iter().zip(&self.length[lo..hi]).map(|(&v, &length)| (v as usize, length))
+    }
+
     /// Shortest paths from every waypoint to `goal` in `seat`'s frame: a Dijkstra rooted at the
     /// goal, whose edges to the waypoints that see it are the temporary goal node's edges.
-    fn goal_tree(&self, seat: usize, goal: Vec2) -> GoalTree {
+    fn goal_tree(&self, seat: usize, goal: Vec2, work: &mut Work) -> GoalTree {
         let frame = self.frame(seat);
         let n = frame.nodes.len();
         let mut cost = vec![f64::INFINITY; n];
         let mut next = vec![NO_NODE; n];
+        let mut visible = Bits::new(n);
+        work.node.clear();
+        work.cost.clear();
+        work.slot.clear();
+        work.slot.resize(n, NO_NODE);
         for (v, &point) in frame.nodes.iter().enumerate() {
             if directly_reachable(&frame.blocked, point, goal) {
                 cost[v] = point.distance(goal);
                 next[v] = GOAL_NODE;
+                visible.set(v);
+                work.slot[v] = work.node.len() as u32;
+                work.node.push(v as u32);
+                work.cost.push(cost[v]);
             }
         }
-        let reachable = next.contains(&GOAL_NODE);
-        // The graph is dense (waypoints see many others): an O(n^2) scan beats a heap. Ties in
-        // cost settle the lower position (x, then y, own coordinates) first.
-        let mut open: Vec<usize> = (0..n).filter(|&v| cost[v].is_finite()).collect();
-        let mut closed = vec![false; n];
-        while let Some((i, &u)) = open.iter().enumerate().min_by_key(|(_, v)| key(cost[**v], frame.rank[**v])) {
-            open.swap_remove(i);
-            closed[u] = true;
-            for &(v, edge) in &self.adj[u] {
+        self.settle(&frame.rank, &mut cost, &mut next, work);
+        GoalTree { cost, next, reachable: visible.any(), visible }
+    }
+
+    /// The Dijkstra's main loop over the open nodes in `work`. The graph is dense (waypoints see
+    /// many others): an O(n^2) scan of the open nodes beats a heap. Ties in cost settle the lower
+    /// rank first, and a node keeps the first settled neighbour that reaches its final cost
+    /// (only strictly better costs replace). Settled nodes need no flag: a settled node's cost
+    /// is at most the current one's, so no edge from it can strictly improve it.
+    fn settle(&self, rank: &[u32], cost: &mut [f64], next: &mut [u32], work: &mut Work) {
+        loop {
+            // Two tight passes: the least cost, then the lowest rank among the open nodes at it.
+            let least = work.cost.iter().fold(f64::INFINITY, |m, &c| if c < m { c } else { m });
+            let mut best: Option<(usize, u32)> = None;
+            for (i, (&c, &v)) in work.cost.iter().zip(&work.node).enumerate() {
+                if c == least && best.is_none_or(|(_, r)| rank[v as usize] < r) {
+                    best = Some((i, rank[v as usize]));
+                }
+            }
+            let Some((i, _)) = best else {
+                return;
+            };
+            let u = work.node.swap_remove(i) as usize;
+            work.cost.swap_remove(i);
+            if let Some(&moved) = work.node.get(i) {
+                work.slot[moved as usize] = i as u32;
+            }
+            work.slot[u] = NO_NODE;
+            let cu = least;
+            let (lo, hi) = (self.start[u] as usize, self.start[u + 1] as usize);
+            for (&v, &edge) in self.to[lo..hi].iter().zip(&self.length[lo..hi]) {
                 let v = v as usize;
-                let through = cost[u] + edge;
-                // Strictly better only: the first node settled keeps a tie.
-                if !closed[v] && through < cost[v] {
-                    if cost[v].is_infinite() {
-                        open.push(v);
+                let through = cu + edge;
+                if through < cost[v] {
+                    let slot = work.slot[v];
+                    if slot == NO_NODE {
+                        work.slot[v] = work.node.len() as u32;
+                        work.node.push(v as u32);
+                        work.cost.push(through);
+                    } else if let Some(entry) = work.cost.get_mut(slot as usize) {
+                        *entry = through;
                     }
                     cost[v] = through;
                     next[v] = u as u32;
                 }
             }
         }
-        GoalTree { cost, next, reachable }
+    }
+
+    /// `tree`, the goal tree for `goal` in `seat`'s frame of the graph this one was rebuilt
+    /// from (`delta`), carried over when the Dijkstra of [`Graph::goal_tree`] provably makes the
+    /// same choices here; `None` when it might not (the tree is then built afresh on demand).
+    ///
+    /// Why this is exact: dropping edges or waypoints that no tree path uses changes neither the
+    /// costs nor the order nodes settle in, so every kept node keeps its next hop; a new
+    /// waypoint's cost and next hop are what its kept neighbours (all settled before it, their
+    /// costs being lower) and the goal offer it, ties going to the goal and then to the
+    /// neighbour settled first; and a new edge or new sight of the goal changes nothing when
+    /// it offers both ends strictly more than they have (a tie could change a next hop).
+    fn carry_over(&self, delta: &Delta, seat: usize, goal: Vec2, tree: &GoalTree) -> Option<GoalTree> {
+        let frame = self.frame(seat);
+        let n = frame.nodes.len();
+        let changed = delta.changed.get(seat)?;
+        let mut cost = vec![f64::INFINITY; n];
+        let mut next = vec![NO_NODE; n];
+        let mut visible = Bits::new(n);
+        for (v, &point) in frame.nodes.iter().enumerate() {
+            let old = delta.old_of[v] as usize;
+            let kept = old != NO_NODE as usize;
+            let sees = if kept && !changed.iter().any(|&t| touches(point, goal, t)) {
+                tree.visible.get(old)
+            } else {
+                directly_reachable(&frame.blocked, point, goal)
+            };
+            if sees {
+                visible.set(v);
+            }
+            if !kept {
+                continue;
+            }
+            cost[v] = tree.cost[old];
+            next[v] = match tree.next[old] {
+                GOAL_NODE if sees => GOAL_NODE,
+                GOAL_NODE => return None,
+                NO_NODE => NO_NODE,
+                parent => match delta.new_of.get(parent as usize) {
+                    Some(&p) if p != NO_NODE && self.has_edge(v, p as usize) => p,
+                    _ => return None,
+                },
+            };
+            // (Costs are never NaN.)
+            if sees && !tree.visible.get(old) && point.distance(goal) <= cost[v] {
+                return None;
+            }
+        }
+        for v in 0..n {
+            if delta.old_of[v] != NO_NODE {
+                continue;
+            }
+            let (mut best, mut via) =
+                if visible.get(v) { (frame.nodes[v].distance(goal), GOAL_NODE) } else { (f64::INFINITY, NO_NODE) };
+            for (u, edge) in self.neighbours(v) {
+                if delta.old_of[u] == NO_NODE || !cost[u].is_finite() {
+                    continue;
+                }
+                let through = cost[u] + edge;
+                let better = through < best
+                    || (through == best
+                        && via != GOAL_NODE
+                        && key(cost[u], frame.rank[u]) < key(cost[via as usize], frame.rank[via as usize]));
+                if better {
+                    (best, via) = (through, u as u32);
+                }
+            }
+            cost[v] = best;
+            next[v] = via;
+        }
+        let nodes = &self.frames[0].nodes;
+        for &(i, j) in &delta.added {
+            let (i, j) = (i as usize, j as usize);
+            let edge = nodes[i].distance(nodes[j]);
+            for (u, v) in [(i, j), (j, i)] {
+                // A kept node's edge into a new one was weighed above.
+                let weighed = delta.old_of[u] != NO_NODE && delta.old_of[v] == NO_NODE;
+                if !weighed && cost[u].is_finite() && cost[u] + edge <= cost[v] {
+                    return None;
+                }
+            }
+        }
+        Some(GoalTree { cost, next, reachable: visible.any(), visible })
     }
 }
 
 /// `GoalTree::next` of a waypoint that goes straight to the goal.
 const GOAL_NODE: u32 = u32::MAX - 1;
-/// `GoalTree::next` of a waypoint that cannot reach the goal.
+/// `GoalTree::next` of a waypoint that cannot reach the goal (and "none" in other node maps).
 const NO_NODE: u32 = u32::MAX;
 
 /// Every waypoint's shortest-path cost to one goal, and its next hop there.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 struct GoalTree {
     cost: Vec<f64>,
     next: Vec<u32>,
+    /// The waypoints that see the goal.
+    visible: Bits,
     /// Whether any waypoint sees the goal.
     reachable: bool,
+}
+
+/// The Dijkstra's buffers, kept between trees.
+#[derive(Clone, Debug, Default)]
+struct Work {
+    /// The open nodes, and their costs at the same index.
+    node: Vec<u32>,
+    cost: Vec<f64>,
+    /// Each node's index in `node` ([`NO_NODE`]: not open).
+    slot: Vec<u32>,
 }
 
 /// Goal trees kept per planner; beyond this many the memo starts afresh (it never changes a
 /// result, only saves work).
 const MAX_TREES: usize = 1024;
 
+/// A memoised goal tree, and whether a search used it since the last [`Planner::update`].
+#[derive(Clone, Debug)]
+struct Memo {
+    tree: Arc<GoalTree>,
+    used: bool,
+}
+
 /// The search (see the module docs) over one [`Graph`], with a memo of goal trees: bots keep
-/// their targets for many turns and often share them, and a tree stays valid as long as the
-/// graph does. The memo is an optimisation only: every answer is a pure function of the graph,
-/// the seat, the start and the goal.
+/// their targets for many turns and often share them. A tree stays valid as long as the graph
+/// does, and when the graph changes the trees searched last turn are carried over where that
+/// is provably exact ([`Graph::carry_over`]). The memo is an optimisation only: every answer
+/// is a pure function of the graph, the seat, the start and the goal.
 #[derive(Clone, Debug)]
 pub(crate) struct Planner {
     graph: Arc<Graph>,
-    trees: BTreeMap<(usize, u64, u64), Arc<GoalTree>>,
+    trees: BTreeMap<(usize, u64, u64), Memo>,
+    work: Work,
 }
 
 impl Planner {
     /// A planner over `graph`.
     pub(crate) fn new(graph: Arc<Graph>) -> Planner {
-        Planner { graph, trees: BTreeMap::new() }
+        Planner { graph, trees: BTreeMap::new(), work: Work::default() }
+    }
+
+    /// The planner for this turn's blocked tiles: this one if they did not change, else one over
+    /// the rebuilt graph with the still-exact trees of those searched since the last update.
+    pub(crate) fn update(self, blocked: Blocked) -> Planner {
+        let mut planner = self;
+        if planner.graph.blocked == blocked {
+            for memo in planner.trees.values_mut() {
+                memo.used = false;
+            }
+            return planner;
+        }
+        let Some((graph, delta)) = planner.graph.rebuild(blocked) else {
+            return Planner::new(Arc::new(Graph::build(blocked)));
+        };
+        let mut trees = BTreeMap::new();
+        for (&(seat, x, y), memo) in &planner.trees {
+            let goal = Vec2::new(f64::from_bits(x), f64::from_bits(y));
+            if let Some(tree) = memo.used.then(|| graph.carry_over(&delta, seat, goal, &memo.tree)).flatten() {
+                trees.insert((seat, x, y), Memo { tree: Arc::new(tree), used: false });
+            }
+        }
+        Planner { graph: Arc::new(graph), trees, work: planner.work }
     }
 
     /// The graph it plans on.
+    #[cfg(test)]
     pub(crate) fn graph(&self) -> &Graph {
         &self.graph
     }
 
     fn tree(&mut self, seat: usize, goal: Vec2) -> Arc<GoalTree> {
         let key = (seat, goal.x.to_bits(), goal.y.to_bits());
-        if let Some(tree) = self.trees.get(&key) {
-            return Arc::clone(tree);
+        if let Some(memo) = self.trees.get_mut(&key) {
+            memo.used = true;
+            return Arc::clone(&memo.tree);
         }
         if self.trees.len() >= MAX_TREES {
             self.trees.clear();
         }
-        let tree = Arc::new(self.graph.goal_tree(seat, goal));
-        self.trees.insert(key, Arc::clone(&tree));
+        let tree = Arc::new(self.graph.goal_tree(seat, goal, &mut self.work));
+        self.trees.insert(key, Memo { tree: Arc::clone(&tree), used: true });
         tree
     }
 
@@ -491,6 +825,90 @@ mod tests {
 
     impl Eq for Entry {}
 
+    /// The plain strip walk of the module docs: every crossing computed as
+    /// `a.y + ((x - a.x) * dy) / dx`.
+    fn reference_reachable(blocked: &Blocked, p: Vec2, q: Vec2) -> bool {
+        let inside = |v: f64| (0.0..=MAP_EXTENT).contains(&v);
+        if !(inside(p.x) && inside(p.y) && inside(q.x) && inside(q.y)) {
+            return false;
+        }
+        if p == q {
+            return true;
+        }
+        let (a, b) = if (p.x, p.y) <= (q.x, q.y) { (p, q) } else { (q, p) };
+        if a.x == b.x {
+            let (lo, hi) = if a.y <= b.y { (a.y, b.y) } else { (b.y, a.y) };
+            let (jlo, jhi) = (floor(lo), ceil(hi) - 1);
+            if integral(a.x) {
+                let x = a.x as i64;
+                return (jlo..=jhi).all(|j| !(blocked.at(x - 1, j) && blocked.at(x, j)));
+            }
+            return !blocked.any_in_row(floor(a.x), jlo, jhi);
+        }
+        if a.y == b.y {
+            let (ilo, ihi) = (floor(a.x), ceil(b.x) - 1);
+            if integral(a.y) {
+                let y = a.y as i64;
+                return (ilo..=ihi).all(|i| !(blocked.at(i, y - 1) && blocked.at(i, y)));
+            }
+            let y = floor(a.y);
+            return (ilo..=ihi).all(|i| !blocked.at(i, y));
+        }
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        let (mut xs, mut ys) = (a.x, a.y);
+        loop {
+            let next = floor(xs) as f64 + 1.0;
+            let (xe, ye) = if next < b.x { (next, a.y + ((next - a.x) * dy) / dx) } else { (b.x, b.y) };
+            let row = floor(xs);
+            let (lo, hi) = if ys <= ye { (ys, ye) } else { (ye, ys) };
+            if lo == hi && integral(lo) {
+                let y = lo as i64;
+                if blocked.at(row, y - 1) && blocked.at(row, y) {
+                    return false;
+                }
+            } else if blocked.any_in_row(row, floor(lo), ceil(hi) - 1) {
+                return false;
+            }
+            if xe >= b.x {
+                return true;
+            }
+            (xs, ys) = (xe, ye);
+        }
+    }
+
+    /// The fast walk answers exactly like the plain one: integer, half-integer, decimal,
+    /// near-grid and arbitrary endpoints on random layouts.
+    #[test]
+    fn reachability_matches_the_plain_walk() {
+        let mut rng = arena_game::new_rng(5);
+        let mut r = |n: u32| arena_game::rng_below(&mut rng, n);
+        let mut agree = [0usize; 2];
+        for layout in 0..60 {
+            let mut blocked = if layout % 2 == 0 { water(&Map::default()) } else { Blocked::default() };
+            for _ in 0..r(120) {
+                blocked.set(Tile::new(r(30) as u8, r(30) as u8));
+            }
+            for _ in 0..4000 {
+                let coordinate = |r: &mut dyn FnMut(u32) -> u32| -> f64 {
+                    match r(6) {
+                        0 => f64::from(r(31)),
+                        1 => f64::from(r(30)) + 0.5,
+                        2 => f64::from(r(3001)) / 100.0,
+                        3 => f64::from(r(31)) + (f64::from(r(3)) - 1.0) * 1e-12,
+                        4 => f64::from(r(1 << 30)) / f64::from(1u32 << 30) * 30.0,
+                        _ => f64::from(r(31)) * (1.0 / 3.0),
+                    }
+                };
+                let p = v(coordinate(&mut r), coordinate(&mut r));
+                let q = v(coordinate(&mut r), coordinate(&mut r));
+                let expected = reference_reachable(&blocked, p, q);
+                assert_eq!(directly_reachable(&blocked, p, q), expected, "{p:?} {q:?}");
+                agree[usize::from(expected)] += 1;
+            }
+        }
+        assert!(agree[0] > 10_000 && agree[1] > 10_000, "{agree:?}");
+    }
+
     fn water(map: &Map) -> Blocked {
         let mut blocked = Blocked::default();
         for tile in Tile::all() {
@@ -598,6 +1016,61 @@ mod tests {
         assert_eq!(planner.next_position(0, v(2.5, 2.5), v(14.5, 3.5), 1.0, &mut scratch), None);
     }
 
+    /// A rebuilt graph equals a fresh one, and every goal tree carried over to it equals the
+    /// tree built afresh (costs to the bit, next hops, sight of the goal), for both seats,
+    /// through random tower changes.
+    #[test]
+    fn carried_over_trees_equal_fresh_ones() {
+        let mut rng = arena_game::new_rng(17);
+        let mut r = |n: u32| arena_game::rng_below(&mut rng, n);
+        let water = water(&Map::default());
+        let (mut carried, mut dropped) = (0, 0);
+        for _ in 0..25 {
+            let mut blocked = water;
+            for _ in 0..r(60) {
+                blocked.set(Tile::new(r(30) as u8, r(30) as u8));
+            }
+            let goals: Vec<Vec2> = (0..40)
+                .map(|i| match i % 4 {
+                    0 => v(f64::from(r(30)) + 0.5, f64::from(r(30)) + 0.5),
+                    1 => v(f64::from(r(31)), f64::from(r(31))),
+                    _ => v(f64::from(r(3001)) / 100.0, f64::from(r(3001)) / 100.0),
+                })
+                .collect();
+            let mut planner = Planner::new(Arc::new(Graph::build(blocked)));
+            for _ in 0..10 {
+                for (i, &goal) in goals.iter().enumerate() {
+                    if r(4) != 0 {
+                        planner.tree(i % 2, goal);
+                    }
+                }
+                // Towers come and go: one to three tiles toggle (never water).
+                for _ in 0..=r(3) {
+                    let tile = Tile::new(r(30) as u8, r(30) as u8);
+                    if !water.contains(tile) {
+                        blocked.rows[usize::from(tile.x)] ^= 1 << tile.y;
+                    }
+                }
+                planner = planner.update(blocked);
+                let fresh = Graph::build(blocked);
+                let graph = planner.graph();
+                assert_eq!(graph.corners, fresh.corners);
+                assert_eq!((&graph.start, &graph.to, &graph.matrix), (&fresh.start, &fresh.to, &fresh.matrix));
+                assert_eq!(graph.length, fresh.length);
+                for (&(seat, x, y), memo) in &planner.trees {
+                    let goal = v(f64::from_bits(x), f64::from_bits(y));
+                    let expected = fresh.goal_tree(seat, goal, &mut Work::default());
+                    assert_eq!(*memo.tree, expected, "seat {seat} goal {goal}");
+                    let bits = |tree: &GoalTree| tree.cost.iter().map(|c| c.to_bits()).collect::<Vec<_>>();
+                    assert_eq!(bits(&memo.tree), bits(&expected));
+                    carried += 1;
+                }
+                dropped += goals.len() - planner.trees.len();
+            }
+        }
+        assert!(carried > 1000, "{carried} carried over, {dropped} not");
+    }
+
     /// The spec's A*, plainly: start and goal as temporary nodes, Euclidean heuristic. Returns
     /// the shortest path's length.
     fn astar_cost(graph: &Graph, seat: usize, start: Vec2, goal: Vec2) -> Option<f64> {
@@ -610,7 +1083,7 @@ mod tests {
         let neighbours = |u: usize| -> Vec<(usize, f64)> {
             let mut out: Vec<(usize, f64)> = Vec::new();
             if u < n {
-                out.extend(graph.adj[u].iter().map(|&(v, c)| (v as usize, c)));
+                out.extend(graph.neighbours(u));
             } else {
                 out.extend(
                     (0..n)
