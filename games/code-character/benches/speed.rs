@@ -155,7 +155,16 @@ fn whole_match_flag_rush() {
 }
 
 fn main() {
-    late_game_turns_per_second();
-    late_game_with_tower_churn();
-    whole_match_flag_rush();
+    // An optional argument picks the scenarios whose name contains it (cargo passes `--bench`).
+    let filter: Option<String> = std::env::args().skip(1).find(|arg| !arg.starts_with("--"));
+    let scenarios: [(&str, fn()); 3] = [
+        ("late_game", late_game_turns_per_second),
+        ("churn", late_game_with_tower_churn),
+        ("whole_match", whole_match_flag_rush),
+    ];
+    for (name, run) in scenarios {
+        if filter.as_deref().is_none_or(|f| name.contains(f)) {
+            run();
+        }
+    }
 }

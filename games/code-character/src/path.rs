@@ -262,14 +262,40 @@ impl Bits {
     }
 }
 
-/// Whether [`directly_reachable`] for the segment `a`-`b` may read tile `t`: every tile it reads
-/// lies within one tile of the segment's bounding box (a grid line's neighbours are one tile
-/// out, and computed crossings stray from the exact line by far less than a tile).
+/// Whether [`directly_reachable`] for the segment `a`-`b` may read tile `t`. It reads tiles
+/// only in the rows the segment spans, each within the y range the segment covers over that
+/// row, give or take one tile (a grid line's other side; computed crossings stray from the
+/// exact line by far less than a tile). So a tile is read only if it lies within one tile of
+/// the segment's y range over rows `t.x - 1 ..= t.x + 1` (and of its bounding box).
 fn touches(a: Vec2, b: Vec2, t: Tile) -> bool {
+    let (a, b) = if a.x <= b.x { (a, b) } else { (b, a) };
+    // Far outside the bounding box (floor(v) - 1 > v - 2, ceil(v) < v + 1): the common case.
+    let (tx, ty) = (f64::from(t.x), f64::from(t.y));
+    if tx < a.x - 2.0 || tx > b.x + 1.0 || ty < a.y.min(b.y) - 2.0 || ty > a.y.max(b.y) + 1.0 {
+        return false;
+    }
     let (x, y) = (i64::from(t.x), i64::from(t.y));
-    let (x0, x1) = if a.x <= b.x { (a.x, b.x) } else { (b.x, a.x) };
-    let (y0, y1) = if a.y <= b.y { (a.y, b.y) } else { (b.y, a.y) };
-    floor(x0) - 1 <= x && x <= ceil(x1) && floor(y0) - 1 <= y && y <= ceil(y1)
+    if x < floor(a.x) - 1 || x > ceil(b.x) {
+        return false;
+    }
+    let (y0, y1) = if a.x == b.x {
+        (a.y, b.y)
+    } else {
+        // The segment over x in [x - 1, x + 2] (not empty, given the test above).
+        let slope = (b.y - a.y) / (b.x - a.x);
+        let at = |v: f64| {
+            if v <= a.x {
+                a.y
+            } else if v >= b.x {
+                b.y
+            } else {
+                a.y + (v - a.x) * slope
+            }
+        };
+        (at((x - 1) as f64), at((x + 2) as f64))
+    };
+    let (y0, y1) = if y0 <= y1 { (y0, y1) } else { (y1, y0) };
+    floor(y0) - 1 <= y && y <= ceil(y1)
 }
 
 /// Beyond this many changed tiles a graph is built afresh instead of from the previous one.
@@ -575,6 +601,13 @@ impl Graph {
         }
         // Nodes whose cost is (possibly) new: their neighbours' next hops must be chosen again.
         let mut relabelled: Vec<u32> = Vec::new();
+        let mut listed = Bits::new(n);
+        let mut relabel = |v: usize| {
+            if !listed.get(v) {
+                listed.set(v);
+                relabelled.push(v as u32);
+            }
+        };
         work.node.clear();
         work.cost.clear();
         work.slot.clear();
@@ -606,7 +639,7 @@ impl Graph {
             cost[v] = best;
             next[v] = NO_NODE;
             dirty.set(v);
-            relabelled.push(v as u32);
+            relabel(v);
             if best.is_finite() {
                 open(work, v, best);
             }
@@ -615,23 +648,22 @@ impl Graph {
         let nodes = &self.frames[0].nodes;
         for &(i, j) in &delta.added {
             let (i, j) = (i as usize, j as usize);
-            dirty.set(i);
-            dirty.set(j);
             let edge = nodes[i].distance(nodes[j]);
             for (u, v) in [(i, j), (j, i)] {
                 if state[u] == 1 && state[v] == 1 && cost[u] + edge < cost[v] {
                     cost[v] = cost[u] + edge;
-                    relabelled.push(v as u32);
+                    relabel(v);
                     open(work, v, cost[v]);
                 }
             }
         }
         for v in 0..n {
+            // (So far only changes of sight are dirty.)
             if state[v] == 1 && visible.get(v) && dirty.get(v) {
                 let sight = frame.nodes[v].distance(goal);
                 if sight < cost[v] {
                     cost[v] = sight;
-                    relabelled.push(v as u32);
+                    relabel(v);
                     open(work, v, sight);
                 }
             }
@@ -658,16 +690,31 @@ impl Graph {
                 let through = least + edge;
                 if through < cost[v] {
                     cost[v] = through;
-                    relabelled.push(v as u32);
+                    relabel(v);
                     open(work, v, through);
                 }
             }
         }
-        // 3. Next hops again where their inputs may have changed.
+        // 3. Next hops again where their inputs may have changed: the relabelled nodes, and
+        // the nodes a relabelled neighbour or a new edge now reaches at their cost (a tie
+        // the rule must settle) or that went through the relabelled neighbour. (A node that
+        // went through a broken one is broken too; one with a winner untouched keeps it.)
         for &v in &relabelled {
-            dirty.set(v as usize);
-            for (u, _) in self.neighbours(v as usize) {
-                dirty.set(u);
+            let v = v as usize;
+            dirty.set(v);
+            for (w, edge) in self.neighbours(v) {
+                if next[w] == v as u32 || cost[v] + edge <= cost[w] {
+                    dirty.set(w);
+                }
+            }
+        }
+        for &(i, j) in &delta.added {
+            let (i, j) = (i as usize, j as usize);
+            let edge = nodes[i].distance(nodes[j]);
+            for (u, v) in [(i, j), (j, i)] {
+                if cost[u] + edge <= cost[v] {
+                    dirty.set(v);
+                }
             }
         }
         for v in 0..n {
@@ -864,30 +911,37 @@ impl Planner {
 /// The waypoint a path from `start` enters the graph by: the least |start - u| + cost(u) over
 /// the waypoints `u` that `start` sees, ties broken by position (x, then y). Candidates are
 /// tried cheapest first, so usually only one or two visibility checks are needed.
-fn best_entry(frame: &Frame, tree: &GoalTree, start: Vec2, keys: &mut Vec<(f64, usize)>) -> Option<usize> {
+fn best_entry(frame: &Frame, tree: &GoalTree, start: Vec2, keys: &mut Vec<(f64, u32)>) -> Option<usize> {
     keys.clear();
     for (u, (&cost, &point)) in tree.cost.iter().zip(&frame.nodes).enumerate() {
         if cost.is_finite() {
-            keys.push((start.distance(point) + cost, u));
+            keys.push((start.distance(point) + cost, u as u32));
         }
     }
-    let order = |&(cost, u): &(f64, usize)| key(cost, frame.rank[u]);
-    for _ in 0..8 {
-        let (i, &(_, u)) = keys.iter().enumerate().min_by_key(|(_, entry)| order(entry))?;
-        if directly_reachable(&frame.blocked, start, frame.nodes[u]) {
-            return Some(u);
+    let rank = &frame.rank;
+    let before = |a: (f64, u32), b: (f64, u32)| a.0 < b.0 || (a.0 == b.0 && rank[a.1 as usize] < rank[b.1 as usize]);
+    for _ in 0..4 {
+        let mut best: Option<(usize, (f64, u32))> = None;
+        for (i, &entry) in keys.iter().enumerate() {
+            if best.is_none_or(|(_, b)| before(entry, b)) {
+                best = Some((i, entry));
+            }
+        }
+        let (i, (_, u)) = best?;
+        if directly_reachable(&frame.blocked, start, frame.nodes[u as usize]) {
+            return Some(u as usize);
         }
         keys.swap_remove(i);
     }
-    // Many hidden candidates (a start among towers): check the rest in one pass.
-    keys.retain(|&(_, u)| directly_reachable(&frame.blocked, start, frame.nodes[u]));
-    keys.iter().min_by_key(|entry| order(entry)).map(|&(_, u)| u)
+    // Many hidden candidates (a start among towers): the rest in order, until one is seen.
+    keys.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(rank[a.1 as usize].cmp(&rank[b.1 as usize])));
+    keys.iter().map(|&(_, u)| u as usize).find(|&u| directly_reachable(&frame.blocked, start, frame.nodes[u]))
 }
 
 /// Reusable search buffers (one per turn, shared by every bot's search).
 #[derive(Default, Debug)]
 pub(crate) struct Scratch {
-    keys: Vec<(f64, usize)>,
+    keys: Vec<(f64, u32)>,
     path: Vec<Vec2>,
 }
 
@@ -1014,6 +1068,40 @@ mod tests {
             }
         }
         assert!(agree[0] > 10_000 && agree[1] > 10_000, "{agree:?}");
+    }
+
+    /// A tile that `touches` says a segment does not read never changes its answer.
+    #[test]
+    fn untouched_tiles_do_not_matter() {
+        let mut rng = arena_game::new_rng(23);
+        let mut r = |n: u32| arena_game::rng_below(&mut rng, n);
+        let mut untouched = 0;
+        for layout in 0..40 {
+            let mut blocked = if layout % 2 == 0 { water(&Map::default()) } else { Blocked::default() };
+            for _ in 0..r(150) {
+                blocked.set(Tile::new(r(30) as u8, r(30) as u8));
+            }
+            for i in 0..3000 {
+                let point = |r: &mut dyn FnMut(u32) -> u32| match i % 3 {
+                    0 => v(f64::from(r(31)), f64::from(r(31))),
+                    1 => v(f64::from(r(30)) + 0.5, f64::from(r(30)) + 0.5),
+                    _ => v(f64::from(r(3001)) / 100.0, f64::from(r(3001)) / 100.0),
+                };
+                let (p, q) = (point(&mut r), point(&mut r));
+                let before = directly_reachable(&blocked, p, q);
+                for _ in 0..10 {
+                    let tile = Tile::new(r(30) as u8, r(30) as u8);
+                    if touches(p, q, tile) {
+                        continue;
+                    }
+                    let mut toggled = blocked;
+                    toggled.rows[usize::from(tile.x)] ^= 1 << tile.y;
+                    assert_eq!(directly_reachable(&toggled, p, q), before, "{p:?} {q:?} {tile}");
+                    untouched += 1;
+                }
+            }
+        }
+        assert!(untouched > 100_000, "{untouched}");
     }
 
     fn water(map: &Map) -> Blocked {
