@@ -262,41 +262,27 @@ impl Bits {
     }
 }
 
-/// Whether [`directly_reachable`] for the segment `a`-`b` may read tile `t`. It reads tiles
-/// only in the rows the segment spans, each within the y range the segment covers over that
-/// row, give or take one tile (a grid line's other side; computed crossings stray from the
-/// exact line by far less than a tile). So a tile is read only if it lies within one tile of
-/// the segment's y range over rows `t.x - 1 ..= t.x + 1` (and of its bounding box).
+/// Whether [`directly_reachable`] for the segment `a`-`b` may read tile `t`. It reads tile
+/// (x, y) only where the segment has a point with x in [x, x + 1] and y in [y - 1, y + 2]
+/// (strips take the tiles the segment crosses in row x; a stretch along a grid line also
+/// reads the tile on its other side; computed crossings stray from the exact line by far less
+/// than [`TOUCH_MARGIN`]). So this tests the segment against that box, widened by the margin:
+/// bounding boxes, then whether all four corners lie clearly on one side of the line.
 fn touches(a: Vec2, b: Vec2, t: Tile) -> bool {
-    let (a, b) = if a.x <= b.x { (a, b) } else { (b, a) };
-    // Far outside the bounding box (floor(v) - 1 > v - 2, ceil(v) < v + 1): the common case.
-    let (tx, ty) = (f64::from(t.x), f64::from(t.y));
-    if tx < a.x - 2.0 || tx > b.x + 1.0 || ty < a.y.min(b.y) - 2.0 || ty > a.y.max(b.y) + 1.0 {
+    let (x0, x1) = (f64::from(t.x) - TOUCH_MARGIN, f64::from(t.x) + 1.0 + TOUCH_MARGIN);
+    let (y0, y1) = (f64::from(t.y) - 1.0 - TOUCH_MARGIN, f64::from(t.y) + 2.0 + TOUCH_MARGIN);
+    if a.x.max(b.x) < x0 || a.x.min(b.x) > x1 || a.y.max(b.y) < y0 || a.y.min(b.y) > y1 {
         return false;
     }
-    let (x, y) = (i64::from(t.x), i64::from(t.y));
-    if x < floor(a.x) - 1 || x > ceil(b.x) {
-        return false;
-    }
-    let (y0, y1) = if a.x == b.x {
-        (a.y, b.y)
-    } else {
-        // The segment over x in [x - 1, x + 2] (not empty, given the test above).
-        let slope = (b.y - a.y) / (b.x - a.x);
-        let at = |v: f64| {
-            if v <= a.x {
-                a.y
-            } else if v >= b.x {
-                b.y
-            } else {
-                a.y + (v - a.x) * slope
-            }
-        };
-        (at((x - 1) as f64), at((x + 2) as f64))
-    };
-    let (y0, y1) = if y0 <= y1 { (y0, y1) } else { (y1, y0) };
-    floor(y0) - 1 <= y && y <= ceil(y1)
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let side = |x: f64, y: f64| dx * (y - a.y) - dy * (x - a.x);
+    let corners = [side(x0, y0), side(x0, y1), side(x1, y0), side(x1, y1)];
+    // The products are within 1e-12 of exact: only a clear margin counts as one side.
+    !(corners.iter().all(|&c| c > TOUCH_MARGIN) || corners.iter().all(|&c| c < -TOUCH_MARGIN))
 }
+
+/// See [`touches`].
+const TOUCH_MARGIN: f64 = 1e-9;
 
 /// Beyond this many changed tiles a graph is built afresh instead of from the previous one.
 const MAX_CHANGED: usize = 16;
@@ -335,8 +321,9 @@ struct Delta {
     new_of: Vec<u32>,
     /// The tiles whose blocking changed, in each seat's frame.
     changed: [Vec<Tile>; 2],
-    /// The new graph's edges that the old one lacks (new node indices, lower first).
-    added: Vec<(u32, u32)>,
+    /// The new graph's edges that the old one lacks (new node indices, lower first), with
+    /// their lengths.
+    added: Vec<(u32, u32, f64)>,
 }
 
 impl Graph {
@@ -420,7 +407,7 @@ impl Graph {
             }
             let now = directly_reachable(&blocked, a, b);
             if now && !before {
-                added.push((i as u32, j as u32));
+                added.push((i as u32, j as u32, a.distance(b)));
             }
             now
         });
@@ -645,10 +632,8 @@ impl Graph {
             }
         }
         // New edges and new sights of the goal between intact nodes.
-        let nodes = &self.frames[0].nodes;
-        for &(i, j) in &delta.added {
+        for &(i, j, edge) in &delta.added {
             let (i, j) = (i as usize, j as usize);
-            let edge = nodes[i].distance(nodes[j]);
             for (u, v) in [(i, j), (j, i)] {
                 if state[u] == 1 && state[v] == 1 && cost[u] + edge < cost[v] {
                     cost[v] = cost[u] + edge;
@@ -708,9 +693,8 @@ impl Graph {
                 }
             }
         }
-        for &(i, j) in &delta.added {
+        for &(i, j, edge) in &delta.added {
             let (i, j) = (i as usize, j as usize);
-            let edge = nodes[i].distance(nodes[j]);
             for (u, v) in [(i, j), (j, i)] {
                 if cost[u] + edge <= cost[v] {
                     dirty.set(v);
@@ -933,9 +917,21 @@ fn best_entry(frame: &Frame, tree: &GoalTree, start: Vec2, keys: &mut Vec<(f64, 
         }
         keys.swap_remove(i);
     }
-    // Many hidden candidates (a start among towers): the rest in order, until one is seen.
-    keys.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(rank[a.1 as usize].cmp(&rank[b.1 as usize])));
-    keys.iter().map(|&(_, u)| u as usize).find(|&u| directly_reachable(&frame.blocked, start, frame.nodes[u]))
+    // Many hidden candidates (a start among towers): the rest in order, until one is seen. The
+    // next few are picked out and sorted first (sorting them all is usually wasted).
+    let order = |a: &(f64, u32), b: &(f64, u32)| a.0.total_cmp(&b.0).then(rank[a.1 as usize].cmp(&rank[b.1 as usize]));
+    let sees = |&(_, u): &(f64, u32)| directly_reachable(&frame.blocked, start, frame.nodes[u as usize]);
+    let few = keys.len().min(16);
+    if few < keys.len() {
+        keys.select_nth_unstable_by(few, order);
+    }
+    let (head, tail) = keys.split_at_mut(few);
+    head.sort_unstable_by(order);
+    if let Some(&(_, u)) = head.iter().find(|entry| sees(entry)) {
+        return Some(u as usize);
+    }
+    tail.sort_unstable_by(order);
+    tail.iter().find(|entry| sees(entry)).map(|&(_, u)| u as usize)
 }
 
 /// Reusable search buffers (one per turn, shared by every bot's search).
