@@ -284,6 +284,36 @@ fn touches(a: Vec2, b: Vec2, t: Tile) -> bool {
 /// See [`touches`].
 const TOUCH_MARGIN: f64 = 1e-9;
 
+/// The tiles whose blocking changed, with the bounding box of their [`touches`] boxes (most
+/// segments miss it).
+#[derive(Debug, Default)]
+struct Changed {
+    tiles: Vec<Tile>,
+    lo: Vec2,
+    hi: Vec2,
+}
+
+impl Changed {
+    fn new(tiles: Vec<Tile>) -> Changed {
+        let (mut lo, mut hi) = (Vec2::new(f64::INFINITY, f64::INFINITY), Vec2::new(-1.0, -1.0));
+        for t in &tiles {
+            let (x, y) = (f64::from(t.x), f64::from(t.y));
+            lo = Vec2::new(lo.x.min(x - TOUCH_MARGIN), lo.y.min(y - 1.0 - TOUCH_MARGIN));
+            hi = Vec2::new(hi.x.max(x + 1.0 + TOUCH_MARGIN), hi.y.max(y + 2.0 + TOUCH_MARGIN));
+        }
+        Changed { tiles, lo, hi }
+    }
+
+    /// Whether [`directly_reachable`] for `a`-`b` may read a changed tile.
+    fn touched(&self, a: Vec2, b: Vec2) -> bool {
+        let missed = a.x.max(b.x) < self.lo.x
+            || a.x.min(b.x) > self.hi.x
+            || a.y.max(b.y) < self.lo.y
+            || a.y.min(b.y) > self.hi.y;
+        !missed && self.tiles.iter().any(|&t| touches(a, b, t))
+    }
+}
+
 /// Beyond this many changed tiles a graph is built afresh instead of from the previous one.
 const MAX_CHANGED: usize = 16;
 
@@ -320,7 +350,7 @@ struct Delta {
     /// Each old node's index in the new graph ([`NO_NODE`]: no longer a waypoint).
     new_of: Vec<u32>,
     /// The tiles whose blocking changed, in each seat's frame.
-    changed: [Vec<Tile>; 2],
+    changed: [Changed; 2],
     /// The new graph's edges that the old one lacks (new node indices, lower first), with
     /// their lengths.
     added: Vec<(u32, u32, f64)>,
@@ -378,8 +408,8 @@ impl Graph {
     /// pairs whose segment may read a changed tile ([`touches`]); the other pairs keep this
     /// graph's answer. Also says what changed. `None` when too much changed for that to pay.
     fn rebuild(&self, blocked: Blocked) -> Option<(Graph, Delta)> {
-        let changed: Vec<Tile> = Tile::all().filter(|&t| self.blocked.contains(t) != blocked.contains(t)).collect();
-        if changed.len() > MAX_CHANGED {
+        let changed = Changed::new(Tile::all().filter(|&t| self.blocked.contains(t) != blocked.contains(t)).collect());
+        if changed.tiles.len() > MAX_CHANGED {
             return None;
         }
         let corners = waypoints(&blocked);
@@ -402,7 +432,7 @@ impl Graph {
         let graph = Graph::assemble(blocked, corners, |i, j, a, b| {
             let (oi, oj) = (old_of[i], old_of[j]);
             let before = oi != NO_NODE && oj != NO_NODE && self.has_edge(oi as usize, oj as usize);
-            if oi != NO_NODE && oj != NO_NODE && !changed.iter().any(|&t| touches(a, b, t)) {
+            if oi != NO_NODE && oj != NO_NODE && !changed.touched(a, b) {
                 return before;
             }
             let now = directly_reachable(&blocked, a, b);
@@ -411,7 +441,7 @@ impl Graph {
             }
             now
         });
-        let mirrored = changed.iter().map(|t| t.mirrored()).collect();
+        let mirrored = Changed::new(changed.tiles.iter().map(|t| t.mirrored()).collect());
         Some((graph, Delta { old_of, new_of, changed: [changed, mirrored], added }))
     }
 
@@ -539,7 +569,7 @@ impl Graph {
         for (v, &point) in frame.nodes.iter().enumerate() {
             let old = delta.old_of[v];
             let saw = old != NO_NODE && tree.visible.get(old as usize);
-            let sees = if old != NO_NODE && !changed.iter().any(|&t| touches(point, goal, t)) {
+            let sees = if old != NO_NODE && !changed.touched(point, goal) {
                 saw
             } else {
                 directly_reachable(&frame.blocked, point, goal)
