@@ -232,12 +232,6 @@ struct Frame {
     rank: Vec<u32>,
 }
 
-/// A sort key for (cost, rank): costs are never negative, and non-negative floats order like
-/// their bit patterns, so one integer comparison does.
-fn key(cost: f64, rank: u32) -> u128 {
-    (u128::from(cost.to_bits()) << 32) | u128::from(rank)
-}
-
 /// A set of node indices, one bit each.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Bits(Vec<u64>);
@@ -563,9 +557,13 @@ impl Graph {
         let mut next = vec![NO_NODE; n];
         let mut visible = Bits::new(n);
         // Nodes whose next hop must be chosen again.
-        let mut dirty = Bits::new(n);
+        let mut dirty = std::mem::take(&mut work.dirty);
+        dirty.clear();
+        dirty.resize(n, false);
         // Per node: 0 not yet known, 1 intact path, 2 broken path or new node.
-        let mut state = vec![0u8; n];
+        let mut state = std::mem::take(&mut work.state);
+        state.clear();
+        state.resize(n, 0);
         for (v, &point) in frame.nodes.iter().enumerate() {
             let old = delta.old_of[v];
             let saw = old != NO_NODE && tree.visible.get(old as usize);
@@ -578,7 +576,7 @@ impl Graph {
                 visible.set(v);
             }
             if sees != saw {
-                dirty.set(v);
+                dirty[v] = true;
             }
             if old == NO_NODE {
                 state[v] = 2;
@@ -599,7 +597,8 @@ impl Graph {
             };
         }
         // A path is broken when any link on it is (parents have lower costs: chains end).
-        let mut chain = Vec::new();
+        let mut chain = std::mem::take(&mut work.chain);
+        chain.clear();
         for v in 0..n {
             let mut u = v;
             while state[u] == 0 {
@@ -617,11 +616,14 @@ impl Graph {
             }
         }
         // Nodes whose cost is (possibly) new: their neighbours' next hops must be chosen again.
-        let mut relabelled: Vec<u32> = Vec::new();
-        let mut listed = Bits::new(n);
+        let mut relabelled = std::mem::take(&mut work.relabelled);
+        relabelled.clear();
+        let mut listed = std::mem::take(&mut work.listed);
+        listed.clear();
+        listed.resize(n, false);
         let mut relabel = |v: usize| {
-            if !listed.get(v) {
-                listed.set(v);
+            if !listed[v] {
+                listed[v] = true;
                 relabelled.push(v as u32);
             }
         };
@@ -655,7 +657,7 @@ impl Graph {
             }
             cost[v] = best;
             next[v] = NO_NODE;
-            dirty.set(v);
+            dirty[v] = true;
             relabel(v);
             if best.is_finite() {
                 open(work, v, best);
@@ -674,7 +676,7 @@ impl Graph {
         }
         for v in 0..n {
             // (So far only changes of sight are dirty.)
-            if state[v] == 1 && visible.get(v) && dirty.get(v) {
+            if state[v] == 1 && visible.get(v) && dirty[v] {
                 let sight = frame.nodes[v].distance(goal);
                 if sight < cost[v] {
                     cost[v] = sight;
@@ -716,10 +718,10 @@ impl Graph {
         // went through a broken one is broken too; one with a winner untouched keeps it.)
         for &v in &relabelled {
             let v = v as usize;
-            dirty.set(v);
+            dirty[v] = true;
             for (w, edge) in self.neighbours(v) {
                 if next[w] == v as u32 || cost[v] + edge <= cost[w] {
-                    dirty.set(w);
+                    dirty[w] = true;
                 }
             }
         }
@@ -727,12 +729,13 @@ impl Graph {
             let (i, j) = (i as usize, j as usize);
             for (u, v) in [(i, j), (j, i)] {
                 if cost[u] + edge <= cost[v] {
-                    dirty.set(v);
+                    dirty[v] = true;
                 }
             }
         }
+        (work.state, work.chain, work.relabelled, work.listed) = (state, chain, relabelled, listed);
         for v in 0..n {
-            if !dirty.get(v) {
+            if !dirty[v] {
                 continue;
             }
             next[v] = if !cost[v].is_finite() {
@@ -742,8 +745,10 @@ impl Graph {
             } else {
                 let mut via: Option<usize> = None;
                 for (u, edge) in self.neighbours(v) {
+                    // Candidates reaching cost[v] all have lower costs; the least (cost, rank).
                     if cost[u] + edge == cost[v]
-                        && via.is_none_or(|w| key(cost[u], frame.rank[u]) < key(cost[w], frame.rank[w]))
+                        && via
+                            .is_none_or(|w| cost[u] < cost[w] || (cost[u] == cost[w] && frame.rank[u] < frame.rank[w]))
                     {
                         via = Some(u);
                     }
@@ -751,10 +756,14 @@ impl Graph {
                 match via {
                     Some(u) => u as u32,
                     // Unreachable (a cost is always some candidate's); built afresh to be safe.
-                    None => return self.goal_tree(seat, goal, work),
+                    None => {
+                        work.dirty = dirty;
+                        return self.goal_tree(seat, goal, work);
+                    }
                 }
             };
         }
+        work.dirty = dirty;
         GoalTree { cost, next, reachable: visible.any(), visible }
     }
 }
@@ -783,6 +792,12 @@ struct Work {
     cost: Vec<f64>,
     /// Each node's index in `node` ([`NO_NODE`]: not open).
     slot: Vec<u32>,
+    /// [`Graph::repair`]'s per-node marks and lists.
+    state: Vec<u8>,
+    dirty: Vec<bool>,
+    listed: Vec<bool>,
+    chain: Vec<usize>,
+    relabelled: Vec<u32>,
 }
 
 /// Goal trees kept per planner; beyond this many the memo starts afresh (it never changes a
