@@ -1313,6 +1313,41 @@ mod tests {
         assert!(repaired > 10_000, "{repaired}");
     }
 
+    /// The entry search equals the plain rule: the least (|start - u| + cost(u), rank) over the
+    /// waypoints the start sees.
+    #[test]
+    fn entry_is_the_least_visible_candidate() {
+        let mut rng = arena_game::new_rng(29);
+        let mut r = |n: u32| arena_game::rng_below(&mut rng, n);
+        let mut found = 0;
+        for _ in 0..20 {
+            let mut blocked = water(&Map::default());
+            for _ in 0..r(80) {
+                blocked.set(Tile::new(r(30) as u8, r(30) as u8));
+            }
+            let graph = Graph::build(blocked);
+            for _ in 0..30 {
+                let seat = r(2) as usize;
+                let goal = v(f64::from(r(3001)) / 100.0, f64::from(r(3001)) / 100.0);
+                let tree = graph.goal_tree(seat, goal, &mut Work::default());
+                let frame = graph.frame(seat);
+                for _ in 0..20 {
+                    let start = v(f64::from(r(3001)) / 100.0, f64::from(r(3001)) / 100.0);
+                    let plain = (0..frame.nodes.len())
+                        .filter(|&u| tree.cost[u].is_finite())
+                        .filter(|&u| directly_reachable(&frame.blocked, start, frame.nodes[u]))
+                        .min_by(|&a, &b| {
+                            let total = |u: usize| start.distance(frame.nodes[u]) + tree.cost[u];
+                            total(a).total_cmp(&total(b)).then(frame.rank[a].cmp(&frame.rank[b]))
+                        });
+                    assert_eq!(best_entry(frame, &tree, start, &mut Vec::new()), plain);
+                    found += usize::from(plain.is_some());
+                }
+            }
+        }
+        assert!(found > 2000, "{found}");
+    }
+
     /// The spec's A*, plainly: start and goal as temporary nodes, Euclidean heuristic. Returns
     /// the shortest path's length.
     fn astar_cost(graph: &Graph, seat: usize, start: Vec2, goal: Vec2) -> Option<f64> {
