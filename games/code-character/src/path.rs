@@ -47,7 +47,8 @@
 //!   near a grid line ([`directly_reachable`]);
 //! - the graph is rebuilt at the start of each turn's update when the blocked tiles differ from
 //!   the last build, asking again only about the waypoint pairs whose segment may read a
-//!   changed tile ([`touches`]);
+//!   changed tile ([`touches`]) and whose answer the change can alter (blocking tiles only
+//!   hides, freeing them only reveals: [`Sight`]);
 //! - the goal trees searched last turn are then repaired, not rebuilt ([`Graph::repair`]): only
 //!   the waypoints whose path or options the change affected are worked out again.
 
@@ -298,15 +299,32 @@ const TOUCH_MARGIN: f64 = 1e-9;
 /// segments miss it).
 #[derive(Debug, Default)]
 struct Changed {
-    tiles: Vec<Tile>,
+    /// Each tile, and whether it is blocked now.
+    tiles: Vec<(Tile, bool)>,
     lo: Vec2,
     hi: Vec2,
 }
 
+/// How a segment's line of sight may have changed ([`Changed::sight`]). Blocking more tiles
+/// can only hide what was seen, freeing tiles only reveal what was hidden: a segment that read
+/// only tiles blocked since keeps a "hidden", one that read only tiles freed since keeps a
+/// "seen".
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Sight {
+    /// It reads no changed tile: same answer.
+    Same,
+    /// It reads only newly blocked tiles: hidden stays hidden.
+    Narrower,
+    /// It reads only newly freed tiles: seen stays seen.
+    Wider,
+    /// Either way.
+    Unknown,
+}
+
 impl Changed {
-    fn new(tiles: Vec<Tile>) -> Changed {
+    fn new(tiles: Vec<(Tile, bool)>) -> Changed {
         let (mut lo, mut hi) = (Vec2::new(f64::INFINITY, f64::INFINITY), Vec2::new(-1.0, -1.0));
-        for t in &tiles {
+        for (t, _) in &tiles {
             let (x, y) = (f64::from(t.x), f64::from(t.y));
             lo = Vec2::new(lo.x.min(x - TOUCH_MARGIN), lo.y.min(y - 1.0 - TOUCH_MARGIN));
             hi = Vec2::new(hi.x.max(x + 1.0 + TOUCH_MARGIN), hi.y.max(y + 2.0 + TOUCH_MARGIN));
@@ -314,13 +332,37 @@ impl Changed {
         Changed { tiles, lo, hi }
     }
 
-    /// Whether [`directly_reachable`] for `a`-`b` may read a changed tile.
-    fn touched(&self, a: Vec2, b: Vec2) -> bool {
+    /// How [`directly_reachable`] for `a`-`b` may have changed.
+    fn sight(&self, a: Vec2, b: Vec2) -> Sight {
         let missed = a.x.max(b.x) < self.lo.x
             || a.x.min(b.x) > self.hi.x
             || a.y.max(b.y) < self.lo.y
             || a.y.min(b.y) > self.hi.y;
-        !missed && self.tiles.iter().any(|&t| touches(a, b, t))
+        if missed {
+            return Sight::Same;
+        }
+        let mut sight = Sight::Same;
+        for &(t, now_blocked) in &self.tiles {
+            if touches(a, b, t) {
+                sight = match (sight, now_blocked) {
+                    (Sight::Same | Sight::Narrower, true) => Sight::Narrower,
+                    (Sight::Same | Sight::Wider, false) => Sight::Wider,
+                    _ => return Sight::Unknown,
+                };
+            }
+        }
+        sight
+    }
+
+    /// Line of sight for `a`-`b` over `blocked` (the new grid), given that it was `before`:
+    /// checked again only when the change may have altered it.
+    fn reachable(&self, blocked: &Blocked, a: Vec2, b: Vec2, before: bool) -> bool {
+        match self.sight(a, b) {
+            Sight::Same => before,
+            Sight::Narrower if !before => false,
+            Sight::Wider if before => true,
+            _ => directly_reachable(blocked, a, b),
+        }
     }
 }
 
@@ -415,10 +457,15 @@ impl Graph {
     }
 
     /// The graph for `blocked`, asking [`directly_reachable`] again only about the waypoint
-    /// pairs whose segment may read a changed tile ([`touches`]); the other pairs keep this
-    /// graph's answer. Also says what changed. `None` when too much changed for that to pay.
+    /// pairs whose answer the change may alter ([`Changed::reachable`]); the other pairs keep
+    /// this graph's answer. Also says what changed. `None` when too much changed for that to pay.
     fn rebuild(&self, blocked: Blocked) -> Option<(Graph, Delta)> {
-        let changed = Changed::new(Tile::all().filter(|&t| self.blocked.contains(t) != blocked.contains(t)).collect());
+        let changed = Changed::new(
+            Tile::all()
+                .filter(|&t| self.blocked.contains(t) != blocked.contains(t))
+                .map(|t| (t, blocked.contains(t)))
+                .collect(),
+        );
         if changed.tiles.len() > MAX_CHANGED {
             return None;
         }
@@ -441,17 +488,15 @@ impl Graph {
         let mut added = Vec::new();
         let graph = Graph::assemble(blocked, corners, |i, j, a, b| {
             let (oi, oj) = (old_of[i], old_of[j]);
-            let before = oi != NO_NODE && oj != NO_NODE && self.has_edge(oi as usize, oj as usize);
-            if oi != NO_NODE && oj != NO_NODE && !changed.touched(a, b) {
-                return before;
-            }
-            let now = directly_reachable(&blocked, a, b);
+            let kept = oi != NO_NODE && oj != NO_NODE;
+            let before = kept && self.has_edge(oi as usize, oj as usize);
+            let now = if kept { changed.reachable(&blocked, a, b, before) } else { directly_reachable(&blocked, a, b) };
             if now && !before {
                 added.push((i as u32, j as u32, a.distance(b)));
             }
             now
         });
-        let mirrored = Changed::new(changed.tiles.iter().map(|t| t.mirrored()).collect());
+        let mirrored = Changed::new(changed.tiles.iter().map(|&(t, now)| (t.mirrored(), now)).collect());
         Some((graph, Delta { old_of, new_of, changed: [changed, mirrored], added }))
     }
 
@@ -583,8 +628,8 @@ impl Graph {
         for (v, &point) in frame.nodes.iter().enumerate() {
             let old = delta.old_of[v];
             let saw = old != NO_NODE && tree.visible.get(old as usize);
-            let sees = if old != NO_NODE && !changed.touched(point, goal) {
-                saw
+            let sees = if old != NO_NODE {
+                changed.reachable(&frame.blocked, point, goal, saw)
             } else {
                 directly_reachable(&frame.blocked, point, goal)
             };
@@ -1159,6 +1204,28 @@ mod tests {
             }
         }
         assert!(untouched > 100_000, "{untouched}");
+    }
+
+    /// Blocking more tiles never reveals a segment (what [`Sight`] relies on).
+    #[test]
+    fn blocking_only_hides() {
+        let mut rng = arena_game::new_rng(31);
+        let mut r = |n: u32| arena_game::rng_below(&mut rng, n);
+        for _ in 0..40 {
+            let mut fewer = water(&Map::default());
+            for _ in 0..r(60) {
+                fewer.set(Tile::new(r(30) as u8, r(30) as u8));
+            }
+            let mut more = fewer;
+            for _ in 0..=r(5) {
+                more.set(Tile::new(r(30) as u8, r(30) as u8));
+            }
+            for _ in 0..2000 {
+                let p = v(f64::from(r(3001)) / 100.0, f64::from(r(31)));
+                let q = v(f64::from(r(31)), f64::from(r(3001)) / 100.0);
+                assert!(!directly_reachable(&more, p, q) || directly_reachable(&fewer, p, q), "{p:?} {q:?}");
+            }
+        }
     }
 
     fn water(map: &Map) -> Blocked {
