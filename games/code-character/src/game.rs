@@ -69,7 +69,8 @@ struct Player {
 }
 
 /// The visibility graph and its path memo, derived from the map and the towers: not part of
-/// the state (skipped by serde, ignored by equality) and rebuilt when the blocked tiles change.
+/// the state (skipped by serde, ignored by equality) and brought up to date when the blocked
+/// tiles change (answers never depend on its history).
 #[derive(Clone, Debug, Default)]
 struct GraphCache(Option<Planner>);
 
