@@ -1,13 +1,17 @@
-//! Engine speed benchmark (issue 4 item 6): turns per second of `step` alone in a
-//! late-game position, 150 bots a side all walking (many across the water, so through A*) and
-//! dozens of towers; and a whole 1000-turn match. Run it in release:
+//! Engine speed benchmark (issue 4 item 6): turns per second of `step` alone in a late-game
+//! position, 150 bots a side all walking (many across the water, so along goal trees on the
+//! visibility graph) and dozens of towers; the same with towers blasting and being rebuilt, so
+//! that the graph changes on most turns (the planner rebuilds the graph from the previous one
+//! and repairs its goal trees); and a whole 1000-turn match. Run it in release:
 //!
 //! ```text
-//! cargo bench -p arena-code-character --bench speed      (or: cargo xtask bench)
+//! cargo bench -p arena-code-character --bench speed             (all; or: cargo xtask bench)
+//! cargo bench -p arena-code-character --bench speed -- churn    (scenarios whose name has "churn")
 //! ```
 //!
 //! Besides wall-clock time it reports the thread's CPU time (from `/proc/thread-self/schedstat`
-//! on Linux), which other processes on a busy machine do not inflate.
+//! on Linux), which other processes on a busy machine do not inflate; and, when both late-game
+//! scenarios ran, the two side by side.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -88,7 +92,8 @@ fn play(game: &mut CodeCharacter, turns: u32, rng: &mut GameRng, towers: usize, 
     }
 }
 
-fn late_game(churn: u32) {
+/// Plays the late-game scenario; returns the CPU seconds of the measured 1000 turns.
+fn late_game(churn: u32) -> f64 {
     let mut game = CodeCharacter::new(&CodeCharacterConfig { turns: 1300, map: None }, 2, 1).unwrap();
     let mut rng = new_rng(1);
     play(&mut game, 250, &mut rng, 40, 0, &mut Tally::default());
@@ -118,21 +123,22 @@ fn late_game(churn: u32) {
         tally.rebuilds,
         describe(&game)
     );
+    cpu
 }
 
 /// 150 bots a side walking to random targets (most across the water), ~40 towers a side, the
 /// towers standing still: the graph does not change.
-fn late_game_turns_per_second() {
-    late_game(0);
+fn late_game_turns_per_second() -> Option<f64> {
+    Some(late_game(0))
 }
 
 /// The same with towers blasting now and then and being rebuilt: the graph changes on most
-/// turns, so the path memo keeps starting afresh.
-fn late_game_with_tower_churn() {
-    late_game(40);
+/// turns, so the planner keeps updating the graph and repairing its goal trees.
+fn late_game_with_tower_churn() -> Option<f64> {
+    Some(late_game(40))
 }
 
-fn whole_match_flag_rush() {
+fn whole_match_flag_rush() -> Option<f64> {
     let mut game = CodeCharacter::new(&CodeCharacterConfig::default(), 2, 3).unwrap();
     let statics = [game.static_view(0), game.static_view(1)];
     let mut rng = new_rng(3);
@@ -152,10 +158,33 @@ fn whole_match_flag_rush() {
         cpu as f64 / 1e9,
         game.outcome()
     );
+    None
 }
 
+/// A scenario: its name and what runs it (returning its CPU seconds where they compare).
+type Scenario = (&'static str, fn() -> Option<f64>);
+
 fn main() {
-    late_game_turns_per_second();
-    late_game_with_tower_churn();
-    whole_match_flag_rush();
+    // An optional argument picks the scenarios whose name contains it (cargo passes `--bench`).
+    let filter: Option<String> = std::env::args().skip(1).find(|arg| !arg.starts_with("--"));
+    let scenarios: [Scenario; 3] = [
+        ("late_game", late_game_turns_per_second),
+        ("churn", late_game_with_tower_churn),
+        ("whole_match", whole_match_flag_rush),
+    ];
+    let mut cpu = [None; 3];
+    for ((name, run), cpu) in scenarios.into_iter().zip(&mut cpu) {
+        if filter.as_deref().is_none_or(|f| name.contains(f)) {
+            *cpu = run();
+        }
+    }
+    if let [Some(stable), Some(churn), _] = cpu {
+        println!(
+            "late game, 1000 turns of CPU: {stable:.3} s with the towers standing ({:.0} turns/s), {churn:.3} s \
+             with tower churn ({:.0} turns/s): churn costs {:.1}x",
+            1000.0 / stable,
+            1000.0 / churn,
+            churn / stable
+        );
+    }
 }

@@ -69,7 +69,8 @@ struct Player {
 }
 
 /// The visibility graph and its path memo, derived from the map and the towers: not part of
-/// the state (skipped by serde, ignored by equality) and rebuilt when the blocked tiles change.
+/// the state (skipped by serde, ignored by equality) and brought up to date when the blocked
+/// tiles change (answers never depend on its history).
 #[derive(Clone, Debug, Default)]
 struct GraphCache(Option<Planner>);
 
@@ -171,13 +172,13 @@ impl CodeCharacter {
     }
 
     /// The planner over the visibility graph for the current towers (taken out of the cache;
-    /// give it back with [`CodeCharacter::keep_planner`]), rebuilt if the towers changed since
-    /// the last one.
+    /// give it back with [`CodeCharacter::keep_planner`]), brought up to date if the towers
+    /// changed since the last one ([`Planner::update`]).
     fn take_planner(&mut self) -> Planner {
         let blocked = self.blocked();
         match self.graph.0.take() {
-            Some(planner) if *planner.graph().blocked() == blocked => planner,
-            _ => Planner::new(Arc::new(Graph::build(blocked))),
+            Some(planner) => planner.update(blocked),
+            None => Planner::new(Arc::new(Graph::build(blocked))),
         }
     }
 
