@@ -19,6 +19,7 @@ use crate::budget::Budget;
 use crate::driver::{Driven, drive};
 use crate::fault::{BotFault, ForfeitReason, Phase, TrapKind, classify, is_out_of_fuel};
 use crate::games::{Binding, InitInfo, Live, OwnedCall, TurnInfo};
+use crate::ledger::Ledger;
 use crate::loader::LoadedBot;
 use crate::log::{BotLog, TurnLog};
 use crate::runtime::{Arena, BotState};
@@ -87,12 +88,8 @@ pub struct BotRunner<B: Binding> {
     log: BotLog,
     deadline: Arc<AtomicU64>,
     slot: Slot<B>,
-    game_fuel_left: u64,
-    stats: BotStats,
-    restarts: u32,
-    turns_asked: u32,
-    missed: u32,
-    forfeit: Option<ForfeitReason>,
+    /// Fuel, totals and faults.
+    ledger: Ledger,
     /// The match's initial state, for [`Binding::init_in`] (set by [`BotRunner::seated_in`]).
     initial: Option<Arc<B::Game>>,
 }
@@ -110,12 +107,7 @@ impl<B: Binding> BotRunner<B> {
             log: BotLog::default(),
             deadline: Arc::new(AtomicU64::new(u64::MAX)),
             slot: Slot::Empty,
-            game_fuel_left: budget.game_fuel,
-            stats: BotStats::default(),
-            restarts: 0,
-            turns_asked: 0,
-            missed: 0,
-            forfeit: None,
+            ledger: Ledger::new(budget.game_fuel, budget.max_traps),
             initial: None,
         }
     }
@@ -128,17 +120,17 @@ impl<B: Binding> BotRunner<B> {
 
     /// Totals so far.
     pub fn stats(&self) -> BotStats {
-        self.stats
+        self.ledger.stats
     }
 
     /// Why the bot is out, if it is.
     pub fn forfeit(&self) -> Option<ForfeitReason> {
-        self.forfeit
+        self.ledger.forfeit
     }
 
     /// Game fuel left.
     pub fn game_fuel_left(&self) -> u64 {
-        self.game_fuel_left
+        self.ledger.game_fuel_left
     }
 
     /// The bot.
@@ -148,7 +140,7 @@ impl<B: Binding> BotRunner<B> {
 
     /// Records that the game refused this turn's answer.
     pub fn note_invalid_action(&mut self) {
-        self.stats.invalid_actions += 1;
+        self.ledger.stats.invalid_actions += 1;
     }
 
     /// Instantiates the bot and calls `init` (both metered). Called once before the match; a
@@ -163,22 +155,22 @@ impl<B: Binding> BotRunner<B> {
     pub fn play(&mut self, observation: &<B::Game as Game>::Observation) -> TurnReport<Action<B>> {
         let mut faults = Vec::new();
         let mut fuel = 0;
-        if self.forfeit.is_some() {
+        if self.ledger.forfeit.is_some() {
             return self.finish_turn(None, 0, faults);
         }
         if matches!(self.slot, Slot::Empty) {
-            self.restarts += 1;
+            self.ledger.restarts += 1;
             fuel += self.start_instance(&mut faults);
         }
         let (call, start_left, charged) = match std::mem::replace(&mut self.slot, Slot::Empty) {
             Slot::Empty => {
                 // Start-up failed: this turn has no action.
-                self.missed += 1;
+                self.ledger.missed += 1;
                 return self.finish_turn(None, fuel, faults);
             }
             Slot::Busy { call, start_left, charged } => (call, start_left, charged),
             Slot::Idle(mut live) => {
-                let left = self.game_fuel_left;
+                let left = self.ledger.game_fuel_left;
                 if left == 0 {
                     self.forfeit_now(ForfeitReason::GameFuelExhausted, &mut faults);
                     return self.finish_turn(None, fuel, faults);
@@ -192,40 +184,38 @@ impl<B: Binding> BotRunner<B> {
                     return self.finish_turn(None, fuel, faults);
                 }
                 let info = TurnInfo {
-                    turn: self.turns_asked,
+                    turn: self.ledger.turns_asked,
                     turn_fuel_remaining: self.budget.turn_fuel.min(left),
                     game_fuel_remaining: left,
-                    missed_turns: self.missed,
+                    missed_turns: self.ledger.missed,
                 };
                 // Reset when a new call is told, not when an answer returns: a call that was
                 // suspended answers from an old observation, and the next one must still say
                 // how many turns were missed.
-                self.missed = 0;
+                self.ledger.missed = 0;
                 (B::take_turn(live, observation, info), left, 0)
             }
         };
-        self.turns_asked += 1;
+        self.ledger.turns_asked += 1;
         let mut call = call;
         match self.drive(&mut call, true) {
             Driven::Suspended => {
-                let chunk = self.budget.turn_fuel.min(self.game_fuel_left);
-                self.game_fuel_left -= chunk;
+                let chunk = self.budget.turn_fuel.min(self.ledger.game_fuel_left);
+                self.ledger.game_fuel_left -= chunk;
                 self.slot = Slot::Busy { call, start_left, charged: charged + chunk };
-                self.stats.skipped_turns += 1;
-                self.missed += 1;
-                faults.push(BotFault::Suspended);
+                self.ledger.suspended(&mut faults);
                 self.finish_turn(None, fuel + chunk, faults)
             }
             Driven::Stuck | Driven::Idle => {
                 drop(call);
-                self.missed += 1;
+                self.ledger.missed += 1;
                 self.trap(Phase::Turn, TrapKind::WallClockBackstop, &mut faults);
                 self.finish_turn(None, fuel, faults)
             }
             Driven::Ready((store, result)) => {
                 let left = store.get_fuel().unwrap_or(0);
                 let spent = start_left.saturating_sub(left).saturating_sub(charged);
-                self.game_fuel_left = left;
+                self.ledger.game_fuel_left = left;
                 fuel += spent;
                 match result {
                     Ok((instance, answer)) => {
@@ -233,17 +223,16 @@ impl<B: Binding> BotRunner<B> {
                         match B::decode(answer) {
                             Ok(action) => self.finish_turn(Some(action), fuel, faults),
                             Err(reason) => {
-                                self.note_invalid_action();
-                                faults.push(BotFault::InvalidAction { reason });
+                                self.ledger.invalid(reason, &mut faults);
                                 self.finish_turn(None, fuel, faults)
                             }
                         }
                     }
                     Err(err) => {
                         drop(store);
-                        self.missed += 1;
+                        self.ledger.missed += 1;
                         if is_out_of_fuel(&err) {
-                            self.game_fuel_left = 0;
+                            self.ledger.game_fuel_left = 0;
                             self.forfeit_now(ForfeitReason::GameFuelExhausted, &mut faults);
                         } else {
                             self.trap(Phase::Turn, classify(&err), &mut faults);
@@ -272,11 +261,11 @@ impl<B: Binding> BotRunner<B> {
         let info = InitInfo {
             seat: self.seat,
             players: self.players,
-            restart_count: self.restarts,
+            restart_count: self.ledger.restarts,
             seed: init_seed(self.match_seed, &self.bot.sha256),
             turn_fuel: self.budget.turn_fuel,
             game_fuel: self.budget.game_fuel,
-            game_fuel_remaining: self.game_fuel_left,
+            game_fuel_remaining: self.ledger.game_fuel_left,
         };
         let initial = self.initial.clone();
         if let Some((store, instance)) = self.startup_step(store, Phase::Init, &mut spent, faults, |store| {
@@ -296,11 +285,11 @@ impl<B: Binding> BotRunner<B> {
         faults: &mut Vec<BotFault>,
         call: impl FnOnce(Store<BotState>) -> OwnedCall<T>,
     ) -> Option<(Store<BotState>, T)> {
-        if self.game_fuel_left == 0 {
+        if self.ledger.game_fuel_left == 0 {
             self.forfeit_now(ForfeitReason::GameFuelExhausted, faults);
             return None;
         }
-        let cap = self.budget.turn_fuel.min(self.game_fuel_left);
+        let cap = self.budget.turn_fuel.min(self.ledger.game_fuel_left);
         if let Err(err) = store.set_fuel(cap) {
             self.trap(phase, TrapKind::Other { detail: format!("{err:#}") }, faults);
             return None;
@@ -317,10 +306,10 @@ impl<B: Binding> BotRunner<B> {
         };
         let used = cap.saturating_sub(store.get_fuel().unwrap_or(0));
         *spent += used;
-        self.game_fuel_left = self.game_fuel_left.saturating_sub(used);
+        self.ledger.game_fuel_left = self.ledger.game_fuel_left.saturating_sub(used);
         match result {
             Ok(value) => Some((store, value)),
-            Err(err) if is_out_of_fuel(&err) && self.game_fuel_left == 0 => {
+            Err(err) if is_out_of_fuel(&err) && self.ledger.game_fuel_left == 0 => {
                 self.forfeit_now(ForfeitReason::GameFuelExhausted, faults);
                 None
             }
@@ -335,27 +324,22 @@ impl<B: Binding> BotRunner<B> {
         }
     }
 
+    /// Records a trap (the last allowed one forfeits) and drops the instance.
     fn trap(&mut self, phase: Phase, trap: TrapKind, faults: &mut Vec<BotFault>) {
         self.slot = Slot::Empty;
-        self.stats.traps += 1;
-        faults.push(BotFault::Trapped { phase, trap });
-        if self.stats.traps >= self.budget.max_traps {
-            self.forfeit_now(ForfeitReason::TooManyTraps, faults);
-        }
+        self.ledger.trap(phase, trap, faults);
     }
 
+    /// Forfeits the bot and drops the instance.
     fn forfeit_now(&mut self, reason: ForfeitReason, faults: &mut Vec<BotFault>) {
-        if self.forfeit.is_none() {
-            self.forfeit = Some(reason);
-            self.slot = Slot::Empty;
-            faults.push(BotFault::Forfeit { reason });
-        }
+        self.slot = Slot::Empty;
+        self.ledger.forfeit(reason, faults);
     }
 
+    /// Closes a turn with this turn's log.
     fn finish_turn(&mut self, answer: Option<Action<B>>, fuel: u64, faults: Vec<BotFault>) -> TurnReport<Action<B>> {
-        self.stats.fuel_total += fuel;
-        self.stats.fuel_max_turn = self.stats.fuel_max_turn.max(fuel);
-        TurnReport { answer, fuel, faults, log: self.log.take_turn() }
+        let log = self.log.take_turn();
+        self.ledger.finish_turn(answer, fuel, faults, log)
     }
 
     /// Drives `call` with this bot's backstop.

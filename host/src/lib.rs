@@ -22,6 +22,7 @@ pub mod driver;
 pub mod fault;
 pub mod fuel_profile;
 pub mod games;
+mod ledger;
 pub mod loader;
 pub mod log;
 pub mod play;

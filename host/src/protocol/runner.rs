@@ -37,6 +37,7 @@ use crate::budget::Budget;
 use crate::driver::{Driven, drive_until_idle};
 use crate::fault::{BotFault, ForfeitReason, InvalidReason, Phase, TrapKind, classify, exit_code, is_out_of_fuel};
 use crate::games::{InitInfo, TurnInfo};
+use crate::ledger::Ledger;
 use crate::loader::LoadedCommand;
 use crate::log::BotLog;
 use crate::play::BotRef;
@@ -76,13 +77,8 @@ pub struct ProtocolRunner<P: LineProtocol> {
     log: BotLog,
     deadline: Arc<AtomicU64>,
     live: Option<Live<P>>,
-    /// Game fuel left at the last charge point.
-    game_fuel_left: u64,
-    stats: BotStats,
-    restarts: u32,
-    turns_asked: u32,
-    missed: u32,
-    forfeit: Option<ForfeitReason>,
+    /// Fuel, totals and faults.
+    ledger: Ledger,
 }
 
 impl<P: LineProtocol> ProtocolRunner<P> {
@@ -98,24 +94,19 @@ impl<P: LineProtocol> ProtocolRunner<P> {
             log: BotLog::default(),
             deadline: Arc::new(AtomicU64::new(u64::MAX)),
             live: None,
-            game_fuel_left: budget.game_fuel,
-            stats: BotStats::default(),
-            restarts: 0,
-            turns_asked: 0,
-            missed: 0,
-            forfeit: None,
+            ledger: Ledger::new(budget.game_fuel, budget.max_traps),
         }
     }
 
     /// Game fuel left.
     pub fn game_fuel_left(&self) -> u64 {
-        self.game_fuel_left
+        self.ledger.game_fuel_left
     }
 
     /// Instantiates the command, starts `run` and exchanges the greeting. Returns the fuel
     /// spent; on failure no instance is live and the fault is recorded.
     fn start_instance(&mut self, faults: &mut Vec<BotFault>) -> u64 {
-        if self.game_fuel_left == 0 {
+        if self.ledger.game_fuel_left == 0 {
             self.forfeit_now(ForfeitReason::GameFuelExhausted, faults);
             return 0;
         }
@@ -125,7 +116,7 @@ impl<P: LineProtocol> ProtocolRunner<P> {
         let mut store = self.arena.new_store(&self.budget, wasi.build(), self.log.clone(), self.deadline.clone());
 
         // Instantiation: at most one turn budget, no yielding.
-        let cap = self.budget.turn_fuel.min(self.game_fuel_left);
+        let cap = self.budget.turn_fuel.min(self.ledger.game_fuel_left);
         if let Err(err) = store.set_fuel(cap) {
             self.trap(Phase::Instantiate, TrapKind::Other { detail: format!("{err:#}") }, faults);
             return 0;
@@ -144,10 +135,10 @@ impl<P: LineProtocol> ProtocolRunner<P> {
         early.stale.extend(early.answer.take());
         self.stale_faults(&early, faults);
         let spent = cap.saturating_sub(store.get_fuel().unwrap_or(0));
-        self.game_fuel_left = self.game_fuel_left.saturating_sub(spent);
+        self.ledger.game_fuel_left = self.ledger.game_fuel_left.saturating_sub(spent);
         let command = match outcome {
             Driven::Ready(Ok(command)) => command,
-            Driven::Ready(Err(err)) if is_out_of_fuel(&err) && self.game_fuel_left == 0 => {
+            Driven::Ready(Err(err)) if is_out_of_fuel(&err) && self.ledger.game_fuel_left == 0 => {
                 self.forfeit_now(ForfeitReason::GameFuelExhausted, faults);
                 return spent;
             }
@@ -168,7 +159,7 @@ impl<P: LineProtocol> ProtocolRunner<P> {
         };
 
         // `main`: one call for the instance's life, yielding at every turn budget.
-        let mark = self.game_fuel_left;
+        let mark = self.ledger.game_fuel_left;
         if mark == 0 {
             self.forfeit_now(ForfeitReason::GameFuelExhausted, faults);
             return spent;
@@ -183,7 +174,7 @@ impl<P: LineProtocol> ProtocolRunner<P> {
         let info = InitInfo {
             seat: self.seat,
             players: self.players,
-            restart_count: self.restarts,
+            restart_count: self.ledger.restarts,
             seed: init_seed(self.match_seed, &self.bot.sha256),
             turn_fuel: self.budget.turn_fuel,
             game_fuel: self.budget.game_fuel,
@@ -209,7 +200,7 @@ impl<P: LineProtocol> ProtocolRunner<P> {
                             .map_err(|why| format!("{why} (reply {:?})", excerpt(&reply, 40)))
                     }) {
                         Ok(session) => {
-                            self.game_fuel_left = fuel;
+                            self.ledger.game_fuel_left = fuel;
                             self.live = Some(Live { call, exchange, session, overdrawn: suspended });
                             return spent + mark.saturating_sub(fuel);
                         }
@@ -219,9 +210,9 @@ impl<P: LineProtocol> ProtocolRunner<P> {
                     None => match P::session_without_reply() {
                         // A protocol without a handshake: waiting for the first state is the reply.
                         Some(session) => {
-                            self.game_fuel_left = exchange.fuel();
+                            self.ledger.game_fuel_left = exchange.fuel();
                             self.live = Some(Live { call, exchange, session, overdrawn: false });
-                            return spent + mark.saturating_sub(self.game_fuel_left);
+                            return spent + mark.saturating_sub(self.ledger.game_fuel_left);
                         }
                         None => (
                             exchange.fuel(),
@@ -235,13 +226,13 @@ impl<P: LineProtocol> ProtocolRunner<P> {
             Driven::Stuck => (exchange.fuel(), TrapKind::WallClockBackstop),
             Driven::Ready((store, result)) => {
                 let now = store.get_fuel().unwrap_or(0);
-                self.game_fuel_left = now;
+                self.ledger.game_fuel_left = now;
                 self.ended(Phase::Init, result, faults);
                 return spent + mark.saturating_sub(now);
             }
         };
         drop(call);
-        self.game_fuel_left = now;
+        self.ledger.game_fuel_left = now;
         self.trap(Phase::Init, trap, faults);
         spent + mark.saturating_sub(now)
     }
@@ -253,7 +244,7 @@ impl<P: LineProtocol> ProtocolRunner<P> {
             Ok(Ok(())) => TrapKind::Exited { code: 0 },
             Ok(Err(())) => TrapKind::Exited { code: 1 },
             Err(err) if is_out_of_fuel(&err) => {
-                self.game_fuel_left = 0;
+                self.ledger.game_fuel_left = 0;
                 self.forfeit_now(ForfeitReason::GameFuelExhausted, faults);
                 return;
             }
@@ -279,51 +270,31 @@ impl<P: LineProtocol> ProtocolRunner<P> {
             stale.push(format!("({} more lines)", written.more_stale));
         }
         for line in stale {
-            self.stats.invalid_actions += 1;
-            faults.push(BotFault::InvalidAction {
-                reason: InvalidReason::Protocol { error: AnswerError::Stale { line } },
-            });
+            self.ledger.invalid(InvalidReason::Protocol { error: AnswerError::Stale { line } }, faults);
         }
     }
 
-    fn invalid(&mut self, error: AnswerError, faults: &mut Vec<BotFault>) {
-        self.stats.invalid_actions += 1;
-        faults.push(BotFault::InvalidAction { reason: InvalidReason::Protocol { error } });
-    }
-
+    /// Records a trap (the last allowed one forfeits) and drops the instance.
     fn trap(&mut self, phase: Phase, trap: TrapKind, faults: &mut Vec<BotFault>) {
         self.live = None;
-        self.stats.traps += 1;
-        faults.push(BotFault::Trapped { phase, trap });
-        if self.stats.traps >= self.budget.max_traps {
-            self.forfeit_now(ForfeitReason::TooManyTraps, faults);
-        }
+        self.ledger.trap(phase, trap, faults);
     }
 
+    /// Forfeits the bot and drops the instance.
     fn forfeit_now(&mut self, reason: ForfeitReason, faults: &mut Vec<BotFault>) {
-        if self.forfeit.is_none() {
-            self.forfeit = Some(reason);
-            self.live = None;
-            faults.push(BotFault::Forfeit { reason });
-        }
+        self.live = None;
+        self.ledger.forfeit(reason, faults);
     }
 
+    /// Closes a turn with this turn's log.
     fn finish_turn(&mut self, answer: Option<Action<P>>, fuel: u64, faults: Vec<BotFault>) -> TurnReport<Action<P>> {
-        self.stats.fuel_total += fuel;
-        self.stats.fuel_max_turn = self.stats.fuel_max_turn.max(fuel);
-        TurnReport { answer, fuel, faults, log: self.log.take_turn() }
+        let log = self.log.take_turn();
+        self.ledger.finish_turn(answer, fuel, faults, log)
     }
 
     /// Polls `call` until the bot waits for input, is suspended, ends, or is stuck.
     fn drive(&self, call: &mut RunCall, exchange: &Exchange) -> Driven<RunOutput> {
         drive_until_idle(&self.arena, &self.deadline, self.budget.backstop_ms, call.as_mut(), &|| exchange.is_waiting())
-    }
-
-    /// Charges fuel down to `now` (fuel left) and returns it.
-    fn charge(&mut self, now: u64) -> u64 {
-        let spent = self.game_fuel_left.saturating_sub(now);
-        self.game_fuel_left = now;
-        spent
     }
 }
 
@@ -337,44 +308,42 @@ impl<P: LineProtocol> SeatBot<P::Game> for ProtocolRunner<P> {
     fn play(&mut self, observation: &<P::Game as Game>::Observation) -> TurnReport<Action<P>> {
         let mut faults = Vec::new();
         let mut fuel = 0;
-        if self.forfeit.is_some() {
+        if self.ledger.forfeit.is_some() {
             return self.finish_turn(None, 0, faults);
         }
         if self.live.is_none() {
-            self.restarts += 1;
+            self.ledger.restarts += 1;
             fuel += self.start_instance(&mut faults);
         }
         let Some(mut live) = self.live.take() else {
             // Start-up failed: this turn has no action.
-            self.missed += 1;
+            self.ledger.missed += 1;
             return self.finish_turn(None, fuel, faults);
         };
         // Fuel left now, and what the turn budget has left: a bot waiting for input may have
         // worked after its last answer (that counts toward this turn).
-        let mark = self.game_fuel_left;
+        let mark = self.ledger.game_fuel_left;
         let now = if live.exchange.is_waiting() { live.exchange.fuel().min(mark) } else { mark };
         let info = TurnInfo {
-            turn: self.turns_asked,
+            turn: self.ledger.turns_asked,
             turn_fuel_remaining: self.budget.turn_fuel.saturating_sub(mark - now).min(now),
             game_fuel_remaining: now,
-            missed_turns: self.missed,
+            missed_turns: self.ledger.missed,
         };
-        self.missed = 0;
-        self.turns_asked += 1;
+        self.ledger.missed = 0;
+        self.ledger.turns_asked += 1;
         let lines = P::state_lines(&mut live.session, observation, &info);
         if live.exchange.hand(&lines, true).is_err() {
-            fuel += self.charge(now);
-            self.missed += 1;
+            fuel += self.ledger.charge(now);
+            self.ledger.missed += 1;
             self.trap(Phase::Turn, TrapKind::InputBacklog, &mut faults);
             return self.finish_turn(None, fuel, faults);
         }
         if live.overdrawn {
             live.overdrawn = false;
-            fuel += self.charge(live.exchange.fuel());
+            fuel += self.ledger.charge(live.exchange.fuel());
             self.live = Some(live);
-            self.stats.skipped_turns += 1;
-            self.missed += 1;
-            faults.push(BotFault::Suspended);
+            self.ledger.suspended(&mut faults);
             return self.finish_turn(None, fuel, faults);
         }
         let driven = self.drive(&mut live.call, &live.exchange);
@@ -385,24 +354,23 @@ impl<P: LineProtocol> SeatBot<P::Game> for ProtocolRunner<P> {
                 let suspended = matches!(driven, Driven::Suspended);
                 let answer = match written.answer {
                     Some(line) => {
-                        fuel += self.charge(line.fuel);
+                        fuel += self.ledger.charge(line.fuel);
                         live.overdrawn = suspended;
                         match line.text.and_then(|text| P::parse_answer(&text, observation)) {
                             Ok(action) => Some(action),
                             Err(error) => {
-                                self.invalid(error, &mut faults);
+                                self.ledger.invalid(InvalidReason::Protocol { error }, &mut faults);
                                 None
                             }
                         }
                     }
                     None => {
-                        fuel += self.charge(live.exchange.fuel());
-                        self.missed += 1;
+                        fuel += self.ledger.charge(live.exchange.fuel());
                         if suspended {
-                            self.stats.skipped_turns += 1;
-                            faults.push(BotFault::Suspended);
+                            self.ledger.suspended(&mut faults);
                         } else {
-                            self.invalid(AnswerError::NoAnswer, &mut faults);
+                            self.ledger.missed += 1;
+                            self.ledger.invalid(InvalidReason::Protocol { error: AnswerError::NoAnswer }, &mut faults);
                             live.exchange.restart_chunk_on_read();
                         }
                         None
@@ -412,17 +380,17 @@ impl<P: LineProtocol> SeatBot<P::Game> for ProtocolRunner<P> {
                 self.finish_turn(answer, fuel, faults)
             }
             Driven::Stuck => {
-                fuel += self.charge(live.exchange.fuel());
+                fuel += self.ledger.charge(live.exchange.fuel());
                 drop(live);
-                self.missed += 1;
+                self.ledger.missed += 1;
                 self.trap(Phase::Turn, TrapKind::WallClockBackstop, &mut faults);
                 self.finish_turn(None, fuel, faults)
             }
             Driven::Ready((store, result)) => {
-                fuel += self.charge(store.get_fuel().unwrap_or(0));
+                fuel += self.ledger.charge(store.get_fuel().unwrap_or(0));
                 drop(store);
                 drop(live);
-                self.missed += 1;
+                self.ledger.missed += 1;
                 self.ended(Phase::Turn, result, &mut faults);
                 self.finish_turn(None, fuel, faults)
             }
@@ -430,15 +398,15 @@ impl<P: LineProtocol> SeatBot<P::Game> for ProtocolRunner<P> {
     }
 
     fn note_invalid_action(&mut self) {
-        self.stats.invalid_actions += 1;
+        self.ledger.stats.invalid_actions += 1;
     }
 
     fn stats(&self) -> BotStats {
-        self.stats
+        self.ledger.stats
     }
 
     fn forfeit(&self) -> Option<ForfeitReason> {
-        self.forfeit
+        self.ledger.forfeit
     }
 
     fn identity(&self) -> BotRef {
