@@ -13,7 +13,7 @@
 //! - [`Map`]: map files, the default map and the point-symmetry check.
 //!
 //! Modules inside: `perspective` (the mirrored view, and why units are stored in their owner's
-//! coordinates), `path` (the visibility graph and A*), `unit` (the state machines), `game` (the
+//! coordinates), `path` (the visibility graph and shortest paths), `unit` (the state machines), `game` (the
 //! engine and the turn order).
 //!
 //! Decisions code-character.md leaves open are marked **\[ours\]** where they are made.
