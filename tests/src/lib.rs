@@ -6,7 +6,9 @@
 
 #![allow(clippy::panic, clippy::expect_used)] // test support: a failed setup should stop the test loudly
 
+use arena_azul::Move;
 use arena_azul::{Azul, AzulConfig};
+use arena_game::Game;
 use arena_host::BotFault;
 use arena_host::cache::ArtifactCache;
 use arena_host::fault::{ForfeitReason, Phase, TrapKind};
@@ -74,23 +76,18 @@ pub fn play_azul(names: [&str; 2], seed: u64, budget: Budget) -> MatchRecord<Azu
 }
 
 /// Seat `seat`'s part of every turn, in order.
-pub fn turns_of<G: arena_game::Game>(record: &MatchRecord<G>, seat: usize) -> Vec<&SeatTurn<G>> {
+pub fn turns_of<G: Game>(record: &MatchRecord<G>, seat: usize) -> Vec<&SeatTurn<G>> {
     record.turns.iter().flat_map(|turn| &turn.seats).filter(|seat_turn| seat_turn.seat == seat).collect()
 }
 
 /// The texts of a seat turn's log entries from `source`.
-pub fn logged<G: arena_game::Game>(seat_turn: &SeatTurn<G>, source: LogSource) -> Vec<&str> {
+pub fn logged<G: Game>(seat_turn: &SeatTurn<G>, source: LogSource) -> Vec<&str> {
     seat_turn.log.entries.iter().filter(|entry| entry.source == source).map(|entry| entry.text.as_str()).collect()
 }
 
 /// Plays built bots (by name, in seat order) through the registry exactly as `arena match` does
 /// (WIT and line-protocol bots alike); returns the replay's JSON and the typed record.
-pub fn play_registered<G: arena_game::Game>(
-    game: &str,
-    names: &[&str],
-    seed: u64,
-    budget: Budget,
-) -> (String, MatchRecord<G>) {
+pub fn play_registered<G: Game>(game: &str, names: &[&str], seed: u64, budget: Budget) -> (String, MatchRecord<G>) {
     let entry = arena_host::registry::find_game(game).expect("the game is registered");
     let paths: Vec<PathBuf> = names.iter().map(|name| bot_path(name)).collect();
     for path in &paths {
@@ -121,4 +118,24 @@ pub fn assert_traps_three_times_then_forfeits(record: &MatchRecord<Azul>, trap: 
     assert_eq!(player.traps, 3);
     assert_eq!(player.forfeit_reason, Some(ForfeitReason::TooManyTraps));
     assert_eq!(record.result.winner, Some(1));
+}
+
+/// Replays an Azul `record` on a fresh engine; calls `check(view, answer)` for each of seat `seat`'s
+/// turns, with the engine's view before it, and checks the engine's state after every turn
+/// against the record.
+pub fn replay_azul_on_the_engine(
+    record: &MatchRecord<Azul>,
+    seat: usize,
+    mut check: impl FnMut(&arena_azul::View, Option<Move>),
+) {
+    let mut game = Azul::new(&AzulConfig::default(), 2, record.seed).expect("the recorded match sets up");
+    for turn in &record.turns {
+        let actions: Vec<_> = turn.seats.iter().map(|seat_turn| (seat_turn.seat, seat_turn.applied)).collect();
+        for seat_turn in turn.seats.iter().filter(|seat_turn| seat_turn.seat == seat) {
+            check(&game.observe(seat), seat_turn.answer);
+        }
+        game.step(&actions).expect("the recorded actions step");
+        assert_eq!(format!("{:016x}", game.state_hash()), turn.state_hash, "turn {}", turn.turn);
+    }
+    assert!(game.is_over());
 }

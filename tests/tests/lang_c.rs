@@ -7,13 +7,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use arena_azul::{Azul, AzulConfig};
-use arena_game::Game;
+use arena_azul::Azul;
 use arena_host::fault::ForfeitReason;
 use arena_host::log::LogSource;
 use arena_host::play::MatchRecord;
 use arena_host::{BotFault, Budget};
-use arena_tests::{logged, play_azul, play_registered, turns_of};
+use arena_tests::{logged, play_azul, play_registered, replay_azul_on_the_engine, turns_of};
 
 /// Everything about a match the bots' code decides, and nothing about the bots' identity or
 /// cost: per turn, each seat's answer and applied move, the events and the state hash; then each
@@ -63,24 +62,13 @@ fn c_greedy_plays_exactly_the_rust_greedy_moves() {
 fn c_trivial_plays_the_first_legal_move_in_the_sdk_order() {
     for seed in 0..3 {
         let record = play_azul(["azul-random", "azul-trivial-c"], seed, Budget::default());
-        let mut game = Azul::new(&AzulConfig::default(), 2, seed).unwrap();
-        for turn in &record.turns {
-            let actions: Vec<_> = turn
-                .seats
-                .iter()
-                .map(|seat| {
-                    assert!(seat.faults.is_empty(), "seed {seed} turn {}: {:?}", turn.turn, seat.faults);
-                    if seat.seat == 1 {
-                        let first = game.observe(1).legal_moves().first().copied();
-                        assert_eq!(seat.answer, first, "seed {seed} turn {}", turn.turn);
-                    }
-                    (seat.seat, seat.answer)
-                })
-                .collect();
-            game.step(&actions).unwrap();
-            assert_eq!(format!("{:016x}", game.state_hash()), turn.state_hash, "seed {seed}: re-stepped in step");
-        }
-        assert!(game.is_over());
+        assert!(record.turns.iter().flat_map(|turn| &turn.seats).all(|seat| seat.faults.is_empty()), "seed {seed}");
+        let mut turns = 0;
+        replay_azul_on_the_engine(&record, 1, |view, answer| {
+            assert_eq!(answer, view.legal_moves().first().copied(), "seed {seed}");
+            turns += 1;
+        });
+        assert!(turns > 10, "seed {seed}: {turns} turns");
     }
 }
 

@@ -6,14 +6,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use arena_azul::{Azul, AzulConfig, Move};
-use arena_game::Game;
+use arena_azul::Azul;
 use arena_host::fault::{ForfeitReason, Phase, TrapKind};
 use arena_host::play::MatchRecord;
 use arena_host::replay::{Verdict, compare};
 use arena_host::{BotFault, Budget};
 use arena_paint::Paint;
-use arena_tests::{play_azul, play_registered, turns_of};
+use arena_tests::{play_azul, play_registered, replay_azul_on_the_engine, turns_of};
 
 /// Asserts that seat `seat` played the whole match like a well-behaved bot: start-up and every
 /// turn within the default budgets, every answer legal and applied, no fault at all.
@@ -69,26 +68,6 @@ fn the_trivial_js_bot_fits_the_budgets() {
     assert!(player.fuel_total * 3 <= budget.game_fuel * 2, "{player:?}");
 }
 
-/// Replays `record` on a fresh engine; calls `check(view, answer)` for each of seat `seat`'s
-/// turns, with the engine's view before it, and checks the engine's state after every turn
-/// against the record.
-fn replay_on_the_engine(
-    record: &MatchRecord<Azul>,
-    seat: usize,
-    mut check: impl FnMut(&arena_azul::View, Option<Move>),
-) {
-    let mut game = Azul::new(&AzulConfig::default(), 2, record.seed).unwrap();
-    for turn in &record.turns {
-        let actions: Vec<_> = turn.seats.iter().map(|seat_turn| (seat_turn.seat, seat_turn.applied)).collect();
-        for seat_turn in turn.seats.iter().filter(|seat_turn| seat_turn.seat == seat) {
-            check(&game.observe(seat), seat_turn.answer);
-        }
-        game.step(&actions).unwrap();
-        assert_eq!(format!("{:016x}", game.state_hash()), turn.state_hash, "turn {}", turn.turn);
-    }
-    assert!(game.is_over());
-}
-
 /// The JS layer's `legalMoves` and `Rng` as documented: the trivial bot's every answer is the
 /// first of the engine's legal moves, and the random bot's every answer is
 /// `legal_moves[rng.below(len)]` with `rng` the layer's xoshiro128** seeded from the seed `init`
@@ -97,7 +76,7 @@ fn replay_on_the_engine(
 fn the_js_layer_lists_legal_moves_in_the_engines_order() {
     let record = play_azul(["azul-trivial-js", "azul-greedy"], 2, Budget::default());
     let mut turns = 0;
-    replay_on_the_engine(&record, 0, |view, answer| {
+    replay_azul_on_the_engine(&record, 0, |view, answer| {
         assert_eq!(answer, view.legal_moves().first().copied());
         turns += 1;
     });
@@ -110,7 +89,7 @@ fn the_js_layer_lists_legal_moves_in_the_engines_order() {
         *byte = u8::from_str_radix(&sha256[2 * i..2 * i + 2], 16).unwrap();
     }
     let mut rng = JsRng::new(arena_host::wasi::init_seed(record.seed, &digest));
-    replay_on_the_engine(&record, 1, |view, answer| {
+    replay_azul_on_the_engine(&record, 1, |view, answer| {
         let moves = view.legal_moves();
         let pick = rng.below(u32::try_from(moves.len()).unwrap());
         assert_eq!(answer, Some(moves[usize::try_from(pick).unwrap()]));
