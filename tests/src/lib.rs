@@ -139,3 +139,19 @@ pub fn replay_azul_on_the_engine(
     }
     assert!(game.is_over());
 }
+
+/// Plays `name` in seat 1 against `azul-random` and asserts, on the engine re-stepped alongside
+/// the record, that every answer is the first of the engine's own `View::legal_moves` and that no
+/// turn had a fault: a trivial bot in another language lists the legal moves in the Rust SDK's
+/// order.
+pub fn assert_answers_the_first_legal_move(name: &str, seed: u64) {
+    let record = play_azul(["azul-random", name], seed, Budget::default());
+    let faults = record.turns.iter().flat_map(|turn| &turn.seats).all(|seat| seat.faults.is_empty());
+    assert!(faults, "{name}, seed {seed}: a fault");
+    let mut turns = 0;
+    replay_azul_on_the_engine(&record, 1, |view, answer| {
+        assert_eq!(answer, view.legal_moves().first().copied(), "{name}, seed {seed}");
+        turns += 1;
+    });
+    assert!(turns > 10, "{name}, seed {seed}: {turns} turns");
+}

@@ -12,7 +12,7 @@ use arena_host::fault::ForfeitReason;
 use arena_host::log::LogSource;
 use arena_host::play::MatchRecord;
 use arena_host::{BotFault, Budget};
-use arena_tests::{logged, play_azul, play_registered, replay_azul_on_the_engine, turns_of};
+use arena_tests::{assert_answers_the_first_legal_move, logged, play_azul, play_registered, turns_of};
 
 /// Everything about a match the bots' code decides, and nothing about the bots' identity or
 /// cost: per turn, each seat's answer and applied move, the events and the state hash; then each
@@ -61,14 +61,7 @@ fn c_greedy_plays_exactly_the_rust_greedy_moves() {
 #[test]
 fn c_trivial_plays_the_first_legal_move_in_the_sdk_order() {
     for seed in 0..3 {
-        let record = play_azul(["azul-random", "azul-trivial-c"], seed, Budget::default());
-        assert!(record.turns.iter().flat_map(|turn| &turn.seats).all(|seat| seat.faults.is_empty()), "seed {seed}");
-        let mut turns = 0;
-        replay_azul_on_the_engine(&record, 1, |view, answer| {
-            assert_eq!(answer, view.legal_moves().first().copied(), "seed {seed}");
-            turns += 1;
-        });
-        assert!(turns > 10, "seed {seed}: {turns} turns");
+        assert_answers_the_first_legal_move("azul-trivial-c", seed);
     }
 }
 

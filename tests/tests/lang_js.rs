@@ -12,7 +12,9 @@ use arena_host::play::MatchRecord;
 use arena_host::replay::{Verdict, compare};
 use arena_host::{BotFault, Budget};
 use arena_paint::Paint;
-use arena_tests::{play_azul, play_registered, replay_azul_on_the_engine, turns_of};
+use arena_tests::{
+    assert_answers_the_first_legal_move, play_azul, play_registered, replay_azul_on_the_engine, turns_of,
+};
 
 /// Asserts that seat `seat` played the whole match like a well-behaved bot: start-up and every
 /// turn within the default budgets, every answer legal and applied, no fault at all.
@@ -74,13 +76,7 @@ fn the_trivial_js_bot_fits_the_budgets() {
 /// was handed; so the JS list has the engine's order, move for move.
 #[test]
 fn the_js_layer_lists_legal_moves_in_the_engines_order() {
-    let record = play_azul(["azul-trivial-js", "azul-greedy"], 2, Budget::default());
-    let mut turns = 0;
-    replay_azul_on_the_engine(&record, 0, |view, answer| {
-        assert_eq!(answer, view.legal_moves().first().copied());
-        turns += 1;
-    });
-    assert!(turns > 10);
+    assert_answers_the_first_legal_move("azul-trivial-js", 2);
 
     let record = play_azul(["azul-greedy", "azul-random-js"], 3, Budget::default());
     let sha256 = &record.result.players[1].sha256;

@@ -13,7 +13,7 @@ use arena_game::{Game, new_rng};
 use arena_host::fault::{ForfeitReason, Phase, TrapKind};
 use arena_host::play::MatchRecord;
 use arena_host::{BotFault, Budget};
-use arena_tests::{play_azul, play_registered, replay_azul_on_the_engine, turns_of, workspace_root};
+use arena_tests::{assert_answers_the_first_legal_move, play_azul, play_registered, turns_of, workspace_root};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -98,14 +98,7 @@ fn python_bot_fits_the_default_budgets_with_room_to_spare() {
 #[test]
 fn python_trivial_plays_the_first_legal_move_in_the_sdk_order() {
     for seed in 0..2 {
-        let record = play_azul(["azul-random", "azul-trivial-py"], seed, Budget::default());
-        assert!(record.turns.iter().flat_map(|turn| &turn.seats).all(|seat| seat.faults.is_empty()), "seed {seed}");
-        let mut turns = 0;
-        replay_azul_on_the_engine(&record, 1, |view, answer| {
-            assert_eq!(answer, view.legal_moves().first().copied(), "seed {seed}");
-            turns += 1;
-        });
-        assert!(turns > 10, "seed {seed}: {turns} turns");
+        assert_answers_the_first_legal_move("azul-trivial-py", seed);
     }
 }
 
