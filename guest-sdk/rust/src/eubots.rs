@@ -289,10 +289,19 @@ pub mod __glue {
         crate::__private::start(slot, |bot| bot.init(&InitInfo::from(info)));
     }
 
+    thread_local! {
+        /// The previous turn's view of this instance, whose grid the next view reuses (see
+        /// [`view_from_wit`]). A restart is a fresh instance, so it starts empty again.
+        static PREVIOUS: RefCell<Option<arena_eubots::View>> = const { RefCell::new(None) };
+    }
+
     pub fn take_turn<B: EubotsBot>(slot: &RefCell<Option<B>>, view: WitView) -> WitAction {
         let info = TurnInfo::from(view.info);
-        let view = crate::View { info, state: view_from_wit(view) };
-        crate::__private::with_bot(slot, |bot: &mut B| bot.act(&view).iter().map(order_to_wit).collect())
+        let previous = PREVIOUS.with(|previous| previous.borrow_mut().take());
+        let view = crate::View { info, state: view_from_wit(view, previous) };
+        let answer = crate::__private::with_bot(slot, |bot: &mut B| bot.act(&view).iter().map(order_to_wit).collect());
+        PREVIOUS.with(|previous| *previous.borrow_mut() = Some(view.state));
+        answer
     }
 }
 
@@ -399,13 +408,42 @@ fn grid_from_wit(width: i32, height: i32, kinds: &[u8], units: &[Option<arena_eu
     grid
 }
 
-fn view_from_wit(view: wit::View) -> arena_eubots::View {
+/// The grid of this turn from the grid of the previous one: walls never change in a match
+/// (eubots.md "Arena"), so only the squares units left and entered are rewritten. Rebuilding the
+/// whole grid every turn cost most of a do-nothing bot's turn (the allocation and fill are bulk
+/// memory, charged per byte); a first view, or one of other sides, is built from scratch.
+fn next_grid(
+    previous: Option<(Grid, Vec<Option<arena_eubots::Unit>>)>,
+    width: i32,
+    height: i32,
+    kinds: &[u8],
+    units: &[Option<arena_eubots::Unit>],
+) -> Grid {
+    let Some((mut grid, left)) = previous.filter(|(grid, _)| (grid.width, grid.height) == (width, height)) else {
+        return grid_from_wit(width, height, kinds, units);
+    };
+    for unit in left.iter().flatten() {
+        if let Square::Unit(_) = grid.get(unit.pos) {
+            grid.set(unit.pos, Square::Empty);
+        }
+    }
+    for (handle, unit) in (0u32..).zip(units) {
+        if let Some(unit) = unit {
+            grid.set(unit.pos, Square::Unit(handle));
+        }
+    }
+    grid
+}
+
+/// The engine's view of a WIT view, reusing the grid of `previous` (this instance's last view).
+fn view_from_wit(view: wit::View, previous: Option<arena_eubots::View>) -> arena_eubots::View {
     let metrics = view.metrics;
     let units: Vec<Option<arena_eubots::Unit>> =
         view.units.iter().map(|unit| unit.as_ref().map(unit_from_wit)).collect();
     let (width, height) = (i32::from(metrics.width), i32::from(metrics.height));
+    let previous = previous.map(|previous| (previous.map, previous.units));
     arena_eubots::View {
-        map: grid_from_wit(width, height, &view.squares, &units),
+        map: next_grid(previous, width, height, &view.squares, &units),
         metrics: arena_eubots::Metrics {
             width,
             height,
@@ -436,6 +474,35 @@ mod tests {
         assert_eq!(grid.get(Pos::new(1, 2)), Square::Unit(1));
         assert_eq!(grid.get(Pos::new(3, 2)), Square::Empty);
         assert_eq!(grid.squares.len(), 6);
+    }
+
+    /// The grid carried over from the previous turn equals the grid rebuilt from scratch, over
+    /// random walls and random unit moves, deaths and births; other sides rebuild.
+    #[test]
+    fn a_carried_over_grid_equals_a_rebuilt_one() {
+        let (width, height) = (7, 5);
+        let mut rng = crate::rng::new_rng(9);
+        let kinds: Vec<u8> = (0..width * height).map(|_| u8::from(crate::rng::rng_below(&mut rng, 5) == 0)).collect();
+        let mut previous: Option<(Grid, Vec<Option<arena_eubots::Unit>>)> = None;
+        for _turn in 0..200 {
+            // Up to 6 units on distinct free squares, some dead.
+            let mut free: Vec<Pos> = (0..width * height)
+                .filter(|index| kinds[*index as usize] != SQUARE_WALL)
+                .map(|index| Pos::new(index % width + 1, index / width + 1))
+                .collect();
+            let units: Vec<Option<arena_eubots::Unit>> = (0..6)
+                .map(|owner| {
+                    let pick = crate::rng::rng_below(&mut rng, free.len() as u32 + 2) as usize;
+                    (pick < free.len()).then(|| arena_eubots::Unit::new(owner % 2, free.swap_remove(pick)))
+                })
+                .collect();
+            let fresh = grid_from_wit(width, height, &kinds, &units);
+            let carried = next_grid(previous.take(), width, height, &kinds, &units);
+            assert_eq!(carried, fresh);
+            previous = Some((carried, units));
+        }
+        let other_sides = next_grid(previous, 5, 7, &kinds, &[]);
+        assert_eq!(other_sides, grid_from_wit(5, 7, &kinds, &[]));
     }
 
     /// A plain breadth-first search, square by square.
