@@ -28,6 +28,13 @@ pub fn workspace_root() -> PathBuf {
     manifest.parent().map(PathBuf::from).unwrap_or(manifest)
 }
 
+/// How far past its turn budget a bot's turn may be charged when it finishes a call that was
+/// suspended: wasmtime checks fuel at function entries and loop heads, so a call stops a few
+/// instructions past the budget, a suspended turn is charged exactly the budget, and the few
+/// instructions over are charged to the turn in which the call returns (a few hundred fuel in
+/// these bots; never a second budget).
+pub const RESUME_OVERSHOOT: u64 = 1_000;
+
 /// Path of a built bot.
 pub fn bot_path(name: &str) -> PathBuf {
     target_dir().join("bots").join(format!("{name}.wasm"))
