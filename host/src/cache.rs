@@ -313,10 +313,34 @@ mod tests {
     /// A small valid component.
     const COMPONENT: &str = r#"(component (core module (func (export "f"))))"#;
 
-    fn temp_dir(name: &str) -> PathBuf {
+    /// A scratch cache folder, removed when the test ends (unless it fails, for a look).
+    struct TempDir(PathBuf);
+
+    impl std::ops::Deref for TempDir {
+        type Target = Path;
+        fn deref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl AsRef<Path> for TempDir {
+        fn as_ref(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            if !std::thread::panicking() {
+                let _ = std::fs::remove_dir_all(&self.0);
+            }
+        }
+    }
+
+    fn temp_dir(name: &str) -> TempDir {
         let dir = std::env::temp_dir().join(format!("arena-cache-test-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        dir
+        TempDir(dir)
     }
 
     fn component_bytes() -> Vec<u8> {
@@ -332,7 +356,8 @@ mod tests {
     #[test]
     fn second_load_hits_the_cache() {
         let arena = Arena::new().unwrap();
-        let cache = ArtifactCache::new(temp_dir("hit"));
+        let dir = temp_dir("hit");
+        let cache = ArtifactCache::new(&*dir);
         let bytes = component_bytes();
         let (_, first) = cache.load_or_compile(arena.engine(), &bytes).unwrap();
         assert_eq!(first, Lookup::Miss);
@@ -352,7 +377,8 @@ mod tests {
     #[test]
     fn a_corrupted_entry_is_rejected_and_rebuilt() {
         let arena = Arena::new().unwrap();
-        let cache = ArtifactCache::new(temp_dir("corrupt"));
+        let dir = temp_dir("corrupt");
+        let cache = ArtifactCache::new(&*dir);
         let bytes = component_bytes();
         cache.load_or_compile(arena.engine(), &bytes).unwrap();
         let path = only_entry(&cache);
@@ -383,7 +409,8 @@ mod tests {
     #[test]
     fn a_foreign_entry_is_rejected_and_rebuilt() {
         let arena = Arena::new().unwrap();
-        let cache = ArtifactCache::new(temp_dir("foreign"));
+        let dir = temp_dir("foreign");
+        let cache = ArtifactCache::new(&*dir);
         let bytes = component_bytes();
         let other = wat::parse_str(r#"(component (core module (func (export "g"))))"#).unwrap();
         cache.load_or_compile(arena.engine(), &other).unwrap();
@@ -416,7 +443,8 @@ mod tests {
     #[test]
     fn an_entry_that_passes_the_checks_but_does_not_deserialise_is_rebuilt() {
         let arena = Arena::new().unwrap();
-        let cache = ArtifactCache::new(temp_dir("undeserialisable"));
+        let dir = temp_dir("undeserialisable");
+        let cache = ArtifactCache::new(&*dir);
         let bytes = component_bytes();
         let key = ArtifactCache::key(arena.engine(), &bytes);
         cache.store(&key, b"consistent header, but not a wasmtime artifact").unwrap();
@@ -446,7 +474,7 @@ mod tests {
             let threads: Vec<_> = (0..4)
                 .map(|_| {
                     // Separate caches on one directory, as separate runs would be.
-                    let cache = ArtifactCache::new(&dir);
+                    let cache = ArtifactCache::new(&*dir);
                     let (arena, bytes) = (&arena, &bytes);
                     scope.spawn(move || cache.load_or_compile(arena.engine(), bytes).unwrap().1)
                 })
@@ -455,7 +483,7 @@ mod tests {
                 assert_ne!(thread.join().unwrap(), Lookup::Rejected);
             }
         });
-        let cache = ArtifactCache::new(&dir);
+        let cache = ArtifactCache::new(&*dir);
         assert_eq!(cache.info().unwrap().entries, 1);
         assert_eq!(only_entry(&cache).extension().unwrap(), ENTRY_EXTENSION, "no temporary file left");
         assert_eq!(cache.load_or_compile(arena.engine(), &bytes).unwrap().1, Lookup::Hit);
@@ -473,12 +501,12 @@ mod tests {
         let path = target.join("bots/azul-greedy.wasm");
         assert!(path.exists(), "{} is missing: run `cargo xtask bots` first", path.display());
         let dir = temp_dir("loader");
-        let cache = ArtifactCache::new(&dir);
+        let cache = ArtifactCache::new(&*dir);
         let arena = Arena::new().unwrap().with_cache(Some(cache.clone()));
         let first = load_bot::<AzulBinding>(&arena, &path).unwrap();
         assert_eq!((cache.hits(), cache.misses()), (0, 1));
         // A second run: a fresh arena and cache on the same directory.
-        let second_cache = ArtifactCache::new(&dir);
+        let second_cache = ArtifactCache::new(&*dir);
         let second_arena = Arena::new().unwrap().with_cache(Some(second_cache.clone()));
         let second = load_bot::<AzulBinding>(&second_arena, &path).unwrap();
         assert_eq!((second_cache.hits(), second_cache.misses(), second_cache.rejected()), (1, 0, 0));
@@ -503,7 +531,7 @@ mod tests {
         std::fs::write(dir.join("notes.txt"), "mine").unwrap();
         std::fs::write(dir.join(format!("{}.{ENTRY_EXTENSION}", "ab")), "x").unwrap();
         std::fs::write(dir.join(format!("{TEMP_PREFIX}leftover")), "y").unwrap();
-        let cache = ArtifactCache::new(&dir);
+        let cache = ArtifactCache::new(&*dir);
         assert_eq!(cache.info().unwrap(), CacheInfo { entries: 1, bytes: 1 });
         assert_eq!(cache.clear().unwrap(), CacheInfo { entries: 1, bytes: 1 });
         assert!(dir.join("notes.txt").exists());

@@ -12,9 +12,7 @@ use common::{arena, bot, stderr, stdout};
 /// match without faults, and its replay verifies.
 #[test]
 fn a_paint_stdio_bot_plays_a_wit_bot_from_the_command_line() {
-    let dir = std::env::temp_dir().join(format!("arena-cli-paint-protocol-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let replay = dir.join("paint-stdio.json");
+    let replay = common::scratch("paint-stdio.json");
     let replay = replay.to_str().unwrap();
     let (stdio, greedy) = (bot("paint-stdio-random"), bot("paint-greedy"));
     let out = arena(&["match", "--game", "paint", &stdio, &greedy, "--json", "--replay", replay]);

@@ -26,9 +26,10 @@ pub fn bot(name: &str) -> String {
     path.to_string_lossy().into_owned()
 }
 
-/// A file path in this test process's scratch folder.
+/// A file path in this test process's scratch folder, under cargo's per-target scratch space
+/// (`target/tmp`, which `cargo clean` removes) rather than the system's temporary folder.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-cli-{}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("arena-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
 }
