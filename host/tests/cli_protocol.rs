@@ -12,9 +12,7 @@ use common::{arena, bot, stderr, stdout};
 /// its replay verifies.
 #[test]
 fn a_stdio_bot_plays_a_wit_bot_from_the_command_line() {
-    let dir = std::env::temp_dir().join(format!("arena-cli-protocol-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let replay = dir.join("stdio.json");
+    let replay = common::scratch("stdio.json");
     let replay = replay.to_str().unwrap();
     let (stdio, greedy) = (bot("azul-stdio-random"), bot("azul-greedy"));
     let out = arena(&["match", "--game", "azul", &stdio, &greedy, "--seed", "4", "--json", "--replay", replay]);

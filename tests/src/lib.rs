@@ -35,6 +35,14 @@ pub fn workspace_root() -> PathBuf {
 /// these bots; never a second budget).
 pub const RESUME_OVERSHOOT: u64 = 1_000;
 
+/// A file path in this test process's scratch folder, under the target folder (`target/tmp`,
+/// which `cargo clean` removes) rather than the system's temporary folder.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = target_dir().join("tmp").join(format!("arena-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("the scratch folder can be created");
+    dir.join(name)
+}
+
 /// Path of a built bot.
 pub fn bot_path(name: &str) -> PathBuf {
     target_dir().join("bots").join(format!("{name}.wasm"))

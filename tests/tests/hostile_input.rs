@@ -11,7 +11,7 @@ use arena_host::games::azul::AzulBinding;
 use arena_host::loader::load_bot_bytes;
 use arena_host::replay::read_replay;
 use arena_host::{BotFault, Budget};
-use arena_tests::{arena, bot_path, play_azul, turns_of, workspace_root};
+use arena_tests::{arena, bot_path, play_azul, scratch, turns_of, workspace_root};
 use std::path::Path;
 
 /// "Wall-clock backstop ... a bot that hits it is handled as a trap, and the replay says so":
@@ -71,7 +71,7 @@ fn corrupted_bot_files_never_panic_the_loader() {
 fn corrupted_replays_never_panic_the_reader() {
     let path = workspace_root().join("tests/golden/azul-reference-seed-1.json");
     let bytes = std::fs::read(&path).unwrap();
-    let scratch = std::env::temp_dir().join(format!("arena-corrupt-replay-{}.json", std::process::id()));
+    let scratch = scratch("corrupt-replay.json");
     let mut refused = 0;
     for corrupt in corruptions(&bytes, 300) {
         std::fs::write(&scratch, &corrupt).unwrap();

@@ -14,8 +14,7 @@ use arena_host::play::{MatchRecord, SeatTurn};
 use arena_host::registry::{GameEntry, find_game};
 use arena_host::replay::Verdict;
 use arena_paint::Paint;
-use arena_tests::{arena, bot_path, play_registered};
-use std::path::PathBuf;
+use arena_tests::{arena, bot_path, play_registered, scratch};
 
 fn paint() -> &'static dyn GameEntry {
     find_game("paint").expect("paint is registered")
@@ -34,12 +33,6 @@ fn protocol_error(fault: &BotFault) -> Option<&AnswerError> {
         BotFault::InvalidAction { reason: InvalidReason::Protocol { error } } => Some(error),
         _ => None,
     }
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-paint-protocol-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
 }
 
 /// Issue 3 item 5 for paint: a plain std + serde_json program built for wasm32-wasip2 plays a

@@ -16,8 +16,7 @@ use arena_host::log::LogSource;
 use arena_host::play::MatchRecord;
 use arena_host::registry::{GameEntry, find_game};
 use arena_host::replay::Verdict;
-use arena_tests::{arena, bot_path, play_registered, turns_of};
-use std::path::PathBuf;
+use arena_tests::{arena, bot_path, play_registered, scratch, turns_of};
 
 fn azul() -> &'static dyn GameEntry {
     find_game("azul").expect("azul is registered")
@@ -25,12 +24,6 @@ fn azul() -> &'static dyn GameEntry {
 
 fn play(names: [&str; 2], seed: u64, budget: Budget) -> (String, MatchRecord<Azul>) {
     play_registered("azul", &names, seed, budget)
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-protocol-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
 }
 
 fn protocol_error(fault: &BotFault) -> Option<&AnswerError> {

@@ -11,7 +11,7 @@ use arena_host::play::MatchRecord;
 use arena_host::replay::{Verdict, compare, write_replay};
 use arena_host::{BotFault, Budget, play_match};
 use arena_suitebot::{Event, Suitebot, SuitebotConfig};
-use arena_tests::{arena, bot_path, load};
+use arena_tests::{arena, bot_path, load, scratch};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
@@ -142,13 +142,11 @@ fn a_four_bot_match_replays_identically() {
     assert_ne!(actions(1), actions(3));
 
     // Through the registry, from a replay file, as the CLI verifies it.
-    let dir = std::env::temp_dir().join(format!("arena-suitebot-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("four-bots.json");
+    let file = scratch("four-bots.json");
     write_replay(&record, &file).unwrap();
     let game = arena_host::registry::find_game("suitebot").expect("suitebot is registered");
     assert_eq!(game.verify(arena(), &file, &[]).unwrap(), Verdict::Identical);
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(&file);
 }
 
 /// A turn budget far too small for the harvester suspends it: the result counts the skipped

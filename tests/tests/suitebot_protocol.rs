@@ -10,7 +10,7 @@ use arena_host::Budget;
 use arena_host::play::MatchRecord;
 use arena_host::registry::find_game;
 use arena_suitebot::{Action, Suitebot};
-use arena_tests::{arena, play_registered, turns_of};
+use arena_tests::{arena, play_registered, scratch, turns_of};
 
 fn play(names: [&str; 4], seed: u64) -> (String, MatchRecord<Suitebot>) {
     play_registered("suitebot", &names, seed, Budget::default())
@@ -38,7 +38,7 @@ fn a_stdio_bot_plays_wit_bots_for_a_whole_game() {
     let (again, _) = play(names, 3);
     assert_eq!(replay, again, "same bots and seed, same replay");
 
-    let file = std::env::temp_dir().join(format!("arena-suitebot-protocol-{}.json", std::process::id()));
+    let file = scratch("suitebot-protocol.json");
     std::fs::write(&file, &replay).unwrap();
     let verdict = find_game("suitebot").unwrap().verify(arena(), &file, &[]).unwrap();
     std::fs::remove_file(&file).ok();
