@@ -170,3 +170,25 @@ pub fn assert_answers_the_first_legal_move(name: &str, seed: u64) {
     });
     assert!(turns > 10, "{name}, seed {seed}: {turns} turns");
 }
+
+/// Asserts a whole game with no fault for either seat, fuel metered on every turn and adding up,
+/// within the budgets.
+pub fn assert_clean_game(record: &MatchRecord<Azul>, names: [&str; 2], budget: Budget) {
+    assert!(record.turns.len() > 20, "{names:?}: a whole game");
+    assert_eq!(record.result.players.len(), 2);
+    for (seat, player) in record.result.players.iter().enumerate() {
+        assert!(!player.forfeit && player.traps == 0 && player.invalid_actions == 0, "{names:?}: {player:?}");
+        assert_eq!(player.skipped_turns, 0, "{names:?}: {player:?}");
+        assert!(record.setup[seat].faults.is_empty(), "{names:?}: {:?}", record.setup[seat].faults);
+        let turns = turns_of(record, seat);
+        for turn in &turns {
+            assert!(turn.faults.is_empty() && turn.answer.is_some(), "{names:?} seat {seat}: {turn:?}");
+            assert_eq!(turn.applied, turn.answer, "{names:?} seat {seat}");
+            assert!(turn.fuel > 0, "{names:?} seat {seat}: every turn is metered");
+        }
+        assert!(player.fuel_total > 0 && player.fuel_total < budget.game_fuel, "{names:?}: {player:?}");
+        assert!(player.fuel_max_turn > 0 && player.fuel_max_turn < budget.turn_fuel, "{names:?}: {player:?}");
+        let recorded: u64 = record.setup[seat].fuel + turns.iter().map(|turn| turn.fuel).sum::<u64>();
+        assert_eq!(recorded, player.fuel_total, "{names:?} seat {seat}: the per-turn fuel adds up");
+    }
+}

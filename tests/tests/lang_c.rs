@@ -12,7 +12,9 @@ use arena_host::fault::ForfeitReason;
 use arena_host::log::LogSource;
 use arena_host::play::MatchRecord;
 use arena_host::{BotFault, Budget};
-use arena_tests::{assert_answers_the_first_legal_move, logged, play_azul, play_registered, turns_of};
+use arena_tests::{
+    assert_answers_the_first_legal_move, assert_clean_game, logged, play_azul, play_registered, turns_of,
+};
 
 /// Everything about a match the bots' code decides, and nothing about the bots' identity or
 /// cost: per turn, each seat's answer and applied move, the events and the state hash; then each
@@ -74,20 +76,7 @@ fn c_bots_play_rust_bots_through_the_registry() {
     for (names, c_seat) in [(["azul-greedy-c", "azul-random"], 0), (["azul-greedy", "azul-trivial-c"], 1)] {
         let (replay, record) = play_registered::<Azul>("azul", &names, 7, budget);
         assert!(replay.contains(names[c_seat]), "the replay names the C bot");
-        assert!(record.turns.len() > 20, "{names:?}: a whole game");
-        assert_eq!(record.result.players.len(), 2);
-        for (seat, player) in record.result.players.iter().enumerate() {
-            assert!(!player.forfeit && player.traps == 0 && player.invalid_actions == 0, "{names:?}: {player:?}");
-            assert_eq!(player.skipped_turns, 0, "{names:?}: {player:?}");
-            assert!(record.setup[seat].faults.is_empty(), "{names:?}: {:?}", record.setup[seat].faults);
-            let turns = turns_of(&record, seat);
-            assert!(turns.iter().all(|turn| turn.faults.is_empty() && turn.answer.is_some()), "{names:?} seat {seat}");
-            assert!(turns.iter().all(|turn| turn.fuel > 0), "{names:?} seat {seat}: every turn is metered");
-            assert!(player.fuel_total > 0 && player.fuel_total < budget.game_fuel, "{names:?}: {player:?}");
-            assert!(player.fuel_max_turn > 0 && player.fuel_max_turn < budget.turn_fuel, "{names:?}: {player:?}");
-            let recorded: u64 = record.setup[seat].fuel + turns.iter().map(|turn| turn.fuel).sum::<u64>();
-            assert_eq!(recorded, player.fuel_total, "{names:?} seat {seat}: the per-turn fuel adds up");
-        }
+        assert_clean_game(&record, names, budget);
     }
     // azul-greedy-c logs one line from `init` through arena_logf (the C library's printf, then
     // the arena:common/log import).
