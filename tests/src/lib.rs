@@ -11,7 +11,7 @@ use arena_azul::{Azul, AzulConfig};
 use arena_game::Game;
 use arena_host::BotFault;
 use arena_host::cache::ArtifactCache;
-use arena_host::fault::{ForfeitReason, Phase, TrapKind};
+use arena_host::fault::{AnswerError, ForfeitReason, InvalidReason, Phase, TrapKind};
 use arena_host::games::Binding;
 use arena_host::games::azul::AzulBinding;
 use arena_host::loader::{LoadedBot, load_bot};
@@ -190,5 +190,13 @@ pub fn assert_clean_game(record: &MatchRecord<Azul>, names: [&str; 2], budget: B
         assert!(player.fuel_max_turn > 0 && player.fuel_max_turn < budget.turn_fuel, "{names:?}: {player:?}");
         let recorded: u64 = record.setup[seat].fuel + turns.iter().map(|turn| turn.fuel).sum::<u64>();
         assert_eq!(recorded, player.fuel_total, "{names:?} seat {seat}: the per-turn fuel adds up");
+    }
+}
+
+/// The protocol error of a line-protocol bot's invalid answer, if `fault` is one.
+pub fn protocol_error(fault: &BotFault) -> Option<&AnswerError> {
+    match fault {
+        BotFault::InvalidAction { reason: InvalidReason::Protocol { error } } => Some(error),
+        _ => None,
     }
 }

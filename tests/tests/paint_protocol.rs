@@ -8,13 +8,13 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use arena_host::Budget;
-use arena_host::fault::{AnswerError, BotFault, InvalidReason};
+use arena_host::fault::{AnswerError, BotFault};
 use arena_host::log::LogSource;
-use arena_host::play::{MatchRecord, SeatTurn};
+use arena_host::play::MatchRecord;
 use arena_host::registry::{GameEntry, find_game};
 use arena_host::replay::Verdict;
 use arena_paint::Paint;
-use arena_tests::{arena, bot_path, play_registered, scratch};
+use arena_tests::{arena, bot_path, play_registered, protocol_error, scratch, turns_of};
 
 fn paint() -> &'static dyn GameEntry {
     find_game("paint").expect("paint is registered")
@@ -22,17 +22,6 @@ fn paint() -> &'static dyn GameEntry {
 
 fn play(names: [&str; 2], seed: u64, budget: Budget) -> (String, MatchRecord<Paint>) {
     play_registered("paint", &names, seed, budget)
-}
-
-fn turns_of(record: &MatchRecord<Paint>, seat: usize) -> Vec<&SeatTurn<Paint>> {
-    record.turns.iter().flat_map(|turn| &turn.seats).filter(|seat_turn| seat_turn.seat == seat).collect()
-}
-
-fn protocol_error(fault: &BotFault) -> Option<&AnswerError> {
-    match fault {
-        BotFault::InvalidAction { reason: InvalidReason::Protocol { error } } => Some(error),
-        _ => None,
-    }
 }
 
 /// Issue 3 item 5 for paint: a plain std + serde_json program built for wasm32-wasip2 plays a

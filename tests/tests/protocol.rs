@@ -16,7 +16,7 @@ use arena_host::log::LogSource;
 use arena_host::play::MatchRecord;
 use arena_host::registry::{GameEntry, find_game};
 use arena_host::replay::Verdict;
-use arena_tests::{arena, bot_path, play_registered, scratch, turns_of};
+use arena_tests::{arena, bot_path, play_registered, protocol_error, scratch, turns_of};
 
 fn azul() -> &'static dyn GameEntry {
     find_game("azul").expect("azul is registered")
@@ -24,13 +24,6 @@ fn azul() -> &'static dyn GameEntry {
 
 fn play(names: [&str; 2], seed: u64, budget: Budget) -> (String, MatchRecord<Azul>) {
     play_registered("azul", &names, seed, budget)
-}
-
-fn protocol_error(fault: &BotFault) -> Option<&AnswerError> {
-    match fault {
-        BotFault::InvalidAction { reason: InvalidReason::Protocol { error } } => Some(error),
-        _ => None,
-    }
 }
 
 /// Issue items 5 and 6: a plain std Rust program built for wasm32-wasip2 plays a WIT bot in one
