@@ -26,7 +26,7 @@ use arena_host::games::azul::AzulBinding;
 use arena_host::loader::{LoadedBot, load_bot};
 use arena_host::log::BotLog;
 use arena_host::play_match;
-use arena_host::runtime::{Allocator, Arena, ArenaOptions};
+use arena_host::runtime::{Allocator, Arena, ArenaOptions, StoreHandles};
 use arena_host::wasi::locked_down_ctx;
 use std::hint::black_box;
 use std::io::{BufRead, BufReader, Write};
@@ -339,8 +339,9 @@ fn instantiation(trivial_path: &std::path::Path) -> Result<()> {
         let log = BotLog::default();
         let deadline = Arc::new(AtomicU64::new(u64::MAX));
         let instantiated = measure(|| {
-            let wasi = locked_down_ctx(1, &bot.sha256, &log);
-            let mut store = arena.new_store(&budget, wasi, log.clone(), deadline.clone());
+            let handles = StoreHandles::fresh(&log, &deadline);
+            let wasi = locked_down_ctx(1, &bot.sha256, &log, &handles.clock);
+            let mut store = arena.new_store(&budget, wasi, &handles);
             store.set_fuel(budget.turn_fuel)?;
             let mut call = AzulBinding::instantiate(&bot.pre, store);
             let mut cx = TaskContext::from_waker(Waker::noop());

@@ -14,15 +14,29 @@
 //!   from the game budget; running out there is a trap.
 //! - **Wall-clock backstop:** an epoch deadline per call, far above any turn budget, handled as
 //!   a trap; a call blocked in a host function past it is dropped the same way.
+//! - **Fuel is charged for whatever the store consumed, however a call ends**: from the store
+//!   when the call hands it back, else from its [`CallMeter`] (fuel left at the last host-call
+//!   transition: exact for a call stuck in a host function, and for a fuel yield, which enters
+//!   the host too). A suspended turn is charged exactly what it spent: its turn budget and the
+//!   few instructions wasmtime runs past it before checking. So the fuel of a bot's turns always adds up to what its stores
+//!   consumed, and never to more than the game budget.
+//! - **An answer the host cannot lift** (a bad enum value, a list past
+//!   [`crate::runtime::MAX_HOSTCALL_BYTES`]) is an invalid action, not a trap. wasmtime cannot
+//!   re-enter an instance whose answer failed to lift, so the instance is replaced before the
+//!   bot's next turn (a restart, but no trap is counted). A WASI `exit` is the typed
+//!   [`TrapKind::Exited`].
 
 use crate::budget::Budget;
 use crate::driver::{Driven, drive};
-use crate::fault::{BotFault, ForfeitReason, Phase, TrapKind, classify, is_out_of_fuel};
+use crate::fault::{
+    BotFault, ForfeitReason, InvalidReason, Phase, TrapKind, classify, is_lift_failure, is_out_of_fuel,
+};
 use crate::games::{Binding, InitInfo, Live, OwnedCall, TurnInfo};
 use crate::ledger::Ledger;
 use crate::loader::LoadedBot;
 use crate::log::{BotLog, TurnLog};
-use crate::runtime::{Arena, BotState};
+use crate::meter::CallMeter;
+use crate::runtime::{Arena, BotState, StoreHandles};
 use crate::wasi::{init_seed, locked_down_ctx};
 use arena_game::Game;
 use serde::{Deserialize, Serialize};
@@ -87,6 +101,8 @@ pub struct BotRunner<B: Binding> {
     match_seed: u64,
     log: BotLog,
     deadline: Arc<AtomicU64>,
+    /// The current instance's call meter.
+    meter: Arc<CallMeter>,
     slot: Slot<B>,
     /// Fuel, totals and faults.
     ledger: Ledger,
@@ -106,6 +122,7 @@ impl<B: Binding> BotRunner<B> {
             match_seed,
             log: BotLog::default(),
             deadline: Arc::new(AtomicU64::new(u64::MAX)),
+            meter: CallMeter::new(),
             slot: Slot::Empty,
             ledger: Ledger::new(budget.game_fuel, budget.max_traps),
             initial: None,
@@ -180,9 +197,11 @@ impl<B: Binding> BotRunner<B> {
                     .fuel_async_yield_interval(Some(self.budget.turn_fuel))
                     .and_then(|()| live.store.set_fuel(left));
                 if let Err(err) = configured {
-                    self.trap(Phase::Turn, TrapKind::Other { detail: format!("{err:#}") }, &mut faults);
+                    self.trap(Phase::Turn, TrapKind::other(&err), &mut faults);
                     return self.finish_turn(None, fuel, faults);
                 }
+                self.meter.set_chunk(self.budget.turn_fuel);
+                self.meter.set_fuel(left);
                 let info = TurnInfo {
                     turn: self.ledger.turns_asked,
                     turn_fuel_remaining: self.budget.turn_fuel.min(left),
@@ -200,14 +219,15 @@ impl<B: Binding> BotRunner<B> {
         let mut call = call;
         match self.drive(&mut call, true) {
             Driven::Suspended => {
-                let chunk = self.budget.turn_fuel.min(self.ledger.game_fuel_left);
-                self.ledger.game_fuel_left -= chunk;
+                // Exact: the fuel left when the yield entered the host.
+                let chunk = self.ledger.charge(self.meter.fuel());
                 self.slot = Slot::Busy { call, start_left, charged: charged + chunk };
                 self.ledger.suspended(&mut faults);
                 self.finish_turn(None, fuel + chunk, faults)
             }
             Driven::Stuck | Driven::Idle => {
                 drop(call);
+                fuel += self.ledger.charge(self.meter.fuel());
                 self.ledger.missed += 1;
                 self.trap(Phase::Turn, TrapKind::WallClockBackstop, &mut faults);
                 self.finish_turn(None, fuel, faults)
@@ -230,6 +250,11 @@ impl<B: Binding> BotRunner<B> {
                     }
                     Err(err) => {
                         drop(store);
+                        if is_lift_failure(&err) {
+                            self.slot = Slot::Empty;
+                            self.ledger.invalid(InvalidReason::malformed(&err), &mut faults);
+                            return self.finish_turn(None, fuel, faults);
+                        }
                         self.ledger.missed += 1;
                         if is_out_of_fuel(&err) {
                             self.ledger.game_fuel_left = 0;
@@ -247,8 +272,10 @@ impl<B: Binding> BotRunner<B> {
     /// Creates a fresh store and instance and calls `init`, each capped at one turn budget.
     /// Returns the fuel spent; on failure the slot stays empty and the fault is recorded.
     fn start_instance(&mut self, faults: &mut Vec<BotFault>) -> u64 {
-        let wasi = locked_down_ctx(self.match_seed, &self.bot.sha256, &self.log);
-        let store = self.arena.new_store(&self.budget, wasi, self.log.clone(), self.deadline.clone());
+        let handles = StoreHandles::fresh(&self.log, &self.deadline);
+        let wasi = locked_down_ctx(self.match_seed, &self.bot.sha256, &self.log, &handles.clock);
+        let store = self.arena.new_store(&self.budget, wasi, &handles);
+        self.meter = handles.meter;
         let mut spent = 0;
 
         let bot = self.bot.clone();
@@ -291,12 +318,20 @@ impl<B: Binding> BotRunner<B> {
         }
         let cap = self.budget.turn_fuel.min(self.ledger.game_fuel_left);
         if let Err(err) = store.set_fuel(cap) {
-            self.trap(phase, TrapKind::Other { detail: format!("{err:#}") }, faults);
+            self.trap(phase, TrapKind::other(&err), faults);
             return None;
         }
+        self.meter.set_fuel(cap);
         let mut call = call(store);
         let outcome = self.drive(&mut call, false);
         drop(call);
+        let left = match &outcome {
+            Driven::Ready((store, _)) => store.get_fuel().unwrap_or(0),
+            Driven::Suspended | Driven::Stuck | Driven::Idle => self.meter.fuel(),
+        };
+        let used = cap.saturating_sub(left);
+        *spent += used;
+        self.ledger.game_fuel_left = self.ledger.game_fuel_left.saturating_sub(used);
         let (store, result) = match outcome {
             Driven::Ready(ready) => ready,
             Driven::Suspended | Driven::Stuck | Driven::Idle => {
@@ -304,9 +339,6 @@ impl<B: Binding> BotRunner<B> {
                 return None;
             }
         };
-        let used = cap.saturating_sub(store.get_fuel().unwrap_or(0));
-        *spent += used;
-        self.ledger.game_fuel_left = self.ledger.game_fuel_left.saturating_sub(used);
         match result {
             Ok(value) => Some((store, value)),
             Err(err) if is_out_of_fuel(&err) && self.ledger.game_fuel_left == 0 => {
@@ -344,6 +376,6 @@ impl<B: Binding> BotRunner<B> {
 
     /// Drives `call` with this bot's backstop.
     fn drive<F: Future + ?Sized>(&self, call: &mut Pin<Box<F>>, yield_is_suspend: bool) -> Driven<F::Output> {
-        drive(&self.arena, &self.deadline, self.budget.backstop_ms, call.as_mut(), yield_is_suspend)
+        drive(&self.arena, &self.deadline, self.budget.backstop_ms, &self.meter, call.as_mut(), yield_is_suspend)
     }
 }

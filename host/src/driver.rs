@@ -1,9 +1,12 @@
 //! Polling a bot call to completion, to a fuel yield, or to the wall-clock backstop.
 //!
 //! wasmtime's async fuel yielding returns `Pending` when a turn's fuel is used up, after waking
-//! the task *on the polling thread*; a host function waiting on I/O (a sleep) returns `Pending`
-//! without that. The driver tells them apart with its own waker, and never spins: it parks
-//! until woken or until the backstop has passed.
+//! the task *on the polling thread*. A host function can also return `Pending`, with a wake on
+//! the polling thread (wasmtime-wasi yields to tokio in places) or without one (waiting on I/O).
+//! The driver counts a `Pending` as a fuel yield only when it was woken on the polling thread
+//! *and* the store's [`CallMeter`] says the call is inside a fuel yield (a whole chunk spent):
+//! a host function's yield is polled through. It never spins: it parks until
+//! woken or until the backstop has passed.
 //!
 //! A line-protocol bot (a WASI command) never returns between turns: it finishes a turn by
 //! waiting for its next input. [`drive_until_idle`] reports that as [`Driven::Idle`]: `Pending`
@@ -11,6 +14,7 @@
 //! `Pollable::ready` returned `Pending` on an empty buffer). It does not park then: nothing
 //! but the host's next message can wake the bot.
 
+use crate::meter::CallMeter;
 use crate::runtime::{Arena, ticks_for};
 use std::future::Future;
 use std::pin::Pin;
@@ -33,15 +37,17 @@ pub enum Driven<T> {
 
 /// Polls `call` until it completes, yields for fuel (when `yield_is_suspend`; otherwise a
 /// yield is polled through), or is stuck in a host function past `backstop_ms`. The epoch
-/// `deadline` the store's callback checks is moved to `backstop_ms` from now first.
+/// `deadline` the store's callback checks is moved to `backstop_ms` from now first; `meter` is
+/// the call's store's.
 pub fn drive<F: Future + ?Sized>(
     arena: &Arena,
     deadline: &AtomicU64,
     backstop_ms: u64,
+    meter: &CallMeter,
     call: Pin<&mut F>,
     yield_is_suspend: bool,
 ) -> Driven<F::Output> {
-    drive_inner(arena, deadline, backstop_ms, call, yield_is_suspend, &|| false)
+    drive_inner(arena, deadline, backstop_ms, meter, call, yield_is_suspend, &|| false)
 }
 
 /// Like [`drive`] with fuel yields as suspensions, and also stopping with [`Driven::Idle`] when
@@ -50,16 +56,18 @@ pub fn drive_until_idle<F: Future + ?Sized>(
     arena: &Arena,
     deadline: &AtomicU64,
     backstop_ms: u64,
+    meter: &CallMeter,
     call: Pin<&mut F>,
     is_idle: &dyn Fn() -> bool,
 ) -> Driven<F::Output> {
-    drive_inner(arena, deadline, backstop_ms, call, true, is_idle)
+    drive_inner(arena, deadline, backstop_ms, meter, call, true, is_idle)
 }
 
 fn drive_inner<F: Future + ?Sized>(
     arena: &Arena,
     deadline: &AtomicU64,
     backstop_ms: u64,
+    meter: &CallMeter,
     mut call: Pin<&mut F>,
     yield_is_suspend: bool,
     is_idle: &dyn Fn() -> bool,
@@ -73,14 +81,17 @@ fn drive_inner<F: Future + ?Sized>(
     loop {
         flag.woken.store(false, Ordering::SeqCst);
         let poll = wasmtime_wasi::runtime::with_ambient_tokio_runtime(|| call.as_mut().poll(&mut cx));
+        let woken = flag.woken.load(Ordering::SeqCst);
         match poll {
             Poll::Ready(output) => return Driven::Ready(output),
-            Poll::Pending if flag.woken.load(Ordering::SeqCst) => {
+            Poll::Pending if woken && meter.in_fuel_yield() => {
                 if yield_is_suspend {
                     return Driven::Suspended;
                 }
             }
             Poll::Pending if is_idle() => return Driven::Idle,
+            // A host function yielded and asked to be polled again.
+            Poll::Pending if woken && started.elapsed() < backstop => {}
             Poll::Pending => match backstop.checked_sub(started.elapsed()) {
                 Some(left) if !left.is_zero() => std::thread::park_timeout(left),
                 _ => return Driven::Stuck,

@@ -3,6 +3,29 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Most bytes of text a fault carries into the match record and the replay (a trap's message,
+/// what was wrong with an answer): the bot controls some of it (names in a backtrace, its own
+/// output), so it is bounded like the log.
+pub const MAX_DETAIL_BYTES: usize = 512;
+
+/// `text` cut to [`MAX_DETAIL_BYTES`] on a character boundary, with `…` when cut.
+pub fn bounded_detail(text: &str) -> String {
+    if text.len() <= MAX_DETAIL_BYTES {
+        return text.to_owned();
+    }
+    let mut end = MAX_DETAIL_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
+/// What an error says, without the wasm backtrace wasmtime attaches (its frame names come from
+/// the bot), bounded.
+fn error_detail(err: &wasmtime::Error) -> String {
+    bounded_detail(&err.root_cause().to_string())
+}
+
 /// Where in a bot's life a trap happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -33,8 +56,8 @@ pub enum TrapKind {
     BadCall,
     /// The wall-clock backstop fired (DESIGN.md: far above any turn budget).
     WallClockBackstop,
-    /// A line-protocol bot (a WASI command) ended: `run` returned or it called `exit`. The
-    /// instance is gone and is restarted like after any trap.
+    /// The bot called WASI `exit`, or a line-protocol bot's `run` returned. The instance is
+    /// gone and is restarted like after any trap.
     Exited {
         /// The exit status: 0 for `run` returning `ok`, 1 for `err`, else what `exit` was given.
         code: i32,
@@ -54,6 +77,13 @@ pub enum TrapKind {
     },
 }
 
+impl TrapKind {
+    /// [`TrapKind::Other`] for a host-side failure, with a bounded message.
+    pub fn other(err: &wasmtime::Error) -> TrapKind {
+        TrapKind::Other { detail: error_detail(err) }
+    }
+}
+
 /// Why a bot is out of the match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -68,7 +98,8 @@ pub enum ForfeitReason {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum InvalidReason {
-    /// The answer does not decode into a game action (bad enum value, oversized list, ...).
+    /// The answer does not decode into a game action: the host could not lift it (a bad enum
+    /// value, a list over the host's bound), or it is over the game's bounds.
     Malformed {
         /// What is wrong with it.
         detail: String,
@@ -83,6 +114,14 @@ pub enum InvalidReason {
         /// What is wrong with the line.
         error: AnswerError,
     },
+}
+
+impl InvalidReason {
+    /// [`InvalidReason::Malformed`] for an answer wasmtime could not lift (see
+    /// [`is_lift_failure`]), with a bounded message.
+    pub fn malformed(err: &wasmtime::Error) -> InvalidReason {
+        InvalidReason::Malformed { detail: error_detail(err) }
+    }
 }
 
 /// Why a line-protocol bot's answer line is not an action (the protocol's typed parse errors
@@ -149,9 +188,13 @@ pub enum BotFault {
     },
 }
 
-/// Maps a wasmtime error from a bot call to a [`TrapKind`].
+/// Maps a wasmtime error from a bot call to a [`TrapKind`]; a WASI `exit` is
+/// [`TrapKind::Exited`].
 pub fn classify(err: &wasmtime::Error) -> TrapKind {
     use wasmtime::Trap;
+    if let Some(code) = exit_code(err) {
+        return TrapKind::Exited { code };
+    }
     match err.downcast_ref::<Trap>() {
         Some(Trap::StackOverflow) => TrapKind::StackOverflow,
         Some(Trap::MemoryOutOfBounds | Trap::HeapMisaligned) => TrapKind::MemoryOutOfBounds,
@@ -161,9 +204,20 @@ pub fn classify(err: &wasmtime::Error) -> TrapKind {
         }
         Some(Trap::TableOutOfBounds | Trap::IndirectCallToNull | Trap::BadSignature) => TrapKind::BadCall,
         Some(Trap::Interrupt) => TrapKind::WallClockBackstop,
-        Some(other) => TrapKind::Other { detail: other.to_string() },
-        None => TrapKind::Other { detail: format!("{err:#}") },
+        Some(other) => TrapKind::Other { detail: bounded_detail(&other.to_string()) },
+        None => TrapKind::other(err),
     }
+}
+
+/// Whether a call's error came from lifting its result after the bot's code had returned (a
+/// bad enum discriminant, invalid UTF-8, a list out of bounds or over
+/// [`crate::runtime::MAX_HOSTCALL_BYTES`]): not a wasm trap, not an `exit`, and without the
+/// wasm backtrace wasmtime attaches to every error that unwinds through the bot's frames (a
+/// host function's failure inside the call has one).
+pub fn is_lift_failure(err: &wasmtime::Error) -> bool {
+    err.downcast_ref::<wasmtime::Trap>().is_none()
+        && exit_code(err).is_none()
+        && err.downcast_ref::<wasmtime::WasmBacktrace>().is_none()
 }
 
 /// The exit status if a wasmtime error is a WASI `exit` call.
@@ -174,4 +228,27 @@ pub fn exit_code(err: &wasmtime::Error) -> Option<i32> {
 /// Whether a wasmtime error is fuel exhaustion.
 pub fn is_out_of_fuel(err: &wasmtime::Error) -> bool {
     matches!(err.downcast_ref::<wasmtime::Trap>(), Some(wasmtime::Trap::OutOfFuel))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn details_are_bounded_on_a_character_boundary() {
+        let long = "é".repeat(MAX_DETAIL_BYTES);
+        let cut = bounded_detail(&long);
+        assert!(cut.len() <= MAX_DETAIL_BYTES + '…'.len_utf8());
+        assert!(cut.ends_with('…'));
+        assert_eq!(bounded_detail("short"), "short");
+    }
+
+    #[test]
+    fn an_exit_is_its_own_kind_and_not_a_lift_failure() {
+        let exit = wasmtime::Error::new(wasmtime_wasi::I32Exit(3));
+        assert_eq!(classify(&exit), TrapKind::Exited { code: 3 });
+        assert!(!is_lift_failure(&exit));
+        assert!(is_lift_failure(&wasmtime::Error::msg("unexpected discriminant: 9")));
+        assert!(!is_lift_failure(&wasmtime::Error::new(wasmtime::Trap::UnreachableCodeReached)));
+    }
 }

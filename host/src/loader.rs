@@ -11,7 +11,7 @@ use crate::driver::{Driven, drive};
 use crate::games::Binding;
 use crate::log::BotLog;
 use crate::play::BotRef;
-use crate::runtime::{Arena, BotState};
+use crate::runtime::{Arena, BotState, StoreHandles};
 use crate::wasi::locked_down_ctx;
 use sha2::{Digest, Sha256};
 use std::marker::PhantomData;
@@ -290,13 +290,13 @@ fn check_by_instantiating(
     check: impl FnOnce(&mut Store<BotState>, &wasmtime::component::Instance) -> wasmtime::Result<()>,
 ) -> wasmtime::Result<()> {
     let budget = Budget::default();
-    let log = BotLog::default();
-    let deadline = Arc::new(AtomicU64::new(u64::MAX));
-    let mut store = arena.new_store(&budget, locked_down_ctx(0, &sha256(bytes), &log), log, deadline.clone());
+    let handles = StoreHandles::fresh(&BotLog::default(), &Arc::new(AtomicU64::new(u64::MAX)));
+    let wasi = locked_down_ctx(0, &sha256(bytes), &handles.log, &handles.clock);
+    let mut store = arena.new_store(&budget, wasi, &handles);
     store.set_fuel(budget.turn_fuel)?;
     let instance = {
         let mut call = std::pin::pin!(pre.instantiate_async(&mut store));
-        match drive(arena, &deadline, budget.backstop_ms, call.as_mut(), false) {
+        match drive(arena, &handles.deadline, budget.backstop_ms, &handles.meter, call.as_mut(), false) {
             Driven::Ready(Ok(instance)) => instance,
             Driven::Ready(Err(_)) | Driven::Suspended | Driven::Stuck | Driven::Idle => return Ok(()),
         }

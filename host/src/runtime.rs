@@ -6,15 +6,15 @@
 use crate::budget::Budget;
 use crate::cache::ArtifactCache;
 use crate::games::common::arena::common::log::Level;
+use crate::limits::BotLimits;
 use crate::log::{BotLog, LogSource};
+use crate::meter::CallMeter;
+use crate::wasi::VirtualClock;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 use wasmtime::component::{Linker, ResourceTable, WasmStr};
-use wasmtime::{
-    Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, StoreLimits, StoreLimitsBuilder,
-    UpdateDeadline,
-};
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, UpdateDeadline};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 /// The exact wasmtime release the arena runs; replays record it.
@@ -25,6 +25,13 @@ pub const FUEL_COSTS: &str = "wasmtime default operator costs (1 per operator), 
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);
 /// Wasm stack limit per bot (unbounded recursion traps with `StackOverflow`).
 pub const MAX_WASM_STACK: usize = 1 << 20;
+/// Most bytes a bot may hand the host in one call (a string or list argument, or its answer),
+/// checked by wasmtime before it copies them (`Store::set_hostcall_fuel`). Over it, a host call
+/// traps and an answer is malformed. Far above any game's answer and the log's bounds.
+pub const MAX_HOSTCALL_BYTES: usize = 1 << 20;
+/// The WASI version whose clock functions the arena replaces with virtual timers (the one
+/// wasmtime-wasi 48 links; components built against any 0.2.x are linked to it).
+const WASI_P2_VERSION: &str = "0.2.12";
 
 /// How instances are allocated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -60,11 +67,39 @@ impl Default for ArenaOptions {
 pub struct BotState {
     wasi: WasiCtx,
     table: ResourceTable,
-    limits: StoreLimits,
+    limits: BotLimits,
     log: BotLog,
     /// Epoch count at which the running call is interrupted (the backstop); shared with the
     /// bot's driver, which moves it forward at every poll.
     deadline: Arc<AtomicU64>,
+    /// The instance's virtual time (clocks and timers).
+    clock: VirtualClock,
+}
+
+/// The handles a runner keeps to a store it hands to a call's future: its log, backstop
+/// deadline, call meter and virtual clock. One set per instance.
+#[derive(Clone)]
+pub struct StoreHandles {
+    /// The bot's log (shared across its instances).
+    pub log: BotLog,
+    /// The backstop deadline (shared across its instances).
+    pub deadline: Arc<AtomicU64>,
+    /// This instance's fuel and place at every host-call transition.
+    pub meter: Arc<CallMeter>,
+    /// This instance's virtual time.
+    pub clock: VirtualClock,
+}
+
+impl StoreHandles {
+    /// Handles for a fresh instance: the bot's log and deadline, a new meter and clock.
+    pub fn fresh(log: &BotLog, deadline: &Arc<AtomicU64>) -> StoreHandles {
+        StoreHandles {
+            log: log.clone(),
+            deadline: deadline.clone(),
+            meter: CallMeter::new(),
+            clock: VirtualClock::new(),
+        }
+    }
 }
 
 impl BotState {
@@ -135,19 +170,22 @@ impl Arena {
         self.epoch.now.load(Ordering::Relaxed)
     }
 
-    /// A fresh store for one bot instance, with its limits, locked-down WASI and log.
-    pub fn new_store(&self, budget: &Budget, wasi: WasiCtx, log: BotLog, deadline: Arc<AtomicU64>) -> Store<BotState> {
-        let limits = StoreLimitsBuilder::new()
-            .memory_size(budget.memory_bytes())
-            .table_elements(100_000)
-            .instances(64)
-            .tables(64)
-            .memories(16)
-            .trap_on_grow_failure(false)
-            .build();
-        let state = BotState { wasi, table: ResourceTable::new(), limits, log, deadline };
+    /// A fresh store for one bot instance, with its limits, locked-down WASI (built with
+    /// `handles.clock`), log and call meter.
+    pub fn new_store(&self, budget: &Budget, wasi: WasiCtx, handles: &StoreHandles) -> Store<BotState> {
+        let state = BotState {
+            wasi,
+            table: ResourceTable::new(),
+            limits: BotLimits::new(budget.memory_bytes()),
+            log: handles.log.clone(),
+            deadline: handles.deadline.clone(),
+            clock: handles.clock.clone(),
+        };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|state| &mut state.limits);
+        store.set_hostcall_fuel(MAX_HOSTCALL_BYTES);
+        let meter = handles.meter.clone();
+        store.call_hook(move |ctx, hook| meter.hook(ctx, hook));
         let epoch = self.epoch.clone();
         // Checked every tick: interrupt the call once the shared deadline has passed.
         store.epoch_deadline_callback(move |ctx| {
@@ -197,6 +235,21 @@ fn engine_config(options: &ArenaOptions) -> Config {
 fn bot_linker(engine: &Engine) -> anyhow::Result<Linker<BotState>> {
     let mut linker = Linker::new(engine);
     wasmtime_wasi::p2::add_to_linker_async(&mut linker)?;
+    // Timers resolve against the bot's virtual clock, never real time (crate::wasi).
+    linker.allow_shadowing(true);
+    let mut clocks = linker.instance(&format!("wasi:clocks/monotonic-clock@{WASI_P2_VERSION}"))?;
+    clocks.func_wrap(
+        "subscribe-duration",
+        |mut store: wasmtime::StoreContextMut<'_, BotState>, (duration,): (u64,)| {
+            let state = store.data_mut();
+            Ok((state.clock.subscribe_duration(&mut state.table, duration)?,))
+        },
+    )?;
+    clocks.func_wrap("subscribe-instant", |mut store: wasmtime::StoreContextMut<'_, BotState>, (when,): (u64,)| {
+        let state = store.data_mut();
+        Ok((state.clock.subscribe(&mut state.table, when)?,))
+    })?;
+    linker.allow_shadowing(false);
     let mut log = linker.instance("arena:common/log@0.1.0")?;
     // Defined by hand, not through bindgen, so the message is read from guest memory in place:
     // a bot cannot make the host allocate the size of its message.

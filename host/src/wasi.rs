@@ -6,7 +6,14 @@
 //! - random (secure and insecure) is ChaCha8 seeded from (match seed, bot sha256), so a bot's
 //!   randomness follows the bot, not its seat;
 //! - both clocks are virtual: each reading advances a fixed step, so `Instant::now()` and
-//!   `SystemTime::now()` work and are the same in every run.
+//!   `SystemTime::now()` work and are the same in every run;
+//! - timers are virtual too ([`VirtualClock::subscribe`], linked over wasmtime-wasi's
+//!   `subscribe-duration` and `subscribe-instant` by [`crate::runtime`]): a timer is always
+//!   ready, and checking or waiting on it moves the virtual clock forward to its deadline. A
+//!   sleep or a poll with a timeout returns at once, costs no real time, and what the bot sees
+//!   afterwards is a function of its own calls only (the count of `ready()` checks before a timer
+//!   fires is always 0). wasmtime-wasi's own timers wait on the real clock, and its zero-length
+//!   timer yields to tokio, which a driver could take for a fuel yield.
 
 use crate::log::{BotLog, LogSource};
 use rand_core::SeedableRng;
@@ -16,8 +23,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
+use wasmtime::component::{Resource, ResourceTable};
 use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
-use wasmtime_wasi::p2::{OutputStream, Pollable, StreamResult};
+use wasmtime_wasi::p2::{DynPollable, OutputStream, Pollable, StreamError, StreamResult};
 use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxBuilder};
 
 /// Virtual time advanced by each clock reading.
@@ -45,20 +53,24 @@ pub fn init_seed(match_seed: u64, bot_sha256: &[u8; 32]) -> u64 {
     u64::from_le_bytes(first)
 }
 
-/// Builds the locked-down WASI context for one bot instance.
-pub fn locked_down_ctx(match_seed: u64, bot_sha256: &[u8; 32], log: &BotLog) -> WasiCtx {
-    locked_down_builder(match_seed, bot_sha256, log).build()
+/// Builds the locked-down WASI context for one bot instance, whose clocks read `clock`.
+pub fn locked_down_ctx(match_seed: u64, bot_sha256: &[u8; 32], log: &BotLog, clock: &VirtualClock) -> WasiCtx {
+    locked_down_builder(match_seed, bot_sha256, log, clock).build()
 }
 
 /// The builder behind [`locked_down_ctx`], for callers that replace a stream (line-protocol
 /// bots get the host's stdin and an answer collector as stdout; stderr stays the log).
-pub fn locked_down_builder(match_seed: u64, bot_sha256: &[u8; 32], log: &BotLog) -> WasiCtxBuilder {
+pub fn locked_down_builder(
+    match_seed: u64,
+    bot_sha256: &[u8; 32],
+    log: &BotLog,
+    clock: &VirtualClock,
+) -> WasiCtxBuilder {
     let seed = bot_seed(match_seed, bot_sha256);
     let mut insecure_seed = seed;
     insecure_seed[0] ^= 0x01;
     let mut seed128 = [0u8; 16];
     seed128.copy_from_slice(&seed[16..]);
-    let clock = Arc::new(AtomicU64::new(0));
     let mut builder = WasiCtxBuilder::new();
     builder
         .stdout(SinkStream(LogStream { log: log.clone(), source: LogSource::Stdout }))
@@ -67,23 +79,78 @@ pub fn locked_down_builder(match_seed: u64, bot_sha256: &[u8; 32], log: &BotLog)
         .insecure_random(rand_chacha::ChaCha8Rng::from_seed(insecure_seed))
         .insecure_random_seed(u128::from_le_bytes(seed128))
         .max_random_size(MAX_RANDOM_REQUEST)
-        .wall_clock(VirtualWallClock { ticks: clock.clone() })
-        .monotonic_clock(VirtualMonotonicClock { ticks: clock })
+        .wall_clock(VirtualWallClock(clock.clone()))
+        .monotonic_clock(VirtualMonotonicClock(clock.clone()))
         .allow_tcp(false)
         .allow_udp(false)
         .allow_ip_name_lookup(false);
     builder
 }
 
-/// Advances the shared virtual time by one step and returns the new reading.
-fn tick(ticks: &AtomicU64) -> Duration {
-    let n = ticks.fetch_add(1, Ordering::Relaxed) + 1;
-    CLOCK_STEP.saturating_mul(u32::try_from(n).unwrap_or(u32::MAX))
+/// One bot instance's virtual time, in nanoseconds since the start of the instance: shared by
+/// its wall clock, its monotonic clock and its timers. Cloning shares it.
+#[derive(Debug, Clone, Default)]
+pub struct VirtualClock {
+    nanos: Arc<AtomicU64>,
 }
 
-struct VirtualWallClock {
-    ticks: Arc<AtomicU64>,
+impl VirtualClock {
+    /// A clock at 0.
+    pub fn new() -> VirtualClock {
+        VirtualClock::default()
+    }
+
+    /// A reading: advances the clock by [`CLOCK_STEP`] and returns the new time.
+    fn tick(&self) -> u64 {
+        let step = CLOCK_STEP.as_nanos() as u64;
+        self.advance(|now| now.saturating_add(step))
+    }
+
+    /// The time now, without a reading (for computing a timer's deadline).
+    pub fn peek(&self) -> u64 {
+        self.nanos.load(Ordering::SeqCst)
+    }
+
+    /// Moves the clock forward to `deadline` (never back); returns the time after.
+    fn advance_to(&self, deadline: u64) -> u64 {
+        self.advance(|now| now.max(deadline))
+    }
+
+    fn advance(&self, next: impl Fn(u64) -> u64) -> u64 {
+        let previous = self.nanos.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |now| Some(next(now)));
+        next(previous.unwrap_or_else(|now| now))
+    }
+
+    /// A timer firing at virtual time `deadline` (nanoseconds), as a WASI pollable in `table`.
+    pub fn subscribe(&self, table: &mut ResourceTable, deadline: u64) -> wasmtime::Result<Resource<DynPollable>> {
+        let timer = table.push(VirtualTimer { clock: self.clone(), deadline })?;
+        wasmtime_wasi::p2::subscribe(table, timer)
+    }
+
+    /// A timer firing `duration` nanoseconds from now (`subscribe-duration`).
+    pub fn subscribe_duration(
+        &self,
+        table: &mut ResourceTable,
+        duration: u64,
+    ) -> wasmtime::Result<Resource<DynPollable>> {
+        self.subscribe(table, self.peek().saturating_add(duration))
+    }
 }
+
+/// A virtual timer: always ready; checking or waiting on it moves the clock to its deadline.
+struct VirtualTimer {
+    clock: VirtualClock,
+    deadline: u64,
+}
+
+#[async_trait::async_trait]
+impl Pollable for VirtualTimer {
+    async fn ready(&mut self) {
+        self.clock.advance_to(self.deadline);
+    }
+}
+
+struct VirtualWallClock(VirtualClock);
 
 impl HostWallClock for VirtualWallClock {
     fn resolution(&self) -> Duration {
@@ -91,13 +158,11 @@ impl HostWallClock for VirtualWallClock {
     }
 
     fn now(&self) -> Duration {
-        WALL_CLOCK_START + tick(&self.ticks)
+        WALL_CLOCK_START + Duration::from_nanos(self.0.tick())
     }
 }
 
-struct VirtualMonotonicClock {
-    ticks: Arc<AtomicU64>,
-}
+struct VirtualMonotonicClock(VirtualClock);
 
 impl HostMonotonicClock for VirtualMonotonicClock {
     fn resolution(&self) -> u64 {
@@ -105,7 +170,7 @@ impl HostMonotonicClock for VirtualMonotonicClock {
     }
 
     fn now(&self) -> u64 {
-        tick(&self.ticks).as_nanos() as u64
+        self.0.tick()
     }
 }
 
@@ -162,8 +227,15 @@ impl<S: ByteSink> Pollable for SinkStream<S> {
 #[async_trait::async_trait]
 impl<S: ByteSink> OutputStream for SinkStream<S> {
     fn write(&mut self, bytes: bytes::Bytes) -> StreamResult<()> {
+        check_permit(bytes.len())?;
         self.0.accept(&bytes);
         Ok(())
+    }
+
+    /// Overridden: the default builds the zeroes first, however many were asked for.
+    fn write_zeroes(&mut self, nelem: usize) -> StreamResult<()> {
+        check_permit(nelem)?;
+        self.write(bytes::Bytes::from(vec![0; nelem]))
     }
 
     fn flush(&mut self) -> StreamResult<()> {
@@ -173,6 +245,16 @@ impl<S: ByteSink> OutputStream for SinkStream<S> {
     fn check_write(&mut self) -> StreamResult<usize> {
         Ok(WRITE_PERMIT)
     }
+}
+
+/// WASI: writing more than `check-write` permitted traps.
+fn check_permit(len: usize) -> StreamResult<()> {
+    if len > WRITE_PERMIT {
+        return Err(StreamError::trap(&format!(
+            "a write of {len} bytes is over the {WRITE_PERMIT}-byte check-write permit"
+        )));
+    }
+    Ok(())
 }
 
 /// The `AsyncWrite` form, for WASI versions that ask for it.
@@ -194,6 +276,7 @@ impl<S: ByteSink> tokio::io::AsyncWrite for SinkStream<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::future::Future;
 
     #[test]
     fn bot_seed_depends_on_match_seed_and_bot_not_seat() {
@@ -206,11 +289,30 @@ mod tests {
 
     #[test]
     fn virtual_clocks_advance_a_fixed_step_per_reading() {
-        let ticks = Arc::new(AtomicU64::new(0));
-        let mono = VirtualMonotonicClock { ticks: ticks.clone() };
-        let wall = VirtualWallClock { ticks };
+        let clock = VirtualClock::new();
+        let mono = VirtualMonotonicClock(clock.clone());
+        let wall = VirtualWallClock(clock);
         assert_eq!(mono.now(), 1_000);
         assert_eq!(mono.now(), 2_000);
         assert_eq!(wall.now(), WALL_CLOCK_START + Duration::from_micros(3));
+    }
+
+    #[test]
+    fn a_timer_moves_the_clock_to_its_deadline_and_never_back() {
+        let clock = VirtualClock::new();
+        let mut table = ResourceTable::new();
+        clock.tick();
+        let mut sleep = VirtualTimer { clock: clock.clone(), deadline: clock.peek() + 1_000_000_000 };
+        let mut past = VirtualTimer { clock: clock.clone(), deadline: 5 };
+        let waker = std::task::Waker::noop();
+        let mut cx = Context::from_waker(waker);
+        assert!(std::pin::pin!(sleep.ready()).poll(&mut cx).is_ready());
+        assert_eq!(clock.peek(), 1_000_001_000);
+        assert!(std::pin::pin!(past.ready()).poll(&mut cx).is_ready());
+        assert_eq!(clock.peek(), 1_000_001_000, "a past deadline leaves the clock alone");
+        assert!(clock.subscribe_duration(&mut table, u64::MAX).is_ok());
+        let mut forever = VirtualTimer { clock: clock.clone(), deadline: u64::MAX };
+        assert!(std::pin::pin!(forever.ready()).poll(&mut cx).is_ready());
+        assert_eq!(clock.tick(), u64::MAX, "the clock saturates instead of wrapping");
     }
 }

@@ -28,12 +28,19 @@ pub fn workspace_root() -> PathBuf {
     manifest.parent().map(PathBuf::from).unwrap_or(manifest)
 }
 
-/// How far past its turn budget a bot's turn may be charged when it finishes a call that was
-/// suspended: wasmtime checks fuel at function entries and loop heads, so a call stops a few
-/// instructions past the budget, a suspended turn is charged exactly the budget, and the few
-/// instructions over are charged to the turn in which the call returns (a few hundred fuel in
+/// How far past its turn budget a bot's turn may be charged: wasmtime checks fuel at function
+/// entries and loop heads, so a call runs a few instructions past its turn budget before it is
+/// suspended, and a suspended turn is charged exactly what it spent (a few hundred fuel over in
 /// these bots; never a second budget).
 pub const RESUME_OVERSHOOT: u64 = 1_000;
+
+/// Asserts a suspended turn's charge: its turn budget and at most [`RESUME_OVERSHOOT`] more.
+pub fn assert_suspended_charge(fuel: u64, turn_fuel: u64) {
+    assert!(
+        (turn_fuel..=turn_fuel + RESUME_OVERSHOOT).contains(&fuel),
+        "a suspended turn spent {fuel}, its budget is {turn_fuel}"
+    );
+}
 
 /// A file path in this test process's scratch folder, under the target folder (`target/tmp`,
 /// which `cargo clean` removes) rather than the system's temporary folder.

@@ -13,7 +13,7 @@ use arena_host::log::LogSource;
 use arena_host::{BotFault, Budget};
 
 use arena_azul::Azul;
-use arena_tests::{logged, play_azul, turns_of};
+use arena_tests::{assert_suspended_charge, logged, play_azul, turns_of};
 
 /// Small budgets for the overrun tests: a tenth of the defaults.
 fn small_budget() -> Budget {
@@ -38,7 +38,7 @@ fn loop_forever_is_suspended_every_turn_then_forfeits_with_exactly_the_game_budg
         assert_eq!(seat_turn.faults, [BotFault::Suspended]);
         assert_eq!(seat_turn.answer, None);
         assert!(seat_turn.applied.is_some(), "the game's fallback applied");
-        assert_eq!(seat_turn.fuel, budget.turn_fuel, "a suspended turn is charged one turn budget");
+        assert_suspended_charge(seat_turn.fuel, budget.turn_fuel);
     }
     assert_eq!(last.faults, [BotFault::Forfeit { reason: ForfeitReason::GameFuelExhausted }]);
     assert_eq!(last.answer, None);
@@ -105,7 +105,7 @@ fn spin_once_is_suspended_twice_then_resumes_with_its_memory_intact() {
     for seat_turn in &turns[..2] {
         assert_eq!(seat_turn.faults, [BotFault::Suspended]);
         assert_eq!(seat_turn.answer, None);
-        assert_eq!(seat_turn.fuel, budget.turn_fuel);
+        assert_suspended_charge(seat_turn.fuel, budget.turn_fuel);
     }
     assert_eq!(logged(turns[0], LogSource::Info), ["turn 0 missed_turns 0"], "the call started on its first turn");
 

@@ -35,13 +35,14 @@ use super::{AnswerError, LineProtocol, excerpt};
 use crate::bot::{BotStats, TurnReport};
 use crate::budget::Budget;
 use crate::driver::{Driven, drive_until_idle};
-use crate::fault::{BotFault, ForfeitReason, InvalidReason, Phase, TrapKind, classify, exit_code, is_out_of_fuel};
+use crate::fault::{BotFault, ForfeitReason, InvalidReason, Phase, TrapKind, classify, is_out_of_fuel};
 use crate::games::{InitInfo, TurnInfo};
 use crate::ledger::Ledger;
 use crate::loader::LoadedCommand;
 use crate::log::BotLog;
+use crate::meter::CallMeter;
 use crate::play::BotRef;
-use crate::runtime::{Arena, BotState};
+use crate::runtime::{Arena, BotState, StoreHandles};
 use crate::seat::SeatBot;
 use crate::wasi::{init_seed, locked_down_builder};
 use arena_game::Game;
@@ -60,6 +61,8 @@ struct Live<P: LineProtocol> {
     /// The pending `wasi:cli/run` call; it owns the store.
     call: RunCall,
     exchange: Arc<Exchange>,
+    /// The store's call meter.
+    meter: Arc<CallMeter>,
     session: P::Session,
     /// The bot spent a whole turn budget after its last answer and was suspended before it
     /// waited for input: its next turn is skipped without running it.
@@ -110,23 +113,26 @@ impl<P: LineProtocol> ProtocolRunner<P> {
             self.forfeit_now(ForfeitReason::GameFuelExhausted, faults);
             return 0;
         }
-        let exchange = Exchange::new(P::MAX_LINE);
-        let mut wasi = locked_down_builder(self.match_seed, &self.bot.sha256, &self.log);
+        let handles = StoreHandles::fresh(&self.log, &self.deadline);
+        let meter = handles.meter.clone();
+        let exchange = Exchange::new(P::MAX_LINE, meter.clone());
+        let mut wasi = locked_down_builder(self.match_seed, &self.bot.sha256, &self.log, &handles.clock);
         wasi.stdin(exchange.stdin()).stdout(exchange.stdout());
-        let mut store = self.arena.new_store(&self.budget, wasi.build(), self.log.clone(), self.deadline.clone());
+        let mut store = self.arena.new_store(&self.budget, wasi.build(), &handles);
 
         // Instantiation: at most one turn budget, no yielding.
         let cap = self.budget.turn_fuel.min(self.ledger.game_fuel_left);
         if let Err(err) = store.set_fuel(cap) {
-            self.trap(Phase::Instantiate, TrapKind::Other { detail: format!("{err:#}") }, faults);
+            self.trap(Phase::Instantiate, TrapKind::other(&err), faults);
             return 0;
         }
+        meter.set_fuel(cap);
         let pre = self.bot.pre.clone();
         let outcome = {
             // No yield interval is set yet, so the only early stop is waiting for stdin, which
             // nothing will fill during instantiation (a start function reading it): a trap.
             let mut call = std::pin::pin!(pre.instantiate_async(&mut store));
-            drive_until_idle(&self.arena, &self.deadline, self.budget.backstop_ms, call.as_mut(), &|| {
+            drive_until_idle(&self.arena, &self.deadline, self.budget.backstop_ms, &meter, call.as_mut(), &|| {
                 exchange.is_waiting()
             })
         };
@@ -167,10 +173,11 @@ impl<P: LineProtocol> ProtocolRunner<P> {
         let configured =
             store.fuel_async_yield_interval(Some(self.budget.turn_fuel)).and_then(|()| store.set_fuel(mark));
         if let Err(err) = configured {
-            self.trap(Phase::Init, TrapKind::Other { detail: format!("{err:#}") }, faults);
+            self.trap(Phase::Init, TrapKind::other(&err), faults);
             return spent;
         }
-        exchange.install_meter(&mut store, mark);
+        meter.set_chunk(self.budget.turn_fuel);
+        meter.set_fuel(mark);
         let info = InitInfo {
             seat: self.seat,
             players: self.players,
@@ -188,7 +195,7 @@ impl<P: LineProtocol> ProtocolRunner<P> {
             let result = command.wasi_cli_run().call_run(&mut store).await;
             (store, result)
         });
-        let driven = self.drive(&mut call, &exchange);
+        let driven = self.drive(&mut call, &exchange, &meter);
         let written = exchange.take_written();
         self.stale_faults(&written, faults);
         let (now, trap) = match driven {
@@ -201,7 +208,7 @@ impl<P: LineProtocol> ProtocolRunner<P> {
                     }) {
                         Ok(session) => {
                             self.ledger.game_fuel_left = fuel;
-                            self.live = Some(Live { call, exchange, session, overdrawn: suspended });
+                            self.live = Some(Live { call, exchange, meter, session, overdrawn: suspended });
                             return spent + mark.saturating_sub(fuel);
                         }
                         Err(detail) => (exchange.fuel(), TrapKind::BadGreeting { detail }),
@@ -211,7 +218,7 @@ impl<P: LineProtocol> ProtocolRunner<P> {
                         // A protocol without a handshake: waiting for the first state is the reply.
                         Some(session) => {
                             self.ledger.game_fuel_left = exchange.fuel();
-                            self.live = Some(Live { call, exchange, session, overdrawn: false });
+                            self.live = Some(Live { call, exchange, meter, session, overdrawn: false });
                             return spent + mark.saturating_sub(self.ledger.game_fuel_left);
                         }
                         None => (
@@ -248,10 +255,7 @@ impl<P: LineProtocol> ProtocolRunner<P> {
                 self.forfeit_now(ForfeitReason::GameFuelExhausted, faults);
                 return;
             }
-            Err(err) => match exit_code(&err) {
-                Some(code) => TrapKind::Exited { code },
-                None => classify(&err),
-            },
+            Err(err) => classify(&err),
         };
         self.trap(phase, trap, faults);
     }
@@ -293,8 +297,10 @@ impl<P: LineProtocol> ProtocolRunner<P> {
     }
 
     /// Polls `call` until the bot waits for input, is suspended, ends, or is stuck.
-    fn drive(&self, call: &mut RunCall, exchange: &Exchange) -> Driven<RunOutput> {
-        drive_until_idle(&self.arena, &self.deadline, self.budget.backstop_ms, call.as_mut(), &|| exchange.is_waiting())
+    fn drive(&self, call: &mut RunCall, exchange: &Exchange, meter: &CallMeter) -> Driven<RunOutput> {
+        drive_until_idle(&self.arena, &self.deadline, self.budget.backstop_ms, meter, call.as_mut(), &|| {
+            exchange.is_waiting()
+        })
     }
 }
 
@@ -346,7 +352,7 @@ impl<P: LineProtocol> SeatBot<P::Game> for ProtocolRunner<P> {
             self.ledger.suspended(&mut faults);
             return self.finish_turn(None, fuel, faults);
         }
-        let driven = self.drive(&mut live.call, &live.exchange);
+        let driven = self.drive(&mut live.call, &live.exchange, &live.meter);
         let written = live.exchange.take_written();
         self.stale_faults(&written, &mut faults);
         match driven {

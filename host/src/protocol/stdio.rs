@@ -12,25 +12,22 @@
 //!   the first line written after the bot had read the whole current message is the turn's
 //!   answer; any other line is stale (written before the bot read the state it would answer,
 //!   or a second answer to one state). Whitespace-only lines are ignored.
-//! - **fuel** ([`Exchange::install_meter`]): the store is inside the pending `run` future, so
-//!   the runner cannot ask it for its fuel. A `Store::call_hook` stores the fuel left at every
-//!   host-call transition (host functions and wasmtime's own libcalls, among them the one that
-//!   yields for fuel) into the exchange; a line is stamped with the fuel left when it was
-//!   written. The hook also restarts the turn-fuel chunk (`set_fuel` with the fuel left) when
-//!   asked, on the way back to wasm: after an answer, and when a turn's message is read after a
-//!   turn that ended without one.
+//! - **fuel**: the store is inside the pending `run` future, so the runner cannot ask it for its
+//!   fuel. The store's [`CallMeter`] holds the fuel left at every host-call transition; a line is
+//!   stamped with the fuel left when it was written (inside the write call). The meter also
+//!   restarts the turn-fuel chunk (`set_fuel` with the fuel left) when asked, on the way back to
+//!   wasm: after an answer, and when a turn's message is read after a turn that ended without
+//!   one.
 //!
 //! Every method is non-blocking and panic-free; the lock is never held across an await.
 
 use crate::fault::AnswerError;
-use crate::runtime::BotState;
+use crate::meter::CallMeter;
 use crate::wasi::{ByteSink, SinkStream};
 use std::collections::VecDeque;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll, Waker};
-use wasmtime::{CallHook, Store};
 use wasmtime_wasi::cli::{IsTerminal, StdinStream};
 use wasmtime_wasi::p2::{InputStream, Pollable, StreamResult};
 
@@ -101,22 +98,16 @@ impl State {
 /// What the host, the bot's stdin and stdout, and its store's call hook share.
 pub struct Exchange {
     state: Mutex<State>,
-    /// Fuel left at the last host-call transition.
-    fuel: AtomicU64,
-    /// Restart the turn-fuel chunk at the next return from the host to wasm.
-    restart_chunk: AtomicBool,
+    /// The instance's store's meter.
+    meter: Arc<CallMeter>,
     max_line: usize,
 }
 
 impl Exchange {
-    /// An exchange for one instance whose answer lines may be `max_line` bytes long.
-    pub fn new(max_line: usize) -> Arc<Exchange> {
-        Arc::new(Exchange {
-            state: Mutex::new(State::default()),
-            fuel: AtomicU64::new(0),
-            restart_chunk: AtomicBool::new(false),
-            max_line,
-        })
+    /// An exchange for one instance whose answer lines may be `max_line` bytes long, and whose
+    /// store reports to `meter`.
+    pub fn new(max_line: usize, meter: Arc<CallMeter>) -> Arc<Exchange> {
+        Arc::new(Exchange { state: Mutex::new(State::default()), meter, max_line })
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -162,28 +153,13 @@ impl Exchange {
 
     /// Fuel left at the bot's last host-call transition.
     pub fn fuel(&self) -> u64 {
-        self.fuel.load(Ordering::SeqCst)
+        self.meter.fuel()
     }
 
     /// Restarts the turn-fuel chunk when the bot next returns from the host (it is waiting for
     /// input: that is when it reads the next message).
     pub fn restart_chunk_on_read(&self) {
-        self.restart_chunk.store(true, Ordering::SeqCst);
-    }
-
-    /// Installs the fuel meter on the instance's store (see the module docs). `fuel` is what
-    /// the store holds now.
-    pub fn install_meter(self: &Arc<Self>, store: &mut Store<BotState>, fuel: u64) {
-        self.fuel.store(fuel, Ordering::SeqCst);
-        let exchange = self.clone();
-        store.call_hook(move |mut ctx, hook| {
-            let fuel = ctx.get_fuel()?;
-            if matches!(hook, CallHook::ReturningFromHost) && exchange.restart_chunk.swap(false, Ordering::SeqCst) {
-                ctx.set_fuel(fuel)?;
-            }
-            exchange.fuel.store(fuel, Ordering::SeqCst);
-            Ok(())
-        });
+        self.meter.restart_chunk_on_return();
     }
 
     /// The bot's stdin.
@@ -258,7 +234,7 @@ impl Exchange {
         if !state.answered && state.consumed >= state.fresh_from {
             state.answered = true;
             state.written.answer = Some(line);
-            self.restart_chunk.store(true, Ordering::SeqCst);
+            self.meter.restart_chunk_on_return();
         } else if state.written.stale.len() < STALE_KEPT {
             state.written.stale.push(line);
         } else {
@@ -342,7 +318,7 @@ mod tests {
 
     #[test]
     fn the_first_line_after_reading_the_message_is_the_answer() {
-        let exchange = Exchange::new(16);
+        let exchange = Exchange::new(16, CallMeter::new());
         exchange.hand(&["state 1".into()], true).unwrap_or(());
         exchange.collect(b"early\n");
         assert_eq!(lines(&exchange), (None, vec![Ok("early".into())]), "written before reading: stale");
@@ -354,7 +330,7 @@ mod tests {
 
     #[test]
     fn messages_are_released_one_at_a_time() {
-        let exchange = Exchange::new(16);
+        let exchange = Exchange::new(16, CallMeter::new());
         exchange.hand(&["one".into()], true).unwrap_or(());
         exchange.hand(&["two".into()], true).unwrap_or(());
         assert_eq!(&exchange.read(100)[..], b"one\n", "a read-ahead stops at the message's end");
@@ -368,7 +344,7 @@ mod tests {
 
     #[test]
     fn an_over_long_line_is_kept_as_too_long_without_its_bytes() {
-        let exchange = Exchange::new(4);
+        let exchange = Exchange::new(4, CallMeter::new());
         exchange.hand(&[], false).unwrap_or(());
         exchange.collect(&[b'x'; 1000]);
         exchange.collect(b"xx\nok\n");
@@ -379,7 +355,7 @@ mod tests {
 
     #[test]
     fn the_backlog_is_bounded() {
-        let exchange = Exchange::new(4);
+        let exchange = Exchange::new(4, CallMeter::new());
         let big = vec!["x".repeat(MAX_BACKLOG / 2)];
         assert_eq!(exchange.hand(&big, true), Ok(()));
         assert_eq!(exchange.hand(&big, true), Err(Backlog));
