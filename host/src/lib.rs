@@ -22,6 +22,7 @@ pub mod driver;
 pub mod fault;
 pub mod fuel_profile;
 pub mod games;
+pub mod host_fuel;
 mod ledger;
 pub mod limits;
 pub mod loader;

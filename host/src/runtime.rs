@@ -5,15 +5,15 @@
 
 use crate::budget::Budget;
 use crate::cache::ArtifactCache;
-use crate::games::common::arena::common::log::Level;
 use crate::limits::BotLimits;
-use crate::log::{BotLog, LogSource};
+use crate::host_fuel::{Burner, WASI_P2_VERSION};
+use crate::log::BotLog;
 use crate::meter::CallMeter;
 use crate::wasi::VirtualClock;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
-use wasmtime::component::{Linker, ResourceTable, WasmStr};
+use wasmtime::component::{Linker, ResourceTable};
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, UpdateDeadline};
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
@@ -29,9 +29,6 @@ pub const MAX_WASM_STACK: usize = 1 << 20;
 /// checked by wasmtime before it copies them (`Store::set_hostcall_fuel`). Over it, a host call
 /// traps and an answer is malformed. Far above any game's answer and the log's bounds.
 pub const MAX_HOSTCALL_BYTES: usize = 1 << 20;
-/// The WASI version whose clock functions the arena replaces with virtual timers (the one
-/// wasmtime-wasi 48 links; components built against any 0.2.x are linked to it).
-const WASI_P2_VERSION: &str = "0.2.12";
 
 /// How instances are allocated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -74,6 +71,8 @@ pub struct BotState {
     deadline: Arc<AtomicU64>,
     /// The instance's virtual time (clocks and timers).
     clock: VirtualClock,
+    /// Runs the fuel charges of host functions ([`crate::host_fuel`]).
+    pub(crate) burner: Burner,
 }
 
 /// The handles a runner keeps to a store it hands to a call's future: its log, backstop
@@ -107,6 +106,16 @@ impl BotState {
     pub fn log(&self) -> &BotLog {
         &self.log
     }
+
+    /// The instance's resource table.
+    pub(crate) fn table(&mut self) -> &mut ResourceTable {
+        &mut self.table
+    }
+
+    /// wasmtime-wasi's random sources (seeded by [`crate::wasi::bot_seed`]).
+    pub(crate) fn wasi_random(&mut self) -> &mut wasmtime_wasi::random::WasiRandomCtx {
+        self.wasi.random()
+    }
 }
 
 impl WasiView for BotState {
@@ -123,6 +132,8 @@ pub struct Arena {
     epoch: Arc<EpochTicker>,
     options: ArenaOptions,
     cache: Option<ArtifactCache>,
+    /// The loop host functions charge fuel with ([`crate::host_fuel`]).
+    burner: wasmtime::Module,
 }
 
 impl Arena {
@@ -136,7 +147,8 @@ impl Arena {
         let engine = Engine::new(&engine_config(&options))?;
         let linker = Arc::new(bot_linker(&engine)?);
         let epoch = EpochTicker::start(&engine);
-        Ok(Arena { engine, linker, epoch, options, cache: None })
+        let burner = crate::host_fuel::compile_burner(&engine)?;
+        Ok(Arena { engine, linker, epoch, options, cache: None, burner })
     }
 
     /// This arena, compiling bots through `cache` (`None`: always compile, the default).
@@ -180,6 +192,7 @@ impl Arena {
             log: handles.log.clone(),
             deadline: handles.deadline.clone(),
             clock: handles.clock.clone(),
+            burner: Burner::new(self.burner.clone()),
         };
         let mut store = Store::new(&self.engine, state);
         store.limiter(|state| &mut state.limits);
@@ -250,24 +263,7 @@ fn bot_linker(engine: &Engine) -> anyhow::Result<Linker<BotState>> {
         Ok((state.clock.subscribe(&mut state.table, when)?,))
     })?;
     linker.allow_shadowing(false);
-    let mut log = linker.instance("arena:common/log@0.1.0")?;
-    // Defined by hand, not through bindgen, so the message is read from guest memory in place:
-    // a bot cannot make the host allocate the size of its message.
-    log.func_wrap("log", |store: wasmtime::StoreContextMut<'_, BotState>, (level, message): (Level, WasmStr)| {
-        let source = match level {
-            Level::Debug => LogSource::Debug,
-            Level::Info => LogSource::Info,
-            Level::Warn => LogSource::Warn,
-            Level::Error => LogSource::Error,
-        };
-        let log = store.data().log.clone();
-        // UTF-8 strings are borrowed from guest memory, not copied: `append` keeps only what
-        // fits in the log's bounds.
-        if let Ok(text) = message.to_str(&store) {
-            log.append(source, text.as_bytes());
-        }
-        Ok(())
-    })?;
+    crate::host_fuel::add_to_linker(&mut linker)?;
     Ok(linker)
 }
 

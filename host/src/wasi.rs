@@ -32,8 +32,7 @@ use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxBuilder};
 pub const CLOCK_STEP: Duration = Duration::from_micros(1);
 /// The virtual wall clock starts at 2020-01-01T00:00:00Z.
 pub const WALL_CLOCK_START: Duration = Duration::from_secs(1_577_836_800);
-/// Largest `get-random-bytes` request honoured (larger ones trap the bot, not the host).
-pub const MAX_RANDOM_REQUEST: u64 = 1 << 20;
+pub use crate::host_fuel::MAX_RANDOM_REQUEST;
 
 /// The 32-byte seed for a bot's randomness: sha256("wasm-arena/bot-random/v1" || match seed
 /// (little endian) || bot sha256).

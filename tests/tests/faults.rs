@@ -143,12 +143,15 @@ fn illegal_answer_is_refused_with_the_games_reason_and_the_fallback_applies() {
 /// match": two bots flooding the log (16 KiB through each of the log import, stdout and stderr
 /// every turn) over a long match (both always play to the floor, so the game runs to the
 /// round cap) keep at most `LOG_BYTES_PER_TURN` per turn and exactly `LOG_BYTES_PER_MATCH` per
-/// match, count the rest as dropped, and the match completes with no fault.
+/// match, count the rest as dropped, and the match completes with no fault. Every logged byte
+/// is paid for ("Host work is fuel too"), so the game budget is raised to pay for a long match
+/// of floods.
 #[test]
 fn log_flood_is_bounded_per_turn_and_per_match_and_harms_nothing() {
     // Per call: "init:" or "turn:" and 16 KiB, logged, then printed with a newline twice.
     const FLOODED: u64 = (5 + 16 * 1024) + 2 * (5 + 16 * 1024 + 1);
-    let record = play_azul(["fx-log-flood", "fx-log-flood"], 1, Budget::default());
+    let budget = Budget { game_fuel: 2_000_000_000, ..Budget::default() };
+    let record = play_azul(["fx-log-flood", "fx-log-flood"], 1, budget);
     for seat in 0..2 {
         let turns: Vec<&SeatTurn<Azul>> = std::iter::once(&record.setup[seat]).chain(turns_of(&record, seat)).collect();
         let mut kept_total = 0;

@@ -1,0 +1,257 @@
+//! Host work is fuel too (DESIGN.md section 1): every host function whose work grows with its
+//! input charges the bot [`FUEL_PER_BYTE`] per byte (or list element) of that input, before
+//! doing the work, so a bot within its fuel can never keep the host busy for long.
+//!
+//! Charged here (the arena's linker defines these over wasmtime-wasi's, see
+//! [`add_to_linker`]): the `arena:common/log` message (validated in place, paid for, and only
+//! what fits in the log's bounds copied), `get-random-bytes` and
+//! `get-insecure-random-bytes`, the output-stream writes (`write`, `blocking-write-and-flush`,
+//! `write-zeroes`, `blocking-write-zeroes-and-flush`; a write over the stream's `check-write`
+//! permit traps before its bytes are copied) and `poll` (per pollable). What a bot may hand the
+//! host in one call is also bounded ([`crate::runtime::MAX_HOSTCALL_BYTES`]).
+//!
+//! **How fuel is charged.** wasmtime can only *set* a store's fuel, and setting it restarts the
+//! turn's fuel chunk, which would hand the bot a fresh turn budget at every host call. So the
+//! host charges by running a tiny wasm loop in the bot's own store ([`BURNER_WAT`], one core
+//! instance per store, made on first use): its fuel is metered exactly like the bot's, so a
+//! charge that crosses the turn budget suspends the bot inside the host call (it resumes at its
+//! next turn) and one that crosses the game budget forfeits it, with the exact same rules and
+//! accounting as the bot's own instructions. A charge of `n` fuel runs `ceil(n / 7)` loop
+//! iterations of 7 fuel each.
+
+use crate::games::common::arena::common::log::Level;
+use crate::log::LogSource;
+use crate::runtime::BotState;
+use std::future::Future;
+use wasmtime::component::{Linker, Resource, WasmList, WasmStr};
+use wasmtime::{Engine, Module, StoreContextMut, TypedFunc};
+use wasmtime_wasi::p2::bindings::io::streams::HostOutputStream;
+use wasmtime_wasi::p2::bindings::random::{insecure, random};
+use wasmtime_wasi::p2::{DynOutputStream, DynPollable, StreamError};
+
+/// Fuel charged per byte a host function reads, writes or generates for the bot (per pollable
+/// for `poll`).
+pub const FUEL_PER_BYTE: u64 = 1;
+/// Fuel one iteration of the burner's loop costs (wasmtime's default costs: 7 operators).
+pub const FUEL_PER_BURN_STEP: u64 = 7;
+/// Largest `get-random-bytes` request honoured (larger ones trap the bot, not the host).
+pub const MAX_RANDOM_REQUEST: u64 = 1 << 20;
+/// The WASI 0.2 version wasmtime-wasi 48 links (components built against any 0.2.x are linked
+/// to it), whose functions are defined again here.
+pub const WASI_P2_VERSION: &str = "0.2.12";
+
+/// The loop that burns a charge: `burn(n)` runs `n` iterations of 7 fuel each.
+pub const BURNER_WAT: &str = r#"(module
+  (func (export "burn") (param $n i64)
+    (if (i64.eqz (local.get $n)) (then (return)))
+    (loop $again
+      (br_if $again (i64.ne (local.tee $n (i64.sub (local.get $n) (i64.const 1))) (i64.const 0))))))"#;
+
+/// The burner, compiled once per engine.
+pub fn compile_burner(engine: &Engine) -> wasmtime::Result<Module> {
+    Module::new(engine, BURNER_WAT)
+}
+
+/// A store's burner instance, made on first use.
+#[derive(Default)]
+pub struct Burner {
+    module: Option<Module>,
+    burn: Option<TypedFunc<u64, ()>>,
+}
+
+impl Burner {
+    /// A burner that instantiates `module` when first asked to charge.
+    pub fn new(module: Module) -> Burner {
+        Burner { module: Some(module), burn: None }
+    }
+}
+
+/// Charges the bot `bytes` × [`FUEL_PER_BYTE`] by running the burner in its store.
+pub async fn charge(store: &mut StoreContextMut<'_, BotState>, bytes: u64) -> wasmtime::Result<()> {
+    let fuel = bytes.saturating_mul(FUEL_PER_BYTE);
+    if fuel == 0 {
+        return Ok(());
+    }
+    let burn = match store.data().burner.burn.clone() {
+        Some(burn) => burn,
+        None => {
+            let module = store.data().burner.module.clone().ok_or_else(|| wasmtime::Error::msg("no burner"))?;
+            let instance = wasmtime::Instance::new_async(&mut *store, &module, &[]).await?;
+            let burn = instance.get_typed_func::<u64, ()>(&mut *store, "burn")?;
+            store.data_mut().burner.burn = Some(burn.clone());
+            burn
+        }
+    };
+    burn.call_async(&mut *store, fuel.div_ceil(FUEL_PER_BURN_STEP)).await
+}
+
+type HostFuture<'a, R> = Box<dyn Future<Output = wasmtime::Result<R>> + Send + 'a>;
+
+/// Defines the charged host functions (see the module documentation) in `linker`, over the
+/// ones wasmtime-wasi defined.
+pub fn add_to_linker(linker: &mut Linker<BotState>) -> wasmtime::Result<()> {
+    let mut log = linker.instance("arena:common/log@0.1.0")?;
+    log.func_wrap_async("log", |mut store: StoreContextMut<'_, BotState>, (level, message): (Level, WasmStr)| {
+        Box::new(async move {
+            let source = match level {
+                Level::Debug => LogSource::Debug,
+                Level::Info => LogSource::Info,
+                Level::Warn => LogSource::Warn,
+                Level::Error => LogSource::Error,
+            };
+            let log = store.data().log().clone();
+            // Validated in place (at most MAX_HOSTCALL_BYTES), then paid for; only what fits
+            // in the log's bounds is copied, the rest is counted.
+            let len = match message.to_str(&store) {
+                Ok(text) => text.len(),
+                Err(_) => return Ok(()),
+            };
+            charge(&mut store, len as u64).await?;
+            if let Ok(text) = message.to_str(&store) {
+                log.append(source, text.as_bytes());
+            }
+            Ok(())
+        }) as HostFuture<'_, ()>
+    })?;
+
+    linker.allow_shadowing(true);
+    let mut secure = linker.instance(&format!("wasi:random/random@{WASI_P2_VERSION}"))?;
+    secure.func_wrap_async("get-random-bytes", |mut store: StoreContextMut<'_, BotState>, (len,): (u64,)| {
+        Box::new(async move {
+            check_random_len(len)?;
+            charge(&mut store, len).await?;
+            let bytes = random::Host::get_random_bytes(store.data_mut().wasi_random(), len)?;
+            Ok((bytes,))
+        }) as HostFuture<'_, (Vec<u8>,)>
+    })?;
+    let mut insecure = linker.instance(&format!("wasi:random/insecure@{WASI_P2_VERSION}"))?;
+    insecure.func_wrap_async("get-insecure-random-bytes", |mut store: StoreContextMut<'_, BotState>, (len,): (u64,)| {
+        Box::new(async move {
+            check_random_len(len)?;
+            charge(&mut store, len).await?;
+            let bytes = insecure::Host::get_insecure_random_bytes(store.data_mut().wasi_random(), len)?;
+            Ok((bytes,))
+        }) as HostFuture<'_, (Vec<u8>,)>
+    })?;
+
+    let mut streams = linker.instance(&format!("wasi:io/streams@{WASI_P2_VERSION}"))?;
+    streams.func_wrap_async(
+        "[method]output-stream.write",
+        |mut store: StoreContextMut<'_, BotState>, (stream, contents): (Resource<DynOutputStream>, WasmList<u8>)| {
+            Box::new(async move {
+                let permit = HostOutputStream::check_write(store.data_mut().table(), borrow(&stream));
+                let permit = match permit {
+                    Ok(permit) => permit,
+                    Err(err) => return stream_result(&mut store, Err(err)),
+                };
+                check_write_len(contents.len() as u64, permit)?;
+                charge(&mut store, contents.len() as u64).await?;
+                let bytes = contents.as_le_slice(&store).to_vec();
+                let written = HostOutputStream::write(store.data_mut().table(), stream, bytes);
+                stream_result(&mut store, written)
+            }) as HostFuture<'_, (Result<(), StreamErrorWit>,)>
+        },
+    )?;
+    streams.func_wrap_async(
+        "[method]output-stream.blocking-write-and-flush",
+        |mut store: StoreContextMut<'_, BotState>, (stream, contents): (Resource<DynOutputStream>, WasmList<u8>)| {
+            Box::new(async move {
+                check_write_len(contents.len() as u64, BLOCKING_WRITE_LIMIT)?;
+                charge(&mut store, contents.len() as u64).await?;
+                let bytes = contents.as_le_slice(&store).to_vec();
+                let written = HostOutputStream::blocking_write_and_flush(store.data_mut().table(), stream, bytes).await;
+                stream_result(&mut store, written)
+            }) as HostFuture<'_, (Result<(), StreamErrorWit>,)>
+        },
+    )?;
+    streams.func_wrap_async(
+        "[method]output-stream.write-zeroes",
+        |mut store: StoreContextMut<'_, BotState>, (stream, len): (Resource<DynOutputStream>, u64)| {
+            Box::new(async move {
+                let permit = match HostOutputStream::check_write(store.data_mut().table(), borrow(&stream)) {
+                    Ok(permit) => permit,
+                    Err(err) => return stream_result(&mut store, Err(err)),
+                };
+                check_write_len(len, permit)?;
+                charge(&mut store, len).await?;
+                let written = HostOutputStream::write_zeroes(store.data_mut().table(), stream, len);
+                stream_result(&mut store, written)
+            }) as HostFuture<'_, (Result<(), StreamErrorWit>,)>
+        },
+    )?;
+    streams.func_wrap_async(
+        "[method]output-stream.blocking-write-zeroes-and-flush",
+        |mut store: StoreContextMut<'_, BotState>, (stream, len): (Resource<DynOutputStream>, u64)| {
+            Box::new(async move {
+                check_write_len(len, BLOCKING_WRITE_LIMIT)?;
+                charge(&mut store, len).await?;
+                let written =
+                    HostOutputStream::blocking_write_zeroes_and_flush(store.data_mut().table(), stream, len).await;
+                stream_result(&mut store, written)
+            }) as HostFuture<'_, (Result<(), StreamErrorWit>,)>
+        },
+    )?;
+
+    let mut poll = linker.instance(&format!("wasi:io/poll@{WASI_P2_VERSION}"))?;
+    poll.func_wrap_async(
+        "poll",
+        |mut store: StoreContextMut<'_, BotState>, (pollables,): (WasmList<Resource<DynPollable>>,)| {
+            Box::new(async move {
+                charge(&mut store, pollables.len() as u64).await?;
+                let mut list = Vec::with_capacity(pollables.len());
+                for index in 0..pollables.len() {
+                    match pollables.get(&mut store, index) {
+                        Some(pollable) => list.push(pollable?),
+                        None => break,
+                    }
+                }
+                let ready = wasmtime_wasi::p2::bindings::io::poll::Host::poll(store.data_mut().table(), list).await?;
+                Ok((ready,))
+            }) as HostFuture<'_, (Vec<u32>,)>
+        },
+    )?;
+    linker.allow_shadowing(false);
+    Ok(())
+}
+
+/// The WIT `stream-error` a write returns.
+type StreamErrorWit = wasmtime_wasi::p2::bindings::io::streams::StreamError;
+
+/// wasmtime-wasi's bound on a blocking write (`blocking-write-and-flush` and
+/// `blocking-write-zeroes-and-flush`), checked here before the bytes are copied.
+const BLOCKING_WRITE_LIMIT: u64 = 4096;
+
+fn borrow(stream: &Resource<DynOutputStream>) -> Resource<DynOutputStream> {
+    Resource::new_borrow(stream.rep())
+}
+
+fn check_random_len(len: u64) -> wasmtime::Result<()> {
+    if len > MAX_RANDOM_REQUEST {
+        return Err(wasmtime::Error::msg(format!(
+            "get-random-bytes of {len} bytes is over the {MAX_RANDOM_REQUEST}-byte limit"
+        )));
+    }
+    Ok(())
+}
+
+/// WASI: a write over the `check-write` permit traps; it is refused before its bytes are copied.
+fn check_write_len(len: u64, permit: u64) -> wasmtime::Result<()> {
+    if len > permit {
+        return Err(wasmtime::Error::msg(format!("a write of {len} bytes is over the {permit}-byte permit")));
+    }
+    Ok(())
+}
+
+/// A stream operation's result as the WIT returns it (a trap stays a trap).
+fn stream_result<T>(
+    store: &mut StoreContextMut<'_, BotState>,
+    result: Result<T, StreamError>,
+) -> wasmtime::Result<(Result<T, StreamErrorWit>,)> {
+    match result {
+        Ok(value) => Ok((Ok(value),)),
+        Err(err) => {
+            let wit = wasmtime_wasi::p2::bindings::io::streams::Host::convert_stream_error(store.data_mut().table(), err)?;
+            Ok((Err(wit),))
+        }
+    }
+}
