@@ -125,14 +125,17 @@ pub fn add_to_linker(linker: &mut Linker<BotState>) -> wasmtime::Result<()> {
         }) as HostFuture<'_, (Vec<u8>,)>
     })?;
     let mut insecure = linker.instance(&format!("wasi:random/insecure@{WASI_P2_VERSION}"))?;
-    insecure.func_wrap_async("get-insecure-random-bytes", |mut store: StoreContextMut<'_, BotState>, (len,): (u64,)| {
-        Box::new(async move {
-            check_random_len(len)?;
-            charge(&mut store, len).await?;
-            let bytes = insecure::Host::get_insecure_random_bytes(store.data_mut().wasi_random(), len)?;
-            Ok((bytes,))
-        }) as HostFuture<'_, (Vec<u8>,)>
-    })?;
+    insecure.func_wrap_async(
+        "get-insecure-random-bytes",
+        |mut store: StoreContextMut<'_, BotState>, (len,): (u64,)| {
+            Box::new(async move {
+                check_random_len(len)?;
+                charge(&mut store, len).await?;
+                let bytes = insecure::Host::get_insecure_random_bytes(store.data_mut().wasi_random(), len)?;
+                Ok((bytes,))
+            }) as HostFuture<'_, (Vec<u8>,)>
+        },
+    )?;
 
     let mut streams = linker.instance(&format!("wasi:io/streams@{WASI_P2_VERSION}"))?;
     streams.func_wrap_async(
@@ -250,7 +253,8 @@ fn stream_result<T>(
     match result {
         Ok(value) => Ok((Ok(value),)),
         Err(err) => {
-            let wit = wasmtime_wasi::p2::bindings::io::streams::Host::convert_stream_error(store.data_mut().table(), err)?;
+            let wit =
+                wasmtime_wasi::p2::bindings::io::streams::Host::convert_stream_error(store.data_mut().table(), err)?;
             Ok((Err(wit),))
         }
     }

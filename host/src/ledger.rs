@@ -14,6 +14,8 @@ use crate::log::TurnLog;
 pub(crate) struct Ledger {
     /// Traps that forfeit ([`crate::Budget::max_traps`]).
     max_traps: u32,
+    /// The game budget the books started with.
+    game_fuel: u64,
     /// Game fuel left at the last charge point.
     pub game_fuel_left: u64,
     /// Totals so far.
@@ -33,6 +35,7 @@ impl Ledger {
     pub fn new(game_fuel: u64, max_traps: u32) -> Ledger {
         Ledger {
             max_traps,
+            game_fuel,
             game_fuel_left: game_fuel,
             stats: BotStats::default(),
             restarts: 0,
@@ -89,6 +92,16 @@ impl Ledger {
     ) -> TurnReport<A> {
         self.stats.fuel_total += fuel;
         self.stats.fuel_max_turn = self.stats.fuel_max_turn.max(fuel);
+        // The books balance after every turn of every match the tests play: the fuel charged
+        // to turns is what the stores consumed, and never more than the game budget.
+        debug_assert_eq!(
+            self.stats.fuel_total + self.game_fuel_left,
+            self.game_fuel,
+            "fuel charged {} + left {} != budget {}",
+            self.stats.fuel_total,
+            self.game_fuel_left,
+            self.game_fuel
+        );
         TurnReport { answer, fuel, faults, log }
     }
 }
@@ -122,6 +135,7 @@ mod tests {
         let mut ledger = Ledger::new(1_000, 3);
         assert_eq!(ledger.charge(700), 300);
         let report = ledger.finish_turn(Some(1), 300, Vec::new(), TurnLog::default());
+        assert_eq!(ledger.charge(650), 50);
         ledger.finish_turn::<u8>(None, 50, Vec::new(), TurnLog::default());
         assert_eq!((report.answer, report.fuel), (Some(1), 300));
         assert_eq!((ledger.stats.fuel_total, ledger.stats.fuel_max_turn), (350, 300));

@@ -5,8 +5,8 @@
 
 use crate::budget::Budget;
 use crate::cache::ArtifactCache;
-use crate::limits::BotLimits;
 use crate::host_fuel::{Burner, WASI_P2_VERSION};
+use crate::limits::BotLimits;
 use crate::log::BotLog;
 use crate::meter::CallMeter;
 use crate::wasi::VirtualClock;

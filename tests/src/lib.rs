@@ -94,7 +94,24 @@ pub fn azul_bot(name: &str) -> Arc<LoadedBot<AzulBinding>> {
 /// Plays an Azul match between built bots, in seat order.
 pub fn play_azul(names: [&str; 2], seed: u64, budget: Budget) -> MatchRecord<Azul> {
     let bots = names.map(azul_bot);
-    play_match(arena(), &bots, &AzulConfig::default(), seed, budget).expect("the match is playable")
+    let record = play_match(arena(), &bots, &AzulConfig::default(), seed, budget).expect("the match is playable");
+    assert_fuel_books_balance(&record);
+    record
+}
+
+/// The budget rules' books, checked on every match the helpers play: each seat's per-turn fuel
+/// (start-up included) adds up to its total, and no total exceeds the game budget.
+pub fn assert_fuel_books_balance<G: Game>(record: &MatchRecord<G>) {
+    for (seat, player) in record.result.players.iter().enumerate() {
+        let turns: u64 = turns_of(record, seat).iter().map(|turn| turn.fuel).sum();
+        assert_eq!(record.setup[seat].fuel + turns, player.fuel_total, "seat {seat}: per-turn fuel adds up");
+        assert!(
+            player.fuel_total <= record.budget.game_fuel,
+            "seat {seat} spent {} of {}",
+            player.fuel_total,
+            record.budget.game_fuel
+        );
+    }
 }
 
 /// Seat `seat`'s part of every turn, in order.
@@ -117,6 +134,7 @@ pub fn play_registered<G: Game>(game: &str, names: &[&str], seed: u64, budget: B
     }
     let played = entry.play(arena(), &paths, &[], seed, budget).expect("the match is playable");
     let record = serde_json::from_str(&played.replay).expect("the replay parses");
+    assert_fuel_books_balance(&record);
     (played.replay, record)
 }
 
