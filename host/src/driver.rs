@@ -85,6 +85,7 @@ fn drive_inner<F: Future + ?Sized>(
         match poll {
             Poll::Ready(output) => return Driven::Ready(output),
             Poll::Pending if woken && meter.in_fuel_yield() => {
+                meter.begin_next_chunk();
                 if yield_is_suspend {
                     return Driven::Suspended;
                 }

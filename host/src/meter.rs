@@ -10,8 +10,8 @@
 //!   chunk (the turn budget, [`CallMeter::set_chunk`]) has been consumed since the chunk began.
 //!   A host function that returns `Pending` (wasmtime-wasi yields to tokio in a few places, and
 //!   used to for a zero-length timer) enters with fuel left in the chunk, so the driver never
-//!   takes it for a spent turn ([`crate::driver`]). When a yield is recognised the next chunk
-//!   begins at the fuel left then (wasmtime refuels from there);
+//!   takes it for a spent turn ([`crate::driver`]). When the driver sees a yield suspend the
+//!   call, the next chunk begins at the fuel left then (wasmtime refuels from there);
 //! - a request, from the line-protocol layer, to restart the turn-fuel chunk on the next return
 //!   from the host to wasm ([`crate::protocol::stdio`]).
 //!
@@ -63,6 +63,13 @@ impl CallMeter {
         self.in_fuel_yield.load(Ordering::SeqCst)
     }
 
+    /// The driver saw the yield suspend the call: wasmtime's next chunk begins at the fuel left
+    /// now. (Only then: a host function called in the few instructions a chunk can overrun
+    /// before wasmtime checks also enters the host past the boundary, and must not move it.)
+    pub fn begin_next_chunk(&self) {
+        self.chunk_start.store(self.fuel(), Ordering::SeqCst);
+    }
+
     /// Restarts the turn-fuel chunk (`set_fuel` with the fuel left) when the bot next returns
     /// from the host to wasm.
     pub fn restart_chunk_on_return(&self) {
@@ -78,7 +85,6 @@ impl CallMeter {
                 let start = self.chunk_start.load(Ordering::SeqCst);
                 if chunk > 0 && fuel.saturating_add(chunk) <= start {
                     self.in_fuel_yield.store(true, Ordering::SeqCst);
-                    self.chunk_start.store(fuel, Ordering::SeqCst);
                 }
             }
             CallHook::ReturningFromHost => {
