@@ -7,8 +7,9 @@
 //! what fits in the log's bounds copied), `get-random-bytes` and
 //! `get-insecure-random-bytes`, the output-stream writes (`write`, `blocking-write-and-flush`,
 //! `write-zeroes`, `blocking-write-zeroes-and-flush`; a write over the stream's `check-write`
-//! permit traps before its bytes are copied) and `poll` (per pollable). What a bot may hand the
-//! host in one call is also bounded ([`crate::runtime::MAX_HOSTCALL_BYTES`]).
+//! permit traps before its bytes are copied) and `poll` (per pollable). Name lookups (not
+//! allowed) are refused without reading the name. What a bot may hand the host in one call is
+//! also bounded ([`crate::runtime::MAX_HOSTCALL_BYTES`]).
 //!
 //! **How fuel is charged.** wasmtime can only *set* a store's fuel, and setting it restarts the
 //! turn's fuel chunk, which would hand the bot a fresh turn budget at every host call. So the
@@ -23,7 +24,7 @@ use crate::games::common::arena::common::log::Level;
 use crate::log::LogSource;
 use crate::runtime::BotState;
 use std::future::Future;
-use wasmtime::component::{Linker, Resource, WasmList, WasmStr};
+use wasmtime::component::{Linker, Resource, ResourceAny, WasmList, WasmStr};
 use wasmtime::{Engine, Module, StoreContextMut, TypedFunc};
 use wasmtime_wasi::p2::bindings::io::streams::HostOutputStream;
 use wasmtime_wasi::p2::bindings::random::{insecure, random};
@@ -213,9 +214,21 @@ pub fn add_to_linker(linker: &mut Linker<BotState>) -> wasmtime::Result<()> {
             }) as HostFuture<'_, (Vec<u32>,)>
         },
     )?;
+    // Name lookups are not allowed: refused without reading the name (wasmtime-wasi copies it
+    // first, up to MAX_HOSTCALL_BYTES per call, before refusing).
+    let mut lookup = linker.instance(&format!("wasi:sockets/ip-name-lookup@{WASI_P2_VERSION}"))?;
+    lookup.func_wrap(
+        "resolve-addresses",
+        |_store: StoreContextMut<'_, BotState>, (_network, _name): (Resource<wasmtime_wasi::p2::Network>, WasmStr)| {
+            Ok((Err::<ResourceAny, _>(SocketErrorCode::PermanentResolverFailure),))
+        },
+    )?;
     linker.allow_shadowing(false);
     Ok(())
 }
+
+/// The WIT `error-code` of `wasi:sockets`.
+type SocketErrorCode = wasmtime_wasi::p2::bindings::sockets::network::ErrorCode;
 
 /// The WIT `stream-error` a write returns.
 type StreamErrorWit = wasmtime_wasi::p2::bindings::io::streams::StreamError;
