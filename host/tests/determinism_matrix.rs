@@ -149,10 +149,12 @@ fn azul_with_a_suspended_and_a_trapping_bot_replays_identically_everywhere() {
     assert!(panicker.traps > 0 && panicker.forfeit, "the panicker trapped and forfeited: {panicker:?}");
 }
 
-/// Azul between a WIT bot and a line-protocol bot, a whole game.
+/// Azul between a WIT bot written in C (a core module wrapped with the WASI preview1 adapter: more
+/// core instances per component than a Rust bot, which the pool's per-component limits must hold)
+/// and a line-protocol bot, a whole game.
 #[test]
 fn azul_wit_against_line_protocol_replays_identically_everywhere() {
-    let spec = Spec { game: "azul", bots: &["azul-greedy", "azul-stdio-random"], options: &[], seed: 5 };
+    let spec = Spec { game: "azul", bots: &["azul-greedy-c", "azul-stdio-random"], options: &[], seed: 5 };
     let result = matrix::<arena_azul::Azul>(&spec);
     assert!(result.turns > 10, "a whole game: {result:?}");
 }
