@@ -3,8 +3,8 @@
 //!
 //! - (a) in this process, on an arena with the default on-demand allocator;
 //! - (b) in this process, on an arena with the pooling allocator;
-//! - (c) in a second process: `arena match ... --replay FILE` (which compiles through its
-//!   artifact cache, a cold one here);
+//! - (c) in a second process, `arena match ... --replay FILE`, twice: the first run compiles the
+//!   bots into the CLI's artifact cache (this test process's own), the second loads them from it;
 //! - (d) in this process, the same match twice at once on two threads sharing the pooling arena
 //!   (the "N threads" case as far as it exists before tournaments).
 //!
@@ -126,7 +126,10 @@ fn matrix<G: Game>(spec: &Spec) -> MatchResult {
 
     let pool = pooling();
     assert_identical::<G>("pooling allocator", &expected, &spec.play(&pool).0);
-    assert_identical::<G>("`arena match` in a child process", &expected, &spec.play_in_a_child_process());
+    for run in ["compiling into its cache", "loading from its cache"] {
+        let what = format!("`arena match` in a child process, {run}");
+        assert_identical::<G>(&what, &expected, &spec.play_in_a_child_process());
+    }
 
     let concurrent: Vec<String> = std::thread::scope(|scope| {
         let threads: Vec<_> = (0..2).map(|_| scope.spawn(|| spec.play(&pool).0)).collect();
