@@ -141,8 +141,8 @@ fn matrix<G: Game>(spec: &Spec) -> MatchResult {
     result
 }
 
-/// Azul between hostile fixtures: `fx-spin-once` computes through two suspensions before it
-/// answers, `fx-panic` traps, is restarted, and forfeits after its third trap.
+/// Azul between hostile fixtures: `fx-spin-once` computes past its turn budget, is suspended and
+/// resumes before it answers; `fx-panic` traps, is restarted, and forfeits after its last trap.
 #[test]
 fn azul_with_a_suspended_and_a_trapping_bot_replays_identically_everywhere() {
     let spec = Spec { game: "azul", bots: &["fx-spin-once", "fx-panic"], options: &[], seed: 3 };
