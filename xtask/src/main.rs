@@ -8,13 +8,16 @@
 //! - `c-bindings`: regenerates the checked-in C bindings (`guest-sdk/c/bindings/<game>/`).
 //! - `demo`: installs the wasm targets, builds the Rust bots, plays greedy vs random, verifies the
 //!   replay, and prints the result and the replay path.
-//! - `test`: checks the C bindings are current, installs the wasm targets, builds every bot, then
-//!   `cargo fmt --check`, clippy with `-D warnings` (host and wasm targets), rustdoc and every test.
+//! - `test`: checks the C bindings are current, runs the supply-chain checks ([`deny`]), installs
+//!   the wasm targets, builds every bot, then `cargo fmt --check`, clippy with `-D warnings` (host
+//!   and wasm targets), rustdoc and every test.
+//! - `deny`: the supply-chain checks alone ([`deny`]).
 //! - `fuel-table`: builds every bot and prints the README's fuel-per-language table: `arena fuel`
 //!   over the trivial Azul bot of each language ([`TRIVIAL_BOTS`]).
 //! - `bench`: installs the wasm targets, builds the Rust bots, then runs the benchmarks
 //!   (`cargo bench -p arena-host --bench arena`); further arguments pick sections by name.
 
+mod deny;
 mod foreign;
 mod rust_bots;
 mod util;
@@ -32,8 +35,11 @@ tasks:
                          target/bots/<folder-name>.wasm)
   c-bindings             regenerate the C bindings of every game (guest-sdk/c/bindings/)
   demo                   set up, build the bots, play azul-greedy vs azul-random, verify the replay
-  test                   check the C bindings, set up, build the bots, run fmt, clippy, rustdoc
-                         and every test
+  test                   check the C bindings, run `cargo deny check licenses bans sources`
+                         (installing cargo-deny if missing), set up, build the bots, run fmt,
+                         clippy, rustdoc and every test
+  deny                   run `cargo deny check licenses bans sources` (installing cargo-deny if
+                         missing); advisories need network access: `cargo deny check advisories`
   fuel-table             build the trivial Azul bot of every language and print the README's
                          fuel-per-language table (`arena fuel --markdown`)
   bench [SECTION...]     set up, build the bots, run the benchmarks (optionally only the sections
@@ -50,6 +56,7 @@ fn main() -> Result<()> {
         "c-bindings" => foreign::c::write_bindings(&root),
         "demo" => demo(&root),
         "test" => test(&root),
+        "deny" => deny::check(&root),
         "bench" => bench(&root, rest),
         "fuel-table" => fuel_table(&root),
         "" | "help" | "--help" | "-h" => {
@@ -124,6 +131,8 @@ fn demo(root: &Path) -> Result<()> {
 
 fn test(root: &Path) -> Result<()> {
     foreign::c::check_bindings(root)?;
+    // Before the long builds: a dependency the policy refuses fails the run in seconds.
+    deny::check(root)?;
     all_bots(root)?;
     run(root, &cargo(), &["fmt", "--all", "--check"])?;
     run(root, &cargo(), &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])?;

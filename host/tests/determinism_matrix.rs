@@ -1,0 +1,201 @@
+//! The determinism matrix (issue 11): one match per game, played by the same build in every way
+//! the host can run it, must give byte-identical replay JSON:
+//!
+//! - (a) in this process, on an arena with the default on-demand allocator;
+//! - (b) in this process, on an arena with the pooling allocator;
+//! - (c) in a second process, `arena match ... --replay FILE`, twice: the first run compiles the
+//!   bots into the CLI's artifact cache (this test process's own), the second loads them from it;
+//! - (d) in this process, the same match twice at once on two threads sharing the pooling arena
+//!   (the "N threads" case as far as it exists before tournaments).
+//!
+//! The matches mix WIT and line-protocol bots, and one seats hostile fixtures (`fx-spin-once`
+//! is suspended across turns, `fx-panic` traps until it forfeits) so the suspend, trap, restart
+//! and forfeit paths are in the matrix too. `tests/tests/determinism.rs` covers what a bot can
+//! observe (seeded randomness, virtual clocks); this file covers how the host is run. Fuel is
+//! never hard-coded here: only replays of the same build are compared.
+//!
+//! Needs the example bots and fixtures (`cargo xtask bots`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use arena_game::Game;
+use arena_host::Budget;
+use arena_host::budget::DEFAULT_MEMORY_MIB;
+use arena_host::play::{MatchRecord, MatchResult};
+use arena_host::registry::find_game;
+use arena_host::replay::{Verdict, compare};
+use arena_host::runtime::{Allocator, Arena, ArenaOptions};
+use common::{arena, bot, scratch, stderr};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+/// One match of the matrix.
+struct Spec {
+    game: &'static str,
+    bots: &'static [&'static str],
+    options: &'static [(&'static str, &'static str)],
+    seed: u64,
+}
+
+impl Spec {
+    fn paths(&self) -> Vec<String> {
+        self.bots.iter().map(|name| bot(name)).collect()
+    }
+
+    fn options(&self) -> Vec<(String, String)> {
+        self.options.iter().map(|(key, value)| (key.to_string(), value.to_string())).collect()
+    }
+
+    /// Plays the match in this process on `arena`; returns the replay JSON and the result.
+    fn play(&self, arena: &Arena) -> (String, MatchResult) {
+        let game = find_game(self.game).expect("the game is registered");
+        let paths: Vec<PathBuf> = self.paths().into_iter().map(PathBuf::from).collect();
+        let played = game
+            .play(arena, &paths, &self.options(), self.seed, Budget::default())
+            .unwrap_or_else(|err| panic!("{}: {err}", self.game));
+        (played.replay, played.result)
+    }
+
+    /// Plays the match with `arena match --replay FILE` in a child process; returns the file.
+    fn play_in_a_child_process(&self) -> String {
+        let file = scratch(&format!("matrix-{}-{}.json", self.game, self.bots.join("-")));
+        let seed = self.seed.to_string();
+        let mut args = vec!["match".to_owned(), "--game".into(), self.game.into(), "--seed".into(), seed];
+        args.extend(self.paths());
+        for (key, value) in self.options {
+            args.extend(["--option".into(), format!("{key}={value}")]);
+        }
+        args.extend(["--replay".into(), file.to_string_lossy().into_owned()]);
+        let out = arena(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(out.status.code(), Some(0), "arena {args:?}: {}", stderr(&out));
+        let text = std::fs::read_to_string(&file).unwrap();
+        std::fs::remove_file(&file).unwrap();
+        // The CLI ends the file with a newline; the JSON before it is the replay.
+        text.strip_suffix('\n').expect("the replay file ends with a newline").to_owned()
+    }
+}
+
+/// The on-demand arena, shared by every test in this binary (it holds no per-match state).
+fn on_demand() -> &'static Arena {
+    static ARENA: OnceLock<Arena> = OnceLock::new();
+    ARENA.get_or_init(|| Arena::new().expect("an on-demand arena"))
+}
+
+/// A pooling arena for one test. Not shared between tests: the harness runs tests in parallel,
+/// and a pool of 8 bot slots shared by all of them could run out; a bot refused a slot fails to
+/// instantiate, which would be charged to it as a start-up trap and change the replay. One test
+/// holds at most two concurrent matches of at most three seats: 6 slots.
+fn pooling() -> Arena {
+    let options = ArenaOptions { allocator: Allocator::Pooling { max_bots: 8 }, max_memory_mib: DEFAULT_MEMORY_MIB };
+    Arena::with_options(options).expect("a pooling arena")
+}
+
+/// Asserts two replays of the same match are byte-identical; otherwise names the first
+/// differing turn (with `arena replay verify`'s comparison) or, when the turns and result agree,
+/// the first differing bytes (a header field: bots, config, budget, runtime).
+fn assert_identical<G: Game>(what: &str, expected: &str, actual: &str) {
+    if expected == actual {
+        return;
+    }
+    let parse = |json: &str| serde_json::from_str::<MatchRecord<G>>(json).expect("a replay parses");
+    match compare(&parse(expected), &parse(actual)) {
+        Verdict::Differs { turn, detail } => {
+            panic!("{} replay, {what}: turn {turn} differs from the on-demand run: {detail}", G::NAME)
+        }
+        Verdict::Identical => {
+            let at = expected.bytes().zip(actual.bytes()).position(|(a, b)| a != b).unwrap_or(expected.len());
+            let context =
+                |json: &str| json.get(at.saturating_sub(60)..(at + 60).min(json.len())).unwrap_or("").to_owned();
+            panic!(
+                "{} replay, {what}: the turns and the result agree but byte {at} differs:\n  on-demand: ...{}...\n  {what}: ...{}...",
+                G::NAME,
+                context(expected),
+                context(actual)
+            )
+        }
+    }
+}
+
+/// Plays `spec` in every configuration of the matrix and asserts every replay is byte-identical
+/// to the on-demand one; returns the match's result for the caller's own checks.
+fn matrix<G: Game>(spec: &Spec) -> MatchResult {
+    assert_eq!(G::NAME, spec.game);
+    let (expected, result) = spec.play(on_demand());
+
+    let pool = pooling();
+    assert_identical::<G>("pooling allocator", &expected, &spec.play(&pool).0);
+    for run in ["compiling into its cache", "loading from its cache"] {
+        let what = format!("`arena match` in a child process, {run}");
+        assert_identical::<G>(&what, &expected, &spec.play_in_a_child_process());
+    }
+
+    let concurrent: Vec<String> = std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..2).map(|_| scope.spawn(|| spec.play(&pool).0)).collect();
+        threads.into_iter().map(|thread| thread.join().expect("the match thread")).collect()
+    });
+    for (index, replay) in concurrent.iter().enumerate() {
+        assert_identical::<G>(&format!("thread {index} of 2 concurrent matches"), &expected, replay);
+    }
+    result
+}
+
+/// Azul between hostile fixtures: `fx-spin-once` computes past its turn budget, is suspended and
+/// resumes before it answers; `fx-panic` traps, is restarted, and forfeits after its last trap.
+#[test]
+fn azul_with_a_suspended_and_a_trapping_bot_replays_identically_everywhere() {
+    let spec = Spec { game: "azul", bots: &["fx-spin-once", "fx-panic"], options: &[], seed: 3 };
+    let result = matrix::<arena_azul::Azul>(&spec);
+    let (spinner, panicker) = (&result.players[0], &result.players[1]);
+    assert!(spinner.skipped_turns > 0, "the spinner was suspended: {spinner:?}");
+    assert!(panicker.traps > 0 && panicker.forfeit, "the panicker trapped and forfeited: {panicker:?}");
+}
+
+/// Azul between a WIT bot written in C (a core module wrapped with the WASI preview1 adapter: more
+/// core instances per component than a Rust bot, which the pool's per-component limits must hold)
+/// and a line-protocol bot, a whole game.
+#[test]
+fn azul_wit_against_line_protocol_replays_identically_everywhere() {
+    let spec = Spec { game: "azul", bots: &["azul-greedy-c", "azul-stdio-random"], options: &[], seed: 5 };
+    let result = matrix::<arena_azul::Azul>(&spec);
+    assert!(result.turns > 10, "a whole game: {result:?}");
+}
+
+/// Paint with three seats: a line-protocol bot built for wasm32-wasip2, a WIT bot, and a
+/// wasm32-wasip1 command (wrapped into a component when loaded).
+#[test]
+fn paint_replays_identically_everywhere() {
+    let spec = Spec {
+        game: "paint",
+        bots: &["paint-stdio-random", "paint-greedy", "paint-stdio-random-wasip1"],
+        options: &[("turns", "40")],
+        seed: 11,
+    };
+    let result = matrix::<arena_paint::Paint>(&spec);
+    assert_eq!(result.turns, 40);
+}
+
+/// Code Character, shortened with its `turns` option (its bots are the most expensive to run).
+#[test]
+fn code_character_replays_identically_everywhere() {
+    let spec = Spec { game: "code-character", bots: &["cc-default", "cc-rush"], options: &[("turns", "30")], seed: 2 };
+    let result = matrix::<arena_code_character::CodeCharacter>(&spec);
+    assert_eq!(result.turns, 30);
+}
+
+/// Eubots, two WIT bots (the game has no line protocol).
+#[test]
+fn eubots_replays_identically_everywhere() {
+    let spec = Spec { game: "eubots", bots: &["eubots-swarm", "eubots-random"], options: &[], seed: 4 };
+    let result = matrix::<arena_eubots::Eubots>(&spec);
+    assert!(result.turns > 0);
+}
+
+/// Suitebot, a line-protocol bot against a WIT bot.
+#[test]
+fn suitebot_replays_identically_everywhere() {
+    let spec = Spec { game: "suitebot", bots: &["suitebot-stdio-random", "suitebot-harvester"], options: &[], seed: 9 };
+    let result = matrix::<arena_suitebot::Suitebot>(&spec);
+    assert!(result.turns > 0);
+}
