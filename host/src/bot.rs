@@ -29,7 +29,8 @@
 use crate::budget::Budget;
 use crate::driver::{Driven, drive};
 use crate::fault::{
-    BotFault, ForfeitReason, InvalidReason, Phase, TrapKind, classify, is_lift_failure, is_out_of_fuel,
+    BotFault, ForfeitReason, InvalidReason, Phase, TrapKind, classify, is_host_exhaustion, is_lift_failure,
+    is_out_of_fuel,
 };
 use crate::games::{Binding, InitInfo, Live, OwnedCall, TurnInfo};
 use crate::ledger::Ledger;
@@ -108,6 +109,8 @@ pub struct BotRunner<B: Binding> {
     ledger: Ledger,
     /// The match's initial state, for [`Binding::init_in`] (set by [`BotRunner::seated_in`]).
     initial: Option<Arc<B::Game>>,
+    /// The host could not make an instance (see [`BotRunner::host_failure`]).
+    host_failure: Option<String>,
 }
 
 impl<B: Binding> BotRunner<B> {
@@ -126,6 +129,7 @@ impl<B: Binding> BotRunner<B> {
             slot: Slot::Empty,
             ledger: Ledger::new(budget.game_fuel, budget.max_traps),
             initial: None,
+            host_failure: None,
         }
     }
 
@@ -143,6 +147,12 @@ impl<B: Binding> BotRunner<B> {
     /// Why the bot is out, if it is.
     pub fn forfeit(&self) -> Option<ForfeitReason> {
         self.ledger.forfeit
+    }
+
+    /// Why the host could not run the bot, if it could not (the match must stop; no fault is
+    /// recorded against the bot).
+    pub fn host_failure(&self) -> Option<String> {
+        self.host_failure.clone()
     }
 
     /// Game fuel left.
@@ -341,6 +351,10 @@ impl<B: Binding> BotRunner<B> {
         };
         match result {
             Ok(value) => Some((store, value)),
+            Err(err) if is_host_exhaustion(&err) => {
+                self.host_failure = Some(format!("{err:#}"));
+                None
+            }
             Err(err) if is_out_of_fuel(&err) && self.ledger.game_fuel_left == 0 => {
                 self.forfeit_now(ForfeitReason::GameFuelExhausted, faults);
                 None

@@ -225,6 +225,12 @@ pub fn exit_code(err: &wasmtime::Error) -> Option<i32> {
     err.downcast_ref::<wasmtime_wasi::I32Exit>().map(|exit| exit.0)
 }
 
+/// Whether an instantiation failed for want of host resources (the pooling allocator's slots
+/// are all taken by other instances): the host's failure, never the bot's fault.
+pub fn is_host_exhaustion(err: &wasmtime::Error) -> bool {
+    err.downcast_ref::<wasmtime::PoolConcurrencyLimitError>().is_some()
+}
+
 /// Whether a wasmtime error is fuel exhaustion.
 pub fn is_out_of_fuel(err: &wasmtime::Error) -> bool {
     matches!(err.downcast_ref::<wasmtime::Trap>(), Some(wasmtime::Trap::OutOfFuel))

@@ -167,6 +167,15 @@ pub enum MatchError {
     /// The budget is unusable.
     #[error("bad budget: {0}")]
     Budget(String),
+    /// The host ran out of resources to run a bot (the pooling allocator's instance slots are
+    /// all in use): the match cannot be played fairly, and no bot is blamed.
+    #[error("seat {seat}: the host could not run the bot: {detail}")]
+    HostResources {
+        /// The seat whose bot could not be run.
+        seat: usize,
+        /// What the runtime said.
+        detail: String,
+    },
     /// The engine refused a joint action the host had validated (an engine bug).
     #[error("engine error at turn {turn}: {detail}")]
     Engine {
@@ -207,14 +216,12 @@ pub fn play_contestants<G: Game>(
     let mut runners: Vec<Box<dyn SeatBot<G>>> =
         bots.iter().enumerate().map(|(seat, bot)| bot.seat(arena, budget, seat as u8, seats, seed)).collect();
     let initial = Arc::new(game.clone());
-    let setup = runners
-        .iter_mut()
-        .enumerate()
-        .map(|(seat, runner)| {
-            runner.seated_in(&initial);
-            seat_turn::<G>(seat, runner.start(), None)
-        })
-        .collect();
+    let mut setup = Vec::new();
+    for (seat, runner) in runners.iter_mut().enumerate() {
+        runner.seated_in(&initial);
+        setup.push(seat_turn::<G>(seat, runner.start(), None));
+        host_check(seat, runner.as_ref())?;
+    }
 
     let min_living = players.min(2);
     let mut turns = Vec::new();
@@ -225,6 +232,7 @@ pub fn play_contestants<G: Game>(
         for seat in game.to_act() {
             let Some(runner) = runners.get_mut(seat) else { continue };
             let mut report = runner.play(&game.observe(seat));
+            host_check(seat, runner.as_ref())?;
             let valid = match report.answer.as_ref().map(|action| game.check(seat, action)) {
                 Some(Err(invalid)) => {
                     runner.note_invalid_action();
@@ -318,5 +326,13 @@ mod tests {
         assert_eq!(both_out.winner(), None);
         let none_out = final_outcome(&outcome, &[false, false]);
         assert_eq!(none_out.ranks, vec![1, 2]);
+    }
+}
+
+/// Stops the match if the host could not run `runner`'s bot.
+fn host_check<G: Game>(seat: usize, runner: &dyn SeatBot<G>) -> Result<(), MatchError> {
+    match runner.host_failure() {
+        Some(detail) => Err(MatchError::HostResources { seat, detail }),
+        None => Ok(()),
     }
 }

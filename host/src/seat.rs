@@ -37,6 +37,13 @@ pub trait SeatBot<G: Game>: Send {
     fn forfeit(&self) -> Option<ForfeitReason>;
     /// The bot as the replay names it.
     fn identity(&self) -> BotRef;
+    /// Why the host could not run the bot (an instance it could not make for want of host
+    /// resources, see [`crate::fault::is_host_exhaustion`]), if that happened: the match cannot
+    /// be played fairly and stops with [`crate::play::MatchError::HostResources`], no fault is
+    /// recorded against the bot.
+    fn host_failure(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A loaded bot that can take a seat: makes a fresh [`SeatBot`] for each match.
@@ -74,6 +81,10 @@ impl<B: Binding> SeatBot<B::Game> for BotRunner<B> {
 
     fn identity(&self) -> BotRef {
         self.bot().identity()
+    }
+
+    fn host_failure(&self) -> Option<String> {
+        BotRunner::host_failure(self)
     }
 }
 

@@ -3,6 +3,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod common;
+
 use arena_host::Budget;
 use arena_host::driver::{Driven, drive};
 use arena_host::log::BotLog;
@@ -132,4 +134,29 @@ fn a_call_stuck_in_the_host_is_metered_to_the_instruction() {
     );
     assert!(matches!(stuck, Driven::Stuck), "a host function that never returns is stuck");
     assert_eq!(handles.meter.fuel(), expected, "the meter holds the fuel left on entering the host");
+}
+
+/// "No other bot or match is affected": when the pooling allocator has no instance slot left
+/// for a bot, the match stops with a host error naming the seat, and no fault is recorded
+/// against the bot (it used to trap at instantiation, three times, and forfeit).
+#[test]
+fn a_full_instance_pool_is_a_host_error_not_a_bot_fault() {
+    use arena_azul::AzulConfig;
+    use arena_host::games::azul::AzulBinding;
+    use arena_host::play::MatchError;
+    use arena_host::runtime::{Allocator, ArenaOptions};
+    let options = ArenaOptions { allocator: Allocator::Pooling { max_bots: 1 }, max_memory_mib: 64 };
+    let arena = Arena::with_options(options).unwrap();
+    let bot = Arc::new(
+        arena_host::loader::load_bot::<AzulBinding>(&arena, std::path::Path::new(&common::bot("azul-random"))).unwrap(),
+    );
+    let played = arena_host::play_match(&arena, &[bot.clone(), bot], &AzulConfig::default(), 1, Budget::default());
+    match played {
+        Err(MatchError::HostResources { seat, detail }) => {
+            assert_eq!(seat, 1, "the first seat took the only slot");
+            assert!(detail.contains("limit"), "{detail}");
+        }
+        Err(other) => panic!("another error: {other}"),
+        Ok(record) => panic!("the match was played: {:?}", record.setup[1].faults),
+    }
 }

@@ -35,7 +35,9 @@ use super::{AnswerError, LineProtocol, excerpt};
 use crate::bot::{BotStats, TurnReport};
 use crate::budget::Budget;
 use crate::driver::{Driven, drive_until_idle};
-use crate::fault::{BotFault, ForfeitReason, InvalidReason, Phase, TrapKind, classify, is_out_of_fuel};
+use crate::fault::{
+    BotFault, ForfeitReason, InvalidReason, Phase, TrapKind, classify, is_host_exhaustion, is_out_of_fuel,
+};
 use crate::games::{InitInfo, TurnInfo};
 use crate::ledger::Ledger;
 use crate::loader::LoadedCommand;
@@ -82,6 +84,8 @@ pub struct ProtocolRunner<P: LineProtocol> {
     live: Option<Live<P>>,
     /// Fuel, totals and faults.
     ledger: Ledger,
+    /// The host could not make an instance ([`SeatBot::host_failure`]).
+    host_failure: Option<String>,
 }
 
 impl<P: LineProtocol> ProtocolRunner<P> {
@@ -98,6 +102,7 @@ impl<P: LineProtocol> ProtocolRunner<P> {
             deadline: Arc::new(AtomicU64::new(u64::MAX)),
             live: None,
             ledger: Ledger::new(budget.game_fuel, budget.max_traps),
+            host_failure: None,
         }
     }
 
@@ -144,6 +149,10 @@ impl<P: LineProtocol> ProtocolRunner<P> {
         self.ledger.game_fuel_left = self.ledger.game_fuel_left.saturating_sub(spent);
         let command = match outcome {
             Driven::Ready(Ok(command)) => command,
+            Driven::Ready(Err(err)) if is_host_exhaustion(&err) => {
+                self.host_failure = Some(format!("{err:#}"));
+                return spent;
+            }
             Driven::Ready(Err(err)) if is_out_of_fuel(&err) && self.ledger.game_fuel_left == 0 => {
                 self.forfeit_now(ForfeitReason::GameFuelExhausted, faults);
                 return spent;
@@ -417,5 +426,9 @@ impl<P: LineProtocol> SeatBot<P::Game> for ProtocolRunner<P> {
 
     fn identity(&self) -> BotRef {
         self.bot.identity()
+    }
+
+    fn host_failure(&self) -> Option<String> {
+        self.host_failure.clone()
     }
 }
