@@ -5,37 +5,74 @@
 //! An entry is keyed by the sha256 of the component's bytes, the wasmtime version and a hash
 //! of the engine's compilation settings ([`wasmtime::Engine::precompile_compatibility_hash`]),
 //! so an entry is only ever looked up by an engine that can run it. Its file holds a header
-//! (magic, format version, key, length and sha256 of the artifact) and the artifact
-//! ([`Component::serialize`]). Entries are written to a temporary file in the cache directory
-//! and renamed into place, so a reader sees a whole entry or none, and two runs writing the
-//! same entry at once just race to put the same bytes in place.
+//! (magic, format version, key, length and sha256 of the artifact, then an HMAC-SHA256 of all
+//! of these and the artifact) and the artifact ([`Component::serialize`]).
 //!
-//! Deserialising an artifact is `unsafe` (it is machine code wasmtime runs as is), so an entry
-//! is trusted only after its header and the sha256 of its artifact check out; an entry that does
-//! not (truncated, corrupted, another format or key) is deleted and the component recompiled.
+//! Deserialising an artifact is `unsafe` (it is machine code wasmtime runs as is), so the cache
+//! guarantees:
+//! - **Authenticity.** The MAC is keyed with a 32-byte per-user secret, the file [`KEY_FILE`]
+//!   in the cache directory, made from the operating system's randomness on first use (a new
+//!   file, mode 0600, in a directory the cache creates with mode 0700). An entry is deserialised
+//!   only when its header names the key looked up and its MAC verifies (a constant-time
+//!   comparison); any other entry (truncated, corrupted, another format, another bot's artifact
+//!   under this key, written with another secret) is deleted and rebuilt ([`Lookup::Rejected`]).
+//!   Whoever can write entries without the secret cannot get code deserialised.
+//! - **A private directory.** On Unix the directory and the key file must belong to this user
+//!   (the effective uid) and be closed to others (the directory not writable by group or others;
+//!   the key neither readable nor writable by them), and the key must be a regular file of
+//!   exactly 32 bytes, not followed if it is a symlink. Otherwise the cache is not used at all:
+//!   bots are compiled, nothing is read or written, and the reason is logged once
+//!   ([`ArtifactCache::check`], [`Lookup::Bypassed`]).
+//! - **Atomic writes.** Entries (and the key) are written to a new temporary file (created with
+//!   `create_new`, mode 0600, a name made of the pid, a counter and random bytes; removed if
+//!   anything fails), then renamed (hard-linked for the key) into place: a reader sees a whole
+//!   entry or none, and concurrent runs just race to put the same bytes in place.
+//! - **A bounded size.** After writing an entry, when the entries exceed the bound
+//!   ([`DEFAULT_MAX_BYTES`], [`ArtifactCache::with_max_bytes`]) the least recently used ones are
+//!   deleted (oldest modification time first, ties by file name; a hit touches its entry's
+//!   modification time) until they fit. The entry just written, the key file and files that are
+//!   not entries are never deleted; an artifact larger than the bound is not stored.
 
 use crate::runtime::WASMTIME_VERSION;
+use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
+use std::fs::{File, Metadata, OpenOptions};
 use std::hash::{Hash, Hasher};
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::SystemTime;
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
 /// The first bytes of every entry.
 pub const MAGIC: &[u8; 8] = b"ARENACWA";
 /// The entry format version; bump it when the header changes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// Extension of entry files.
 pub const ENTRY_EXTENSION: &str = "cwasm";
+/// The file, in the cache directory, holding the secret entries are authenticated with.
+pub const KEY_FILE: &str = "key";
+/// Length of the secret in [`KEY_FILE`].
+pub const KEY_LEN: usize = 32;
+/// The default bound on the total size of the entries: 2 GiB.
+pub const DEFAULT_MAX_BYTES: u64 = 2 << 30;
 /// The environment variable naming the cache directory (the CLI's `--cache-dir` default).
 pub const CACHE_DIR_ENV: &str = "ARENA_CACHE_DIR";
-/// Header length: magic, format version, key, artifact length, artifact sha256.
-const HEADER_LEN: usize = 8 + 4 + 32 + 8 + 32;
+/// Length of the authenticated part of the header: magic, format version, key, artifact
+/// length, artifact sha256.
+const SIGNED_LEN: usize = 8 + 4 + 32 + 8 + 32;
+/// Header length: the authenticated part, then its HMAC-SHA256 (which also covers the artifact).
+const HEADER_LEN: usize = SIGNED_LEN + 32;
 /// Prefix of temporary files (written, then renamed into place).
 const TEMP_PREFIX: &str = ".tmp-";
+/// Mode bits that make the directory unsafe: others could plant or swap files in it.
+const DIR_FORBIDDEN_MODE: u32 = 0o022;
+/// Mode bits that make the key unsafe: others could read (and forge with) or change it.
+const KEY_FORBIDDEN_MODE: u32 = 0o077;
+
+type HmacSha256 = Hmac<Sha256>;
 
 /// How a component was obtained through the cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,24 +81,127 @@ pub enum Lookup {
     Hit,
     /// No entry: compiled (and an entry written).
     Miss,
-    /// An entry was there but failed its checks or did not deserialise: it was deleted, the
-    /// component compiled and the entry rewritten.
+    /// An entry was there but failed its checks (including its MAC) or did not deserialise: it
+    /// was deleted, the component compiled and the entry rewritten.
     Rejected,
+    /// The cache directory or its key was refused ([`ArtifactCache::check`]): compiled, and no
+    /// entry read or written.
+    Bypassed,
 }
 
+/// Why a cache directory is not used (see the module documentation).
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum CacheRefused {
+    /// The directory or the key could not be created or read.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The directory or key file.
+        path: PathBuf,
+        /// What the operating system said.
+        #[source]
+        source: Arc<std::io::Error>,
+    },
+    /// The cache path is not a directory.
+    #[error("{} is not a directory", path.display())]
+    NotADirectory {
+        /// The cache path.
+        path: PathBuf,
+    },
+    /// The directory or key file belongs to another user.
+    #[error("{} is owned by uid {owner}, not by this user (uid {uid})", path.display())]
+    ForeignOwner {
+        /// The directory or key file.
+        path: PathBuf,
+        /// Its owner.
+        owner: u32,
+        /// This process's effective uid.
+        uid: u32,
+    },
+    /// The directory is writable, or the key readable or writable, by group or others.
+    #[error("{} is open to other users (mode {mode:o})", path.display())]
+    OpenToOthers {
+        /// The directory or key file.
+        path: PathBuf,
+        /// Its permission bits.
+        mode: u32,
+    },
+    /// The key is not a regular file (a symlink, a directory...).
+    #[error("{} is not a regular file", path.display())]
+    KeyNotAFile {
+        /// The key file.
+        path: PathBuf,
+    },
+    /// The key file does not hold exactly [`KEY_LEN`] bytes.
+    #[error("{} holds {len} bytes, not a {KEY_LEN}-byte key", path.display())]
+    KeyLength {
+        /// The key file.
+        path: PathBuf,
+        /// Its length.
+        len: u64,
+    },
+    /// The operating system gave no randomness for a new key.
+    #[error("no randomness for a new cache key: {0}")]
+    Random(getrandom::Error),
+}
+
+impl CacheRefused {
+    fn io(path: &Path, source: std::io::Error) -> CacheRefused {
+        CacheRefused::Io { path: path.to_path_buf(), source: Arc::new(source) }
+    }
+}
+
+/// The per-user secret entries are authenticated with, as a keyed MAC ready to clone.
+#[derive(Clone)]
+struct Secret(HmacSha256);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(..)")
+    }
+}
+
+/// Why an entry is not deserialised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Invalid {
+    /// Too short, another magic or format version, another key, or a length that is not the
+    /// artifact's.
+    Header,
+    /// The artifact does not match the sha256 in its header: corrupted.
+    Corrupt,
+    /// Header and artifact are consistent but the MAC does not verify: not written with this
+    /// directory's secret (a forged or foreign entry), or a damaged MAC.
+    Mac,
+}
+
+impl std::fmt::Display for Invalid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Invalid::Header => "its header is not this format's or does not name this component",
+            Invalid::Corrupt => "its artifact does not match its sha256",
+            Invalid::Mac => "its MAC does not verify (not written with this cache's key)",
+        })
+    }
+}
+
+/// What the clones of a cache share.
 #[derive(Debug, Default)]
-struct Counters {
+struct Shared {
     hits: AtomicU64,
     misses: AtomicU64,
     rejected: AtomicU64,
+    /// The directory's secret, or why the directory is refused: looked up once.
+    secret: OnceLock<Result<Secret, CacheRefused>>,
+    /// Whether the refusal was logged.
+    warned: AtomicBool,
 }
 
 /// A directory of precompiled components (see the module documentation). Clones share their
-/// hit and miss counters.
+/// counters and the directory's key.
 #[derive(Debug, Clone)]
 pub struct ArtifactCache {
     dir: PathBuf,
-    counters: Arc<Counters>,
+    max_bytes: u64,
+    shared: Arc<Shared>,
 }
 
 /// What [`ArtifactCache::info`] reports.
@@ -73,10 +213,26 @@ pub struct CacheInfo {
     pub bytes: u64,
 }
 
+/// A file of the cache directory that the cache owns: an entry or a leftover temporary file.
+#[derive(Debug)]
+struct CacheFile {
+    path: PathBuf,
+    size: u64,
+    modified: SystemTime,
+    is_entry: bool,
+}
+
 impl ArtifactCache {
-    /// A cache in `dir` (created when the first entry is written).
+    /// A cache in `dir` (created, with its key, when first used), bounded to
+    /// [`DEFAULT_MAX_BYTES`].
     pub fn new(dir: impl Into<PathBuf>) -> ArtifactCache {
-        ArtifactCache { dir: dir.into(), counters: Arc::default() }
+        ArtifactCache { dir: dir.into(), max_bytes: DEFAULT_MAX_BYTES, shared: Arc::default() }
+    }
+
+    /// This cache, keeping its entries under `max_bytes` in total.
+    pub fn with_max_bytes(mut self, max_bytes: u64) -> ArtifactCache {
+        self.max_bytes = max_bytes;
+        self
     }
 
     /// The default directory: `$ARENA_CACHE_DIR`, else `$XDG_CACHE_HOME/wasm-arena`, else
@@ -93,19 +249,35 @@ impl ArtifactCache {
         &self.dir
     }
 
+    /// The bound on the entries' total size, in bytes.
+    pub fn max_bytes(&self) -> u64 {
+        self.max_bytes
+    }
+
     /// Components deserialised from an entry so far (by this cache and its clones).
     pub fn hits(&self) -> u64 {
-        self.counters.hits.load(Ordering::Relaxed)
+        self.shared.hits.load(Ordering::Relaxed)
     }
 
     /// Components compiled because there was no entry.
     pub fn misses(&self) -> u64 {
-        self.counters.misses.load(Ordering::Relaxed)
+        self.shared.misses.load(Ordering::Relaxed)
     }
 
     /// Entries found invalid, deleted and rebuilt.
     pub fn rejected(&self) -> u64 {
-        self.counters.rejected.load(Ordering::Relaxed)
+        self.shared.rejected.load(Ordering::Relaxed)
+    }
+
+    /// Sets the directory up on first use (creates it with mode 0700 and the key, if missing)
+    /// and checks that it is safe to use (see the module documentation); the answer is kept
+    /// for this cache and its clones. A refused cache is never read or written.
+    pub fn check(&self) -> Result<(), CacheRefused> {
+        self.secret().map(|_| ()).map_err(CacheRefused::clone)
+    }
+
+    fn secret(&self) -> Result<&Secret, &CacheRefused> {
+        self.shared.secret.get_or_init(|| open_dir(&self.dir)).as_ref()
     }
 
     /// The key of `bytes` compiled by `engine`: sha256 of the component's sha256, the wasmtime
@@ -127,22 +299,34 @@ impl ArtifactCache {
 
     /// The component `bytes` compiles to with `engine`: deserialised from a valid entry, or
     /// compiled with [`Component::new`] (whose error is returned as is) and stored. A cache
-    /// that cannot be read or written only costs the compilation.
+    /// that cannot be read or written only costs the compilation; a refused one is not used.
     pub fn load_or_compile(&self, engine: &Engine, bytes: &[u8]) -> wasmtime::Result<(Component, Lookup)> {
+        let secret = match self.secret() {
+            Ok(secret) => secret,
+            Err(refused) => {
+                if !self.shared.warned.swap(true, Ordering::Relaxed) {
+                    tracing::warn!("not using the compiled-artifact cache: {refused}");
+                }
+                return Ok((Component::new(engine, bytes)?, Lookup::Bypassed));
+            }
+        };
         let key = Self::key(engine, bytes);
         let path = self.entry_path(&key);
         let lookup = match std::fs::read(&path) {
-            Ok(entry) => match verified_artifact(&entry, &key).map(|artifact| deserialize(engine, artifact)) {
-                Some(Ok(component)) => {
-                    self.counters.hits.fetch_add(1, Ordering::Relaxed);
-                    return Ok((component, Lookup::Hit));
-                }
-                Some(Err(err)) => {
-                    tracing::warn!("{}: cached artifact does not deserialise ({err}); rebuilding", path.display());
-                    Lookup::Rejected
-                }
-                None => {
-                    tracing::warn!("{}: cache entry failed its integrity check; rebuilding", path.display());
+            Ok(entry) => match verified_artifact(&entry, &key, secret) {
+                Ok(artifact) => match deserialize(engine, artifact) {
+                    Ok(component) => {
+                        self.shared.hits.fetch_add(1, Ordering::Relaxed);
+                        touch(&path);
+                        return Ok((component, Lookup::Hit));
+                    }
+                    Err(err) => {
+                        tracing::warn!("{}: cached artifact does not deserialise ({err}); rebuilding", path.display());
+                        Lookup::Rejected
+                    }
+                },
+                Err(invalid) => {
+                    tracing::warn!("{}: cache entry rejected: {invalid}; rebuilding", path.display());
                     Lookup::Rejected
                 }
             },
@@ -155,15 +339,20 @@ impl ArtifactCache {
         if lookup == Lookup::Rejected {
             // Never trusted; another run may already have replaced it, which only costs a miss.
             let _ = std::fs::remove_file(&path);
-            self.counters.rejected.fetch_add(1, Ordering::Relaxed);
+            self.shared.rejected.fetch_add(1, Ordering::Relaxed);
         } else {
-            self.counters.misses.fetch_add(1, Ordering::Relaxed);
+            self.shared.misses.fetch_add(1, Ordering::Relaxed);
         }
         let component = Component::new(engine, bytes)?;
         match component.serialize() {
+            Ok(artifact) if (HEADER_LEN + artifact.len()) as u64 > self.max_bytes => {
+                tracing::debug!("{}: artifact larger than the cache bound; not stored", path.display());
+            }
             Ok(artifact) => {
-                if let Err(err) = self.store(&key, &artifact) {
+                if let Err(err) = self.store(secret, &key, &artifact) {
                     tracing::warn!("{}: cannot write the cache entry ({err})", path.display());
+                } else if let Err(err) = self.evict(&path) {
+                    tracing::warn!("{}: cannot bound the cache's size ({err})", self.dir.display());
                 }
             }
             Err(err) => tracing::warn!("cannot serialise a compiled component ({err})"),
@@ -171,31 +360,48 @@ impl ArtifactCache {
         Ok((component, lookup))
     }
 
-    /// Writes the entry for `key` atomically: a temporary file in the cache directory, renamed.
-    fn store(&self, key: &[u8; 32], artifact: &[u8]) -> std::io::Result<()> {
-        static SEQUENCE: AtomicU64 = AtomicU64::new(0);
-        std::fs::create_dir_all(&self.dir)?;
-        let temp = self.dir.join(format!(
-            "{TEMP_PREFIX}{}-{}-{}",
-            hex::encode(&key[..8]),
-            std::process::id(),
-            SEQUENCE.fetch_add(1, Ordering::Relaxed)
-        ));
-        let written = (|| {
-            let mut file = std::fs::File::create(&temp)?;
-            file.write_all(&header(key, artifact))?;
-            file.write_all(artifact)?;
-            file.sync_all()?;
-            std::fs::rename(&temp, self.entry_path(key))
-        })();
-        if written.is_err() {
+    /// Writes the entry for `key` atomically: a new temporary file in the cache directory,
+    /// renamed into place.
+    fn store(&self, secret: &Secret, key: &[u8; 32], artifact: &[u8]) -> std::io::Result<()> {
+        let temp =
+            write_temp(&self.dir, &hex::encode(&key[..8]), &[header(secret, key, artifact).as_slice(), artifact])?;
+        let renamed = std::fs::rename(&temp, self.entry_path(key));
+        if renamed.is_err() {
             let _ = std::fs::remove_file(&temp);
         }
-        written
+        renamed
     }
 
-    /// The entry files (and leftover temporary files) in the directory, with their sizes.
-    fn files(&self) -> std::io::Result<Vec<(PathBuf, u64, bool)>> {
+    /// Deletes the least recently used entries (oldest modification time first, then by file
+    /// name), never `keep`, until the entries fit in the bound.
+    fn evict(&self, keep: &Path) -> std::io::Result<()> {
+        let mut entries: Vec<_> = self.files()?.into_iter().filter(|file| file.is_entry).collect();
+        let mut total: u64 = entries.iter().map(|file| file.size).sum();
+        if total <= self.max_bytes {
+            return Ok(());
+        }
+        entries.sort_by(|a, b| (a.modified, &a.path).cmp(&(b.modified, &b.path)));
+        for file in entries {
+            if total <= self.max_bytes {
+                break;
+            }
+            if file.path == keep {
+                continue;
+            }
+            match std::fs::remove_file(&file.path) {
+                Ok(()) => {}
+                // Another run evicted or rejected it first.
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+                Err(err) => return Err(err),
+            }
+            total -= file.size;
+        }
+        Ok(())
+    }
+
+    /// The entry files and leftover temporary files in the directory (nothing else: not the
+    /// key), in no particular order.
+    fn files(&self) -> std::io::Result<Vec<CacheFile>> {
         let listing = match std::fs::read_dir(&self.dir) {
             Ok(listing) => listing,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -208,9 +414,11 @@ impl ArtifactCache {
             let name = entry.file_name().to_string_lossy().into_owned();
             let is_entry = path.extension().is_some_and(|ext| ext == ENTRY_EXTENSION) && !name.starts_with('.');
             let is_temp = name.starts_with(TEMP_PREFIX);
+            // Not followed: a symlink is neither an entry nor ours to size.
             let metadata = entry.metadata()?;
             if metadata.is_file() && (is_entry || is_temp) {
-                files.push((path, metadata.len(), is_entry));
+                let modified = metadata.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+                files.push(CacheFile { path, size: metadata.len(), modified, is_entry });
             }
         }
         Ok(files)
@@ -219,36 +427,174 @@ impl ArtifactCache {
     /// Entries and their total size.
     pub fn info(&self) -> std::io::Result<CacheInfo> {
         let mut info = CacheInfo::default();
-        for (_, size, is_entry) in self.files()? {
-            if is_entry {
+        for file in self.files()? {
+            if file.is_entry {
                 info.entries += 1;
-                info.bytes += size;
+                info.bytes += file.size;
             }
         }
         Ok(info)
     }
 
-    /// Deletes every entry (and leftover temporary file), nothing else; returns what the
-    /// entries held.
+    /// Deletes every entry (and leftover temporary file), nothing else (the key stays); returns
+    /// what the entries held.
     pub fn clear(&self) -> std::io::Result<CacheInfo> {
         let mut info = CacheInfo::default();
-        for (path, size, is_entry) in self.files()? {
-            match std::fs::remove_file(&path) {
+        for file in self.files()? {
+            match std::fs::remove_file(&file.path) {
                 Ok(()) => {}
                 Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
                 Err(err) => return Err(err),
             }
-            if is_entry {
+            if file.is_entry {
                 info.entries += 1;
-                info.bytes += size;
+                info.bytes += file.size;
             }
         }
         Ok(info)
     }
 }
 
-/// The header of the entry for `key` holding `artifact`.
-fn header(key: &[u8; 32], artifact: &[u8]) -> Vec<u8> {
+/// Creates `dir` (mode 0700) if needed, checks it and its key, creating the key if missing.
+fn open_dir(dir: &Path) -> Result<Secret, CacheRefused> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir).map_err(|err| CacheRefused::io(dir, err))?;
+    let metadata = std::fs::metadata(dir).map_err(|err| CacheRefused::io(dir, err))?;
+    if !metadata.is_dir() {
+        return Err(CacheRefused::NotADirectory { path: dir.to_path_buf() });
+    }
+    check_private(dir, &metadata, DIR_FORBIDDEN_MODE)?;
+    let key_path = dir.join(KEY_FILE);
+    if let Some(secret) = read_key(&key_path)? {
+        return Ok(secret);
+    }
+    create_key(dir, &key_path)?;
+    read_key(&key_path)?.ok_or_else(|| CacheRefused::io(&key_path, std::io::ErrorKind::NotFound.into()))
+}
+
+/// The key in `path`, `None` if there is none; refused unless it is a private regular file of
+/// [`KEY_LEN`] bytes. A symlink is not followed.
+fn read_key(path: &Path) -> Result<Option<Secret>, CacheRefused> {
+    let metadata = match std::fs::symlink_metadata(path) {
+        Ok(metadata) => metadata,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(err) => return Err(CacheRefused::io(path, err)),
+    };
+    if !metadata.file_type().is_file() {
+        return Err(CacheRefused::KeyNotAFile { path: path.to_path_buf() });
+    }
+    check_private(path, &metadata, KEY_FORBIDDEN_MODE)?;
+    if metadata.len() != KEY_LEN as u64 {
+        return Err(CacheRefused::KeyLength { path: path.to_path_buf(), len: metadata.len() });
+    }
+    let file = File::open(path).map_err(|err| CacheRefused::io(path, err))?;
+    // `open` follows symlinks: make sure it opened the file just checked, not one swapped in.
+    let opened = file.metadata().map_err(|err| CacheRefused::io(path, err))?;
+    if !same_file(&metadata, &opened) {
+        return Err(CacheRefused::KeyNotAFile { path: path.to_path_buf() });
+    }
+    let mut bytes = Vec::with_capacity(KEY_LEN + 1);
+    file.take(KEY_LEN as u64 + 1).read_to_end(&mut bytes).map_err(|err| CacheRefused::io(path, err))?;
+    if bytes.len() != KEY_LEN {
+        return Err(CacheRefused::KeyLength { path: path.to_path_buf(), len: bytes.len() as u64 });
+    }
+    // HMAC takes keys of any length; the error cannot happen, and is a refusal if it did.
+    let mac = HmacSha256::new_from_slice(&bytes)
+        .map_err(|_| CacheRefused::KeyLength { path: path.to_path_buf(), len: bytes.len() as u64 })?;
+    Ok(Some(Secret(mac)))
+}
+
+/// Writes a new random key to `path` unless one appears first (another run creating it at the
+/// same time: theirs is kept, whole, since a hard link puts a complete file in place or fails).
+fn create_key(dir: &Path, path: &Path) -> Result<(), CacheRefused> {
+    let mut secret = [0; KEY_LEN];
+    getrandom::fill(&mut secret).map_err(CacheRefused::Random)?;
+    let temp = write_temp(dir, KEY_FILE, &[secret.as_slice()]).map_err(|err| CacheRefused::io(dir, err))?;
+    let linked = std::fs::hard_link(&temp, path);
+    let _ = std::fs::remove_file(&temp);
+    match linked {
+        Err(err) if err.kind() != std::io::ErrorKind::AlreadyExists => Err(CacheRefused::io(path, err)),
+        _ => Ok(()),
+    }
+}
+
+/// Refuses `path` unless it belongs to this process's effective user and has none of the
+/// `forbidden` mode bits; Unix only (elsewhere there are no such bits to check).
+#[cfg(unix)]
+fn check_private(path: &Path, metadata: &Metadata, forbidden: u32) -> Result<(), CacheRefused> {
+    use std::os::unix::fs::MetadataExt;
+    let uid = rustix::process::geteuid().as_raw();
+    if metadata.uid() != uid {
+        return Err(CacheRefused::ForeignOwner { path: path.to_path_buf(), owner: metadata.uid(), uid });
+    }
+    if metadata.mode() & forbidden != 0 {
+        return Err(CacheRefused::OpenToOthers { path: path.to_path_buf(), mode: metadata.mode() & 0o7777 });
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn check_private(_path: &Path, _metadata: &Metadata, _forbidden: u32) -> Result<(), CacheRefused> {
+    Ok(())
+}
+
+/// Whether two metadata describe the same file.
+#[cfg(unix)]
+fn same_file(a: &Metadata, b: &Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    (a.dev(), a.ino()) == (b.dev(), b.ino())
+}
+
+#[cfg(not(unix))]
+fn same_file(a: &Metadata, b: &Metadata) -> bool {
+    a.is_file() && b.is_file() && a.len() == b.len()
+}
+
+/// Creates `path` (it must not exist: an existing file is never overwritten, nor a symlink
+/// followed), mode 0600, with `parts` one after the other, synced; removed if a write fails.
+fn write_new(path: &Path, parts: &[&[u8]]) -> std::io::Result<()> {
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(path)?;
+    let written = parts.iter().try_for_each(|part| file.write_all(part)).and_then(|()| file.sync_all());
+    if written.is_err() {
+        drop(file);
+        let _ = std::fs::remove_file(path);
+    }
+    written
+}
+
+/// A new temporary file in `dir` holding `parts` (see [`write_new`]), named after `tag`, the
+/// process, a counter and random bytes so that no two writers pick the same name.
+fn write_temp(dir: &Path, tag: &str, parts: &[&[u8]]) -> std::io::Result<PathBuf> {
+    static SEQUENCE: AtomicU64 = AtomicU64::new(0);
+    // Uniqueness comes from pid and counter; the random part makes the name unguessable, and
+    // `create_new` refuses a name that exists anyway, so weak randomness only costs an entry.
+    let random = getrandom::u32().unwrap_or_default();
+    let temp = dir.join(format!(
+        "{TEMP_PREFIX}{tag}-{}-{}-{random:08x}",
+        std::process::id(),
+        SEQUENCE.fetch_add(1, Ordering::Relaxed)
+    ));
+    write_new(&temp, parts)?;
+    Ok(temp)
+}
+
+/// Marks an entry as just used, for the least-recently-used eviction. Best effort: an entry
+/// that cannot be touched is only evicted earlier.
+fn touch(path: &Path) {
+    if let Err(err) = OpenOptions::new().write(true).open(path).and_then(|file| file.set_modified(SystemTime::now())) {
+        tracing::debug!("{}: cannot touch the cache entry ({err})", path.display());
+    }
+}
+
+/// The authenticated part of the header of the entry for `key` holding `artifact`.
+fn signed_header(key: &[u8; 32], artifact: &[u8]) -> Vec<u8> {
     let mut header = Vec::with_capacity(HEADER_LEN);
     header.extend_from_slice(MAGIC);
     header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -258,20 +604,43 @@ fn header(key: &[u8; 32], artifact: &[u8]) -> Vec<u8> {
     header
 }
 
-/// The artifact in `entry` if its header is this format's, names `key`, and the artifact has the
-/// recorded length and sha256; `None` otherwise.
-fn verified_artifact<'a>(entry: &'a [u8], key: &[u8; 32]) -> Option<&'a [u8]> {
-    let (header, artifact) = entry.split_at_checked(HEADER_LEN)?;
-    let (magic, rest) = header.split_at(8);
+/// The MAC of an entry's authenticated header and artifact.
+fn entry_mac(secret: &Secret, signed: &[u8], artifact: &[u8]) -> HmacSha256 {
+    let mut mac = secret.0.clone();
+    mac.update(signed);
+    mac.update(artifact);
+    mac
+}
+
+/// The whole header of the entry for `key` holding `artifact`, authenticated with `secret`.
+fn header(secret: &Secret, key: &[u8; 32], artifact: &[u8]) -> Vec<u8> {
+    let mut header = signed_header(key, artifact);
+    let tag = entry_mac(secret, &header, artifact).finalize().into_bytes();
+    header.extend_from_slice(&tag);
+    header
+}
+
+/// The artifact in `entry` if its header is this format's, names `key` and the artifact's
+/// length, and its MAC under `secret` verifies (which also vouches for the recorded sha256).
+fn verified_artifact<'a>(entry: &'a [u8], key: &[u8; 32], secret: &Secret) -> Result<&'a [u8], Invalid> {
+    let (header, artifact) = entry.split_at_checked(HEADER_LEN).ok_or(Invalid::Header)?;
+    let (signed, tag) = header.split_at(SIGNED_LEN);
+    let (magic, rest) = signed.split_at(8);
     let (version, rest) = rest.split_at(4);
     let (entry_key, rest) = rest.split_at(32);
     let (length, digest) = rest.split_at(8);
-    let valid = magic == MAGIC
-        && version == FORMAT_VERSION.to_le_bytes()
-        && entry_key == key
-        && length == (artifact.len() as u64).to_le_bytes()
-        && digest == Sha256::digest(artifact).as_slice();
-    valid.then_some(artifact)
+    if magic != MAGIC
+        || version != FORMAT_VERSION.to_le_bytes()
+        || entry_key != key
+        || length != (artifact.len() as u64).to_le_bytes()
+    {
+        return Err(Invalid::Header);
+    }
+    if entry_mac(secret, signed, artifact).verify_slice(tag).is_err() {
+        // Only to say why: the MAC alone decides.
+        return Err(if digest == Sha256::digest(artifact).as_slice() { Invalid::Mac } else { Invalid::Corrupt });
+    }
+    Ok(artifact)
 }
 
 /// Deserialises an artifact that passed [`verified_artifact`].
@@ -279,11 +648,12 @@ fn verified_artifact<'a>(entry: &'a [u8], key: &[u8; 32]) -> Option<&'a [u8]> {
 fn deserialize(engine: &Engine, artifact: &[u8]) -> wasmtime::Result<Component> {
     // SAFETY: `Component::deserialize` runs the artifact's machine code as is, so it must come
     // from `Component::serialize`/`Engine::precompile_component` of a compatible engine. This
-    // artifact was checked by `verified_artifact` first: the entry was written by this cache
-    // (`ArtifactCache::store`, the only writer of this format, from `Component::serialize`), its
-    // key binds it to these component bytes, this wasmtime version and this engine's
-    // compatibility hash, and its sha256 matches the one recorded when it was written, so it is
-    // byte for byte what we serialised; wasmtime also checks its own version and settings header.
+    // artifact passed `verified_artifact`: its MAC verifies under this directory's secret, which
+    // only this user can read (`open_dir` refuses a key or directory open to others), and only
+    // `ArtifactCache::store` MACs entries, from `Component::serialize`. The MAC covers the key,
+    // which binds the entry to these component bytes, this wasmtime version and this engine's
+    // compatibility hash, and the artifact itself, so it is byte for byte what this user's cache
+    // serialised for this component; wasmtime also checks its own version and settings header.
     unsafe { Component::deserialize(engine, artifact) }
 }
 
@@ -309,6 +679,7 @@ mod tests {
 
     use super::*;
     use crate::runtime::Arena;
+    use std::time::Duration;
 
     /// A small valid component.
     const COMPONENT: &str = r#"(component (core module (func (export "f"))))"#;
@@ -347,10 +718,49 @@ mod tests {
         wat::parse_str(COMPONENT).unwrap()
     }
 
+    /// A component exporting one core module named `name`: components told apart by their
+    /// exports.
+    fn named_component(name: &str) -> Vec<u8> {
+        wat::parse_str(format!(
+            r#"(component (core module $m (func (export "f"))) (export "{name}" (core module $m)))"#
+        ))
+        .unwrap()
+    }
+
+    fn export_names(arena: &Arena, component: &Component) -> Vec<String> {
+        component.component_type().exports(arena.engine()).map(|(name, _)| name.to_string()).collect()
+    }
+
     fn only_entry(cache: &ArtifactCache) -> PathBuf {
         let files = cache.files().unwrap();
         assert_eq!(files.len(), 1, "{files:?}");
-        files[0].0.clone()
+        files[0].path.clone()
+    }
+
+    /// The names in `dir`, sorted.
+    fn listing(dir: &Path) -> Vec<String> {
+        let mut names: Vec<_> = std::fs::read_dir(dir)
+            .map(|listing| listing.map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned()).collect())
+            .unwrap_or_default();
+        names.sort();
+        names
+    }
+
+    fn set_modified(path: &Path, seconds: u64) {
+        let time = SystemTime::UNIX_EPOCH + Duration::from_secs(seconds);
+        OpenOptions::new().write(true).open(path).unwrap().set_modified(time).unwrap();
+    }
+
+    #[cfg(unix)]
+    fn mode(path: &Path) -> u32 {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::symlink_metadata(path).unwrap().permissions().mode() & 0o777
+    }
+
+    #[cfg(unix)]
+    fn chmod(path: &Path, mode: u32) {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
     }
 
     #[test]
@@ -372,6 +782,25 @@ mod tests {
         assert_eq!(cache.load_or_compile(other.engine(), &bytes).unwrap().1, Lookup::Hit);
         assert_eq!(cache.clear().unwrap().entries, 1);
         assert_eq!(cache.info().unwrap(), CacheInfo::default());
+        assert_eq!(listing(&dir), [KEY_FILE], "clear keeps the key");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_new_directory_and_key_are_private() {
+        let dir = temp_dir("private");
+        let cache = ArtifactCache::new(dir.join("nested"));
+        cache.check().unwrap();
+        assert_eq!(mode(cache.dir()), 0o700);
+        let key = cache.dir().join(KEY_FILE);
+        assert_eq!(mode(&key), 0o600);
+        let secret = std::fs::read(&key).unwrap();
+        assert_eq!(secret.len(), KEY_LEN);
+        assert_ne!(secret, [0; KEY_LEN]);
+        // Another cache on the directory reads the same key.
+        ArtifactCache::new(cache.dir()).check().unwrap();
+        assert_eq!(std::fs::read(&key).unwrap(), secret);
+        assert_eq!(listing(cache.dir()), [KEY_FILE], "no temporary file left");
     }
 
     #[test]
@@ -432,12 +861,68 @@ mod tests {
             with_header_byte_changed(12), // key
             with_header_byte_changed(44), // artifact length
             with_header_byte_changed(52), // artifact sha256
+            with_header_byte_changed(84), // MAC
             b"not an entry at all".to_vec(),
         ] {
             std::fs::write(&path, &foreign).unwrap();
             assert_eq!(cache.load_or_compile(arena.engine(), &bytes).unwrap().1, Lookup::Rejected);
             assert_eq!(std::fs::read(&path).unwrap(), good);
         }
+    }
+
+    /// The reported attack: bot A's artifact placed under bot B's key with a header recomputed
+    /// for B (B's key, A's length and sha256), keeping A's MAC or making one up without the
+    /// secret. It is never deserialised: B is recompiled and B's code is what loads.
+    #[test]
+    fn an_artifact_moved_under_another_bots_key_is_rejected() {
+        let arena = Arena::new().unwrap();
+        let dir = temp_dir("moved");
+        let cache = ArtifactCache::new(&*dir);
+        let (a, b) = (named_component("a"), named_component("b"));
+        let (component, _) = cache.load_or_compile(arena.engine(), &a).unwrap();
+        assert_eq!(export_names(&arena, &component), ["a"]);
+        let a_entry = std::fs::read(cache.entry_path(&ArtifactCache::key(arena.engine(), &a))).unwrap();
+        let (a_tag, a_artifact) = (&a_entry[SIGNED_LEN..HEADER_LEN], &a_entry[HEADER_LEN..]);
+        let b_key = ArtifactCache::key(arena.engine(), &b);
+        let b_path = cache.entry_path(&b_key);
+        let guessed_secret = Secret(HmacSha256::new_from_slice(&[7; KEY_LEN]).unwrap());
+        let guessed_tag =
+            entry_mac(&guessed_secret, &signed_header(&b_key, a_artifact), a_artifact).finalize().into_bytes();
+        for tag in [a_tag, guessed_tag.as_slice()] {
+            let forged = [signed_header(&b_key, a_artifact).as_slice(), tag, a_artifact].concat();
+            assert_eq!(verified_artifact(&forged, &b_key, cache.secret().unwrap()), Err(Invalid::Mac));
+            std::fs::write(&b_path, &forged).unwrap();
+            let rejected = cache.rejected();
+            let (component, lookup) = cache.load_or_compile(arena.engine(), &b).unwrap();
+            assert_eq!(lookup, Lookup::Rejected);
+            assert_eq!(cache.rejected(), rejected + 1);
+            assert_eq!(export_names(&arena, &component), ["b"], "B's code, not A's");
+            let rebuilt = std::fs::read(&b_path).unwrap();
+            assert_ne!(rebuilt, forged);
+            assert!(verified_artifact(&rebuilt, &b_key, cache.secret().unwrap()).is_ok());
+            let (component, lookup) = cache.load_or_compile(arena.engine(), &b).unwrap();
+            assert_eq!((lookup, export_names(&arena, &component)), (Lookup::Hit, vec!["b".to_string()]));
+        }
+    }
+
+    /// An entry valid in another cache directory (another key file) is rejected here.
+    #[test]
+    fn an_entry_written_with_another_key_is_rejected() {
+        let arena = Arena::new().unwrap();
+        let (mine, theirs) = (temp_dir("mine"), temp_dir("theirs"));
+        let (cache, their_cache) = (ArtifactCache::new(&*mine), ArtifactCache::new(&*theirs));
+        let bytes = named_component("b");
+        cache.check().unwrap();
+        assert_eq!(their_cache.load_or_compile(arena.engine(), &bytes).unwrap().1, Lookup::Miss);
+        let key = ArtifactCache::key(arena.engine(), &bytes);
+        let theirs_entry = std::fs::read(their_cache.entry_path(&key)).unwrap();
+        assert_eq!(verified_artifact(&theirs_entry, &key, cache.secret().unwrap()), Err(Invalid::Mac));
+        std::fs::write(cache.entry_path(&key), &theirs_entry).unwrap();
+        let (component, lookup) = cache.load_or_compile(arena.engine(), &bytes).unwrap();
+        assert_eq!(lookup, Lookup::Rejected);
+        assert_eq!(export_names(&arena, &component), ["b"]);
+        assert_ne!(std::fs::read(cache.entry_path(&key)).unwrap(), theirs_entry, "rewritten with this key");
+        assert_eq!(cache.load_or_compile(arena.engine(), &bytes).unwrap().1, Lookup::Hit);
     }
 
     #[test]
@@ -447,9 +932,150 @@ mod tests {
         let cache = ArtifactCache::new(&*dir);
         let bytes = component_bytes();
         let key = ArtifactCache::key(arena.engine(), &bytes);
-        cache.store(&key, b"consistent header, but not a wasmtime artifact").unwrap();
+        cache.store(cache.secret().unwrap(), &key, b"consistent header, but not a wasmtime artifact").unwrap();
         assert_eq!(cache.load_or_compile(arena.engine(), &bytes).unwrap().1, Lookup::Rejected);
         assert_eq!(cache.load_or_compile(arena.engine(), &bytes).unwrap().1, Lookup::Hit);
+    }
+
+    /// A directory others can write is not used: nothing is read or written, bots still compile.
+    #[cfg(unix)]
+    #[test]
+    fn a_group_writable_directory_is_refused() {
+        let arena = Arena::new().unwrap();
+        let dir = temp_dir("writable");
+        std::fs::create_dir_all(&dir).unwrap();
+        chmod(&dir, 0o777);
+        let cache = ArtifactCache::new(&*dir);
+        match cache.check() {
+            Err(CacheRefused::OpenToOthers { path, mode }) => assert_eq!((path.as_path(), mode), (&*dir, 0o777)),
+            other => panic!("{other:?}"),
+        }
+        let bytes = named_component("b");
+        for _ in 0..2 {
+            let (component, lookup) = cache.load_or_compile(arena.engine(), &bytes).unwrap();
+            assert_eq!((lookup, export_names(&arena, &component)), (Lookup::Bypassed, vec!["b".to_string()]));
+        }
+        assert_eq!(listing(&dir), Vec::<String>::new(), "no key, no entry written");
+        assert_eq!((cache.hits(), cache.misses(), cache.rejected()), (0, 0, 0));
+        // Closed again, the same directory is used.
+        chmod(&dir, 0o755);
+        let cache = ArtifactCache::new(&*dir);
+        assert_eq!(cache.load_or_compile(arena.engine(), &bytes).unwrap().1, Lookup::Miss);
+    }
+
+    /// A key that is a symlink, of the wrong length, or open to others is refused.
+    #[cfg(unix)]
+    #[test]
+    fn a_symlinked_or_malformed_key_is_refused() {
+        let arena = Arena::new().unwrap();
+        let dir = temp_dir("bad-key");
+        let cache = ArtifactCache::new(&*dir);
+        cache.check().unwrap();
+        let key = dir.join(KEY_FILE);
+        std::fs::rename(&key, dir.join("real-key")).unwrap();
+        std::os::unix::fs::symlink(dir.join("real-key"), &key).unwrap();
+        let fresh = || ArtifactCache::new(&*dir);
+        assert!(matches!(fresh().check(), Err(CacheRefused::KeyNotAFile { .. })), "{:?}", fresh().check());
+        let symlinked = fresh();
+        assert_eq!(symlinked.load_or_compile(arena.engine(), &component_bytes()).unwrap().1, Lookup::Bypassed);
+        assert_eq!(symlinked.info().unwrap().entries, 0, "no entry written");
+        std::fs::remove_file(&key).unwrap();
+        std::fs::rename(dir.join("real-key"), &key).unwrap();
+        assert!(fresh().check().is_ok());
+        chmod(&key, 0o640);
+        assert!(
+            matches!(fresh().check(), Err(CacheRefused::OpenToOthers { mode: 0o640, .. })),
+            "{:?}",
+            fresh().check()
+        );
+        chmod(&key, 0o600);
+        std::fs::write(&key, [1; KEY_LEN - 1]).unwrap();
+        assert!(matches!(fresh().check(), Err(CacheRefused::KeyLength { len: 31, .. })), "{:?}", fresh().check());
+        std::fs::remove_file(&key).unwrap();
+        std::fs::create_dir(&key).unwrap();
+        assert!(matches!(fresh().check(), Err(CacheRefused::KeyNotAFile { .. })), "{:?}", fresh().check());
+    }
+
+    /// Past the bound, the least recently used entries go (a hit counts as a use); the entry
+    /// just written and the key stay.
+    #[test]
+    fn entries_past_the_bound_are_evicted_least_recently_used_first() {
+        let arena = Arena::new().unwrap();
+        let dir = temp_dir("bound");
+        let cache = ArtifactCache::new(&*dir);
+        let [a, b, c] = ["a", "b", "c"].map(named_component);
+        let path = |bytes: &[u8]| cache.entry_path(&ArtifactCache::key(arena.engine(), bytes));
+        cache.load_or_compile(arena.engine(), &a).unwrap();
+        cache.load_or_compile(arena.engine(), &b).unwrap();
+        set_modified(&path(&a), 1000);
+        set_modified(&path(&b), 2000);
+        // A is used again: now B is the least recently used.
+        assert_eq!(cache.load_or_compile(arena.engine(), &a).unwrap().1, Lookup::Hit);
+        let size = std::fs::metadata(path(&b)).unwrap().len();
+        let bound = 2 * size + size / 2;
+        let bounded = ArtifactCache::new(&*dir).with_max_bytes(bound);
+        assert_eq!(bounded.load_or_compile(arena.engine(), &c).unwrap().1, Lookup::Miss);
+        assert!(path(&a).exists() && path(&c).exists());
+        assert!(!path(&b).exists(), "the least recently used entry is evicted");
+        let info = bounded.info().unwrap();
+        assert_eq!(info.entries, 2);
+        assert!(info.bytes <= bound, "{info:?} > {bound}");
+        assert!(dir.join(KEY_FILE).exists());
+        // An artifact larger than the bound is not stored, and evicts nothing.
+        let tiny = ArtifactCache::new(&*dir).with_max_bytes(size / 2);
+        assert_eq!(tiny.load_or_compile(arena.engine(), &b).unwrap().1, Lookup::Miss);
+        assert!(!path(&b).exists());
+        assert_eq!(tiny.info().unwrap(), info);
+    }
+
+    /// Entries used at the same time go in file-name order; the key is never evicted.
+    #[test]
+    fn eviction_breaks_ties_by_name_and_spares_the_key() {
+        let dir = temp_dir("ties");
+        let cache = ArtifactCache::new(&*dir).with_max_bytes(250);
+        cache.check().unwrap();
+        let entry = |name: &str| dir.join(format!("{name}.{ENTRY_EXTENSION}"));
+        for name in ["cc", "bb", "aa"] {
+            std::fs::write(entry(name), [0; 100]).unwrap();
+            set_modified(&entry(name), 5000);
+        }
+        set_modified(&dir.join(KEY_FILE), 1);
+        cache.evict(&entry("cc")).unwrap();
+        assert_eq!(listing(&dir), ["bb.cwasm", "cc.cwasm", KEY_FILE]);
+        std::fs::write(entry("aa"), [0; 100]).unwrap();
+        set_modified(&entry("aa"), 5000);
+        cache.evict(&entry("aa")).unwrap();
+        assert_eq!(listing(&dir), ["aa.cwasm", "cc.cwasm", KEY_FILE]);
+    }
+
+    /// Temporary files are new files: an existing file or symlink is not written through, and a
+    /// failed write leaves no temporary file.
+    #[test]
+    fn temporary_files_are_created_new_and_removed_on_failure() {
+        let arena = Arena::new().unwrap();
+        let dir = temp_dir("temp");
+        let cache = ArtifactCache::new(&*dir);
+        cache.check().unwrap();
+        let existing = dir.join("existing");
+        std::fs::write(&existing, "old").unwrap();
+        let err = write_new(&existing, &[b"new".as_slice()]).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::AlreadyExists);
+        assert_eq!(std::fs::read(&existing).unwrap(), b"old");
+        #[cfg(unix)]
+        {
+            let link = dir.join("link");
+            std::os::unix::fs::symlink(&existing, &link).unwrap();
+            assert_eq!(write_new(&link, &[b"new".as_slice()]).unwrap_err().kind(), std::io::ErrorKind::AlreadyExists);
+            assert_eq!(std::fs::read(&existing).unwrap(), b"old");
+        }
+        // The rename fails (a directory is in the entry's place): the temporary file goes.
+        let bytes = component_bytes();
+        let key = ArtifactCache::key(arena.engine(), &bytes);
+        std::fs::create_dir(cache.entry_path(&key)).unwrap();
+        std::fs::write(cache.entry_path(&key).join("inside"), "x").unwrap();
+        assert!(cache.store(cache.secret().unwrap(), &key, b"artifact").is_err());
+        assert_eq!(cache.load_or_compile(arena.engine(), &bytes).unwrap().1, Lookup::Rejected);
+        assert!(!listing(&dir).iter().any(|name| name.starts_with(TEMP_PREFIX)), "{:?}", listing(&dir));
     }
 
     #[test]
@@ -473,14 +1099,15 @@ mod tests {
         std::thread::scope(|scope| {
             let threads: Vec<_> = (0..4)
                 .map(|_| {
-                    // Separate caches on one directory, as separate runs would be.
+                    // Separate caches on one new directory, as separate runs would be: they race
+                    // to create the key too, and all end up with the same one.
                     let cache = ArtifactCache::new(&*dir);
                     let (arena, bytes) = (&arena, &bytes);
                     scope.spawn(move || cache.load_or_compile(arena.engine(), bytes).unwrap().1)
                 })
                 .collect();
             for thread in threads {
-                assert_ne!(thread.join().unwrap(), Lookup::Rejected);
+                assert!(matches!(thread.join().unwrap(), Lookup::Hit | Lookup::Miss));
             }
         });
         let cache = ArtifactCache::new(&*dir);
@@ -531,10 +1158,10 @@ mod tests {
         std::fs::write(dir.join("notes.txt"), "mine").unwrap();
         std::fs::write(dir.join(format!("{}.{ENTRY_EXTENSION}", "ab")), "x").unwrap();
         std::fs::write(dir.join(format!("{TEMP_PREFIX}leftover")), "y").unwrap();
+        std::fs::write(dir.join(KEY_FILE), [0; KEY_LEN]).unwrap();
         let cache = ArtifactCache::new(&*dir);
         assert_eq!(cache.info().unwrap(), CacheInfo { entries: 1, bytes: 1 });
         assert_eq!(cache.clear().unwrap(), CacheInfo { entries: 1, bytes: 1 });
-        assert!(dir.join("notes.txt").exists());
-        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+        assert_eq!(listing(&dir), [KEY_FILE, "notes.txt"]);
     }
 }

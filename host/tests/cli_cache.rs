@@ -9,15 +9,19 @@ use common::{arena, bot, scratch, stderr, stdout};
 use std::path::Path;
 use std::process::{Command, Output};
 
-/// The entry files in `dir` and when each was written.
-fn entries(dir: &Path) -> Vec<(String, std::time::SystemTime)> {
+/// The entry files in `dir` and which file each is (its inode: a rewritten entry is a new file,
+/// while a hit only touches its modification time).
+fn entries(dir: &Path) -> Vec<(String, u64)> {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
         .map(|listing| {
             listing
                 .map(|entry| entry.unwrap())
                 .filter(|entry| entry.path().extension().is_some_and(|ext| ext == "cwasm"))
                 .map(|entry| {
-                    (entry.file_name().to_string_lossy().into_owned(), entry.metadata().unwrap().modified().unwrap())
+                    (
+                        entry.file_name().to_string_lossy().into_owned(),
+                        std::os::unix::fs::MetadataExt::ino(&entry.metadata().unwrap()),
+                    )
                 })
                 .collect()
         })
@@ -30,6 +34,17 @@ fn info_json(dir: &str) -> serde_json::Value {
     let out = arena(&["cache", "info", "--json", "--cache-dir", dir]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     serde_json::from_str(stdout(&out).trim()).unwrap()
+}
+
+/// `arena match` of the greedy and random Azul bots (seed 3) through the cache in `dir`, with
+/// `extra` arguments; it must succeed.
+fn play_greedy_random(dir: &str, extra: &[&str]) -> Output {
+    let (greedy, random) = (bot("azul-greedy"), bot("azul-random"));
+    let mut args = vec!["match", "--game", "azul", &greedy, &random, "--seed", "3", "--cache-dir", dir];
+    args.extend_from_slice(extra);
+    let out = arena(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    out
 }
 
 fn arena_with_env(args: &[&str], key: &str, value: &Path) -> Output {
@@ -46,23 +61,10 @@ fn match_fills_the_cache_and_info_and_clear_report_it() {
     let empty = info_json(&dir_arg);
     assert_eq!((empty["entries"].as_u64(), empty["bytes"].as_u64()), (Some(0), Some(0)));
     assert_eq!(empty["dir"], dir_arg.as_str());
+    assert_eq!(empty["max_bytes"], 2u64 << 30, "default bound: 2 GiB");
+    assert!(!dir.exists(), "info creates nothing");
 
-    let play = || {
-        let out = arena(&[
-            "match",
-            "--game",
-            "azul",
-            &bot("azul-greedy"),
-            &bot("azul-random"),
-            "--seed",
-            "3",
-            "--json",
-            "--cache-dir",
-            &dir_arg,
-        ]);
-        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-        stdout(&out)
-    };
+    let play = || stdout(&play_greedy_random(&dir_arg, &["--json"]));
     let first = play();
     let written = entries(&dir);
     assert_eq!(written.len(), 2, "one entry per distinct bot: {written:?}");
@@ -76,6 +78,9 @@ fn match_fills_the_cache_and_info_and_clear_report_it() {
     let text = arena(&["cache", "info", "--cache-dir", &dir_arg]);
     let text = stdout(&text);
     assert!(text.contains(&format!("dir: {dir_arg}")) && text.contains("entries: 2"), "{text}");
+    assert!(text.contains("max size: 2147483648 bytes (2048.0 MiB)"), "{text}");
+    let out = arena(&["cache", "info", "--json", "--cache-dir", &dir_arg, "--cache-max-mib", "5"]);
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&stdout(&out)).unwrap()["max_bytes"], 5 << 20);
 
     std::fs::write(dir.join("keep.txt"), "not a cache entry").unwrap();
     let out = arena(&["cache", "clear", "--cache-dir", &dir_arg]);
@@ -83,6 +88,38 @@ fn match_fills_the_cache_and_info_and_clear_report_it() {
     assert!(stdout(&out).starts_with("removed 2 entries"), "{}", stdout(&out));
     assert_eq!(info_json(&dir_arg)["entries"], 0);
     assert!(dir.join("keep.txt").exists(), "clear deletes only cache entries");
+    assert!(dir.join("key").exists(), "clear keeps the key");
+}
+
+/// A bound smaller than any compiled bot: nothing is stored, the match is played as usual.
+#[test]
+fn the_size_bound_applies_to_match() {
+    let dir = scratch("cache-bound");
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_arg = dir.to_string_lossy().into_owned();
+    play_greedy_random(&dir_arg, &["--cache-max-mib", "0"]);
+    assert!(entries(&dir).is_empty(), "{:?}", entries(&dir));
+}
+
+/// A cache directory other users can write is not used: one warning line, no entry written,
+/// and the match is played as usual.
+#[test]
+fn a_directory_open_to_others_is_refused_with_one_warning() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("cache-open");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let dir_arg = dir.to_string_lossy().into_owned();
+    let out = play_greedy_random(&dir_arg, &[]);
+    let warnings: Vec<_> =
+        stderr(&out).lines().filter(|line| line.contains("compiled-artifact cache")).map(String::from).collect();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with("warning: not using the compiled-artifact cache:") && warnings[0].contains("777"),
+        "{warnings:?}"
+    );
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "no key, no entry written");
 }
 
 /// A corrupted entry is rebuilt, and the match is played as usual.

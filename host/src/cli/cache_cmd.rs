@@ -3,7 +3,7 @@
 
 use anyhow::Context;
 use arena_host::Arena;
-use arena_host::cache::{ArtifactCache, CACHE_DIR_ENV};
+use arena_host::cache::{ArtifactCache, CACHE_DIR_ENV, DEFAULT_MAX_BYTES};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -12,7 +12,7 @@ pub const EXAMPLES: &str = "\
 Examples:
   arena cache info
   arena cache clear
-  arena cache info --cache-dir /tmp/arena-cache
+  arena cache info --cache-dir ~/arena-cache --cache-max-mib 500
   ARENA_CACHE_DIR=/tmp/arena-cache arena match --game azul a.wasm b.wasm
   arena match --game azul a.wasm b.wasm --no-cache
 
@@ -20,8 +20,12 @@ Examples:
 bot's sha256, the wasmtime version and the engine settings, so the next run loads it in
 milliseconds instead of compiling it again (seconds for a Python or JavaScript bot).
 The cache directory is --cache-dir, else $ARENA_CACHE_DIR, else $XDG_CACHE_HOME/wasm-arena,
-else ~/.cache/wasm-arena. --no-cache compiles every bot and touches no cache. An entry that
-fails its integrity check is deleted and rebuilt; `clear` deletes only cache entries.";
+else ~/.cache/wasm-arena. --no-cache compiles every bot and touches no cache.
+Entries are authenticated with an HMAC keyed by a per-user secret (the file `key` in the
+directory, created on first use); an entry that fails its checks is deleted and rebuilt. A
+directory or key that another user owns or can write is not used (one warning, then every
+bot is compiled). When the entries exceed --cache-max-mib (default 2048), the least recently
+used ones are deleted. `clear` deletes only cache entries, not the key.";
 
 /// Where the cache is, for every command that uses it.
 #[derive(Debug, Args)]
@@ -30,6 +34,10 @@ pub struct CacheArgs {
     /// $XDG_CACHE_HOME/wasm-arena, else ~/.cache/wasm-arena].
     #[arg(long, value_name = "DIR")]
     cache_dir: Option<PathBuf>,
+    /// Bound on the cache's total size in MiB: past it, the least recently used entries are
+    /// deleted [default: 2048].
+    #[arg(long, value_name = "MIB")]
+    cache_max_mib: Option<u64>,
 }
 
 impl CacheArgs {
@@ -37,7 +45,8 @@ impl CacheArgs {
         let dir = self.cache_dir.clone().or_else(ArtifactCache::default_dir).with_context(|| {
             format!("no cache directory: set --cache-dir, ${CACHE_DIR_ENV}, $XDG_CACHE_HOME or $HOME")
         })?;
-        Ok(ArtifactCache::new(dir))
+        let max_bytes = self.cache_max_mib.map_or(DEFAULT_MAX_BYTES, |mib| mib.saturating_mul(1 << 20));
+        Ok(ArtifactCache::new(dir).with_max_bytes(max_bytes))
     }
 }
 
@@ -47,15 +56,23 @@ pub struct UseCacheArgs {
     #[command(flatten)]
     dir: CacheArgs,
     /// Compile every bot; read and write no compiled-artifact cache (`arena cache --help`).
-    #[arg(long, conflicts_with = "cache_dir")]
+    #[arg(long, conflicts_with_all = ["cache_dir", "cache_max_mib"])]
     no_cache: bool,
 }
 
 impl UseCacheArgs {
-    /// An arena compiling through the cache these options name (none with `--no-cache`, or
-    /// when no directory can be found).
+    /// An arena compiling through the cache these options name (none with `--no-cache`, when
+    /// no directory can be found, or when the directory is refused: then with one warning line
+    /// on stderr saying why).
     pub fn arena(&self) -> anyhow::Result<Arena> {
         let cache = if self.no_cache { None } else { self.dir.cache().ok() };
+        let cache = cache.filter(|cache| match cache.check() {
+            Ok(()) => true,
+            Err(refused) => {
+                eprintln!("warning: not using the compiled-artifact cache: {refused}");
+                false
+            }
+        });
         Ok(Arena::new()?.with_cache(cache))
     }
 }
@@ -63,7 +80,7 @@ impl UseCacheArgs {
 /// `arena cache ...`.
 #[derive(Debug, Subcommand)]
 pub enum CacheCommand {
-    /// Print the cache directory, its entries and their total size.
+    /// Print the cache directory, its entries, their total size and its bound.
     #[command(after_help = EXAMPLES)]
     Info {
         #[command(flatten)]
@@ -90,12 +107,15 @@ pub fn run(command: CacheCommand) -> anyhow::Result<ExitCode> {
                     "dir": cache.dir(),
                     "entries": info.entries,
                     "bytes": info.bytes,
+                    "max_bytes": cache.max_bytes(),
                 });
                 outln!("{object}");
             } else {
                 outln!("dir: {}", cache.dir().display());
                 outln!("entries: {}", info.entries);
                 outln!("size: {} bytes ({:.1} MiB)", info.bytes, info.bytes as f64 / (1 << 20) as f64);
+                let max = cache.max_bytes();
+                outln!("max size: {max} bytes ({:.1} MiB)", max as f64 / (1 << 20) as f64);
             }
         }
         CacheCommand::Clear { dir } => {
