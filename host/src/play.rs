@@ -311,6 +311,14 @@ fn summarise<G: Game>(game: &G, runners: &[Box<dyn SeatBot<G>>], seed: u64, turn
     MatchResult { game: G::NAME.into(), seed, turns, winner: outcome.winner(), players }
 }
 
+/// Stops the match if the host could not run `runner`'s bot.
+fn host_check<G: Game>(seat: usize, runner: &dyn SeatBot<G>) -> Result<(), MatchError> {
+    match runner.host_failure() {
+        Some(detail) => Err(MatchError::HostResources { seat, detail }),
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -326,13 +334,5 @@ mod tests {
         assert_eq!(both_out.winner(), None);
         let none_out = final_outcome(&outcome, &[false, false]);
         assert_eq!(none_out.ranks, vec![1, 2]);
-    }
-}
-
-/// Stops the match if the host could not run `runner`'s bot.
-fn host_check<G: Game>(seat: usize, runner: &dyn SeatBot<G>) -> Result<(), MatchError> {
-    match runner.host_failure() {
-        Some(detail) => Err(MatchError::HostResources { seat, detail }),
-        None => Ok(()),
     }
 }
