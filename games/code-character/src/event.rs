@@ -1,7 +1,7 @@
 //! What happened during a step ([`Event`], the engine's `Game::Event`), for replays, logs and the
 //! golden playthrough. Positions and tiles in events are in engine coordinates (player 1's
-//! perspective) **\[ours\]**; commands inside rejections are as the player sent them (its own
-//! perspective).
+//! perspective) **\[ours\]**; a unit is named by its owner's seat and its owner's own id;
+//! commands inside rejections are as the player sent them (its own perspective and ids).
 
 use crate::command::Rejection;
 use crate::geometry::{Tile, Vec2};
@@ -16,6 +16,15 @@ pub enum Event {
         seat: u8,
         /// The command and why.
         rejection: Rejection,
+    },
+    /// A bot walking to a blast or transform target (or waiting to transform) was also given a
+    /// `move`, which it keeps and never carries out: the original's NO_MULTIPLE_BOT_TASK,
+    /// reported every turn until the bot is gone.
+    MultipleTasks {
+        /// Its owner.
+        seat: u8,
+        /// Its id.
+        id: u32,
     },
     /// A bot blasted.
     BotBlasted {
@@ -87,6 +96,9 @@ impl std::fmt::Display for Event {
         match self {
             Event::Rejected { seat, rejection } => {
                 write!(f, "seat {seat}: rejected `{}`: {}", rejection.command, rejection.reason)
+            }
+            Event::MultipleTasks { seat, id } => {
+                write!(f, "seat {seat}: bot {id} has more than one task (NO_MULTIPLE_BOT_TASK)")
             }
             Event::BotBlasted { seat, id, at } => write!(f, "seat {seat}: bot {id} blasts at {at}"),
             Event::TowerBlasted { seat, id, tile } => write!(f, "seat {seat}: tower {id} blasts at {tile}"),

@@ -34,5 +34,6 @@ pub use event::Event;
 pub use game::{CodeCharacter, CodeCharacterConfig};
 pub use geometry::{Tile, Vec2};
 pub use map::{Map, MapError, Terrain};
+pub use perspective::ENEMY_ID_BASE;
 pub use unit::{BotState, BotStatus, Intent, TowerState};
 pub use view::{BotView, StaticView, TowerView, View};
