@@ -1,7 +1,9 @@
 //! What happened during a step ([`Event`], the engine's `Game::Event`), for replays, logs and the
-//! golden playthrough. Positions and tiles in events are in engine coordinates (player 1's
-//! perspective) **\[ours\]**; a unit is named by its owner's seat and its owner's own id;
-//! commands inside rejections are as the player sent them (its own perspective and ids).
+//! golden playthrough. An event tells what happened to a unit as its owner sees it **\[ours\]**:
+//! the owner's seat, the owner's own id, positions and tiles in the owner's own coordinates;
+//! commands inside rejections are as the player sent them. So an event is the very same in the
+//! seat-swapped match (with the other seat number): mirroring a position into the other frame
+//! would not be exact.
 
 use crate::command::Rejection;
 use crate::geometry::{Tile, Vec2};
@@ -32,7 +34,7 @@ pub enum Event {
         seat: u8,
         /// Its id.
         id: u32,
-        /// Where (engine coordinates).
+        /// Where (its owner's coordinates).
         at: Vec2,
     },
     /// A tower blasted.
@@ -41,7 +43,7 @@ pub enum Event {
         seat: u8,
         /// Its id.
         id: u32,
-        /// Its tile (engine coordinates).
+        /// Its tile (its owner's coordinates).
         tile: Tile,
     },
     /// A unit's hp reached 0.
@@ -59,7 +61,7 @@ pub enum Event {
         seat: u8,
         /// The bot's id, now the tower's.
         id: u32,
-        /// The tower's tile (engine coordinates).
+        /// The tower's tile (its owner's coordinates).
         tile: Tile,
         /// The tower's hp.
         hp: u32,

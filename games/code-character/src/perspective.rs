@@ -54,11 +54,6 @@ pub(crate) fn engine_tile(owner: usize, tile: Tile) -> Tile {
     view_tile(0, owner, tile)
 }
 
-/// The engine (player 1) coordinates of a position stored in `owner`'s coordinates.
-pub(crate) fn engine_pos(owner: usize, p: Vec2) -> Vec2 {
-    view_pos(0, owner, p)
-}
-
 /// Enemy unit `k` is seen as `ENEMY_ID_BASE + k` (own ids stay below it: a match has at most
 /// [`crate::CodeCharacterConfig::MAX_TURNS`] turns, so a player has fewer units than this).
 pub const ENEMY_ID_BASE: u32 = 1_000_000;
@@ -119,7 +114,7 @@ mod tests {
         // engine coordinates is [13, 2] = (ceil(14) - 1, ceil(3) - 1).
         let own = Vec2::new(14.0, 3.0).mirrored();
         assert_eq!(engine_tile(1, own.tile()), Tile::new(13, 2));
-        assert_eq!(engine_pos(1, own), Vec2::new(14.0, 3.0));
+        assert_eq!(view_pos(0, 1, own), Vec2::new(14.0, 3.0));
     }
 
     #[test]

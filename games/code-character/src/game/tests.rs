@@ -163,7 +163,8 @@ fn tower_blast_falloff() {
     let far = put_bot(&mut game, 0, v(20.5, 25.5));
     let enemy_tower = put_tower(&mut game, 0, Tile::new(24, 20), 0);
     let events = play(&mut game, &[], &[cmd(t, Order::Blast)]);
-    assert!(events.contains(&Event::TowerBlasted { seat: 1, id: t, tile: Tile::new(20, 20) }));
+    // Events name the tile in its owner's view: engine [20, 20] is [9, 9] for player 2.
+    assert!(events.contains(&Event::TowerBlasted { seat: 1, id: t, tile: Tile::new(9, 9) }));
     assert_eq!(bot(&game, near).hp, 0, "458 > 200");
     assert_eq!(bot(&game, mid).hp, 0, "250 > 200");
     assert_eq!(bot(&game, far).hp, 200 - 83);
@@ -307,8 +308,8 @@ fn player_two_transforms_by_its_own_floor() {
     let mut game = empty(10);
     let b = put_bot(&mut game, 1, v(7.0, 6.5));
     let events = play(&mut game, &[], &[cmd(b, Order::Transform)]);
-    assert!(events.contains(&Event::Transformed { seat: 1, id: b, tile: Tile::new(6, 6), hp: 600 }));
-    // In its own view the tower is on [23, 23], centre (23.5, 23.5).
+    // In its own view (and its events) the tower is on [23, 23], centre (23.5, 23.5).
+    assert!(events.contains(&Event::Transformed { seat: 1, id: b, tile: Tile::new(23, 23), hp: 600 }));
     assert_eq!(game.observe(1).towers[0].position, v(23.5, 23.5));
     assert_eq!(game.observe(0).enemy_towers[0].tile, Tile::new(6, 6));
 }
@@ -657,4 +658,115 @@ fn display_shows_the_map_and_units() {
     assert_eq!(lines[4], " 1 .B............~~..............");
     assert_eq!(lines[16], "13 .............++++.............");
     assert_eq!(lines.len(), 33);
+}
+
+/// The events that report NO_MULTIPLE_BOT_TASK for bot `id` of seat 0.
+fn multiple_tasks(events: &[Event], id: u32) -> usize {
+    events.iter().filter(|e| **e == Event::MultipleTasks { seat: 0, id }).count()
+}
+
+/// code-character.md "Orders to busy bots": `move(p)` to a bot in MOVE_TO_BLAST changes
+/// nothing: it walks on to its blast target and blasts there, reporting NO_MULTIPLE_BOT_TASK
+/// every turn from the order on; the move is accepted, not rejected.
+#[test]
+fn move_to_a_walking_blaster_is_kept_aside() {
+    let mut game = empty(10);
+    let b = put_bot(&mut game, 0, v(2.5, 2.5));
+    let victim = put_bot(&mut game, 1, v(2.5, 5.5));
+    let events = play(&mut game, &[cmd(b, Order::BlastAt(v(2.5, 5.0)))], &[]);
+    assert_eq!(multiple_tasks(&events, b), 0);
+    assert_eq!(bot(&game, b).state, BotState::MoveToBlast);
+    let events = play(&mut game, &[cmd(b, Order::Move(v(8.5, 2.5)))], &[]);
+    assert!(game.observe(0).rejected.is_empty(), "accepted");
+    assert_eq!(multiple_tasks(&events, b), 1);
+    assert_eq!(bot(&game, b).intent, Intent::BlastAt(v(2.5, 5.0)), "the blast target stays");
+    assert_eq!(bot(&game, b).pos, v(2.5, 4.5), "walking on towards it");
+    let events = play(&mut game, &[], &[]);
+    assert_eq!(multiple_tasks(&events, b), 1, "every turn");
+    assert_eq!(bot(&game, b).pos, v(2.5, 5.0), "arrived");
+    let events = play(&mut game, &[], &[]);
+    assert_eq!(multiple_tasks(&events, b), 1);
+    assert!(events.contains(&Event::BotBlasted { seat: 0, id: b, at: v(2.5, 5.0) }), "it blasts at its target");
+    assert_eq!(bot(&game, victim).hp, 200 - 37);
+    let events = play(&mut game, &[], &[]);
+    assert_eq!(multiple_tasks(&events, b), 0, "gone");
+}
+
+/// code-character.md "Orders to busy bots": the same for MOVE_TO_TRANSFORM: the bot becomes a
+/// tower at its transform target, not at the move's.
+#[test]
+fn move_to_a_walking_transformer_is_kept_aside() {
+    let mut game = empty(10);
+    let b = put_bot(&mut game, 0, v(2.5, 2.5));
+    play(&mut game, &[cmd(b, Order::TransformAt(v(2.5, 4.5)))], &[]);
+    assert_eq!(bot(&game, b).state, BotState::MoveToTransform);
+    let events = play(&mut game, &[cmd(b, Order::Move(v(8.5, 2.5)))], &[]);
+    assert_eq!(multiple_tasks(&events, b), 1);
+    assert_eq!(bot(&game, b).pos, v(2.5, 4.5));
+    let events = play(&mut game, &[], &[]);
+    assert_eq!(multiple_tasks(&events, b), 1);
+    assert!(events.contains(&Event::Transformed { seat: 0, id: b, tile: Tile::new(2, 4), hp: 600 }), "{events:?}");
+    let events = play(&mut game, &[], &[]);
+    assert_eq!(multiple_tasks(&events, b), 0);
+}
+
+/// code-character.md "Orders to busy bots": a bot in TRANSFORM accepts and ignores every
+/// order (move, blast, blast(p), transform(p), transform) until it becomes a tower or dies.
+#[test]
+fn a_transforming_bot_ignores_every_order() {
+    let orders = [
+        Order::Move(v(5.5, 2.5)),
+        Order::Blast,
+        Order::BlastAt(v(5.5, 2.5)),
+        Order::TransformAt(v(5.5, 2.5)),
+        Order::Transform,
+    ];
+    for order in orders {
+        let mut game = empty(10);
+        let b = put_bot(&mut game, 0, v(2.5, 2.5));
+        // Another bot on its tile keeps the transform waiting.
+        put_bot(&mut game, 0, v(2.7, 2.7));
+        play(&mut game, &[cmd(b, Order::Transform)], &[]);
+        assert_eq!(bot(&game, b).state, BotState::Transform);
+        let events = play(&mut game, &[cmd(b, order)], &[]);
+        assert!(game.observe(0).rejected.is_empty(), "{order:?} is accepted");
+        assert!(!events.iter().any(|e| matches!(e, Event::BotBlasted { .. })), "{order:?}");
+        let after = bot(&game, b);
+        assert_eq!((after.state, after.intent, after.pos), (BotState::Transform, Intent::Transform, v(2.5, 2.5)));
+        assert_eq!(multiple_tasks(&events, b), 0);
+    }
+}
+
+/// code-character.md "Orders to busy bots": blast(), blast(p), transform() and transform(p) do
+/// replace a walking blaster's or transformer's target.
+#[test]
+fn blast_and_transform_orders_replace_a_walking_target() {
+    let walk = [Order::BlastAt(v(2.5, 8.5)), Order::TransformAt(v(2.5, 8.5))];
+    for first in walk {
+        let mut game = empty(10);
+        let b = put_bot(&mut game, 0, v(2.5, 2.5));
+        play(&mut game, &[cmd(b, first)], &[]);
+        let events = play(&mut game, &[cmd(b, Order::Blast)], &[]);
+        assert!(events.contains(&Event::BotBlasted { seat: 0, id: b, at: v(2.5, 3.5) }), "{first:?}: {events:?}");
+
+        let mut game = empty(10);
+        let b = put_bot(&mut game, 0, v(2.5, 2.5));
+        play(&mut game, &[cmd(b, first)], &[]);
+        play(&mut game, &[cmd(b, Order::BlastAt(v(4.5, 3.5)))], &[]);
+        assert_eq!((bot(&game, b).state, bot(&game, b).intent), (BotState::MoveToBlast, Intent::BlastAt(v(4.5, 3.5))));
+        assert_eq!(bot(&game, b).pos, v(3.5, 3.5), "heading for the new target");
+
+        let mut game = empty(10);
+        let b = put_bot(&mut game, 0, v(2.5, 2.5));
+        play(&mut game, &[cmd(b, first)], &[]);
+        let events = play(&mut game, &[cmd(b, Order::Transform)], &[]);
+        assert!(events.contains(&Event::Transformed { seat: 0, id: b, tile: Tile::new(2, 3), hp: 600 }), "{first:?}");
+
+        let mut game = empty(10);
+        let b = put_bot(&mut game, 0, v(2.5, 2.5));
+        play(&mut game, &[cmd(b, first)], &[]);
+        play(&mut game, &[cmd(b, Order::TransformAt(v(4.5, 3.5)))], &[]);
+        let moved = bot(&game, b);
+        assert_eq!((moved.state, moved.intent), (BotState::MoveToTransform, Intent::TransformAt(v(4.5, 3.5))));
+    }
 }

@@ -17,7 +17,7 @@ use crate::command::{Command, Rejection, UnitInfo, validate_commands};
 use crate::event::Event;
 use crate::geometry::{MAP_SIZE, Vec2};
 use crate::path::Scratch;
-use crate::perspective::{cross_distance, engine_pos, engine_tile, enemy_own_id};
+use crate::perspective::{cross_distance, engine_tile, enemy_own_id};
 use crate::rules::{self, BOT_SPEED, MAX_NUM_BOTS, MAX_NUM_TOWERS};
 use crate::unit::{self, BotState, Intent, Tower, TowerState};
 use std::collections::BTreeMap;
@@ -72,7 +72,7 @@ impl CodeCharacter {
                     });
                     // The blaster deals itself its full hp.
                     bot_damage[seat][i] = bot_damage[seat][i].saturating_add(bot.hp);
-                    events.push(Event::BotBlasted { seat: seat as u8, id: bot.id, at: engine_pos(seat, at) });
+                    events.push(Event::BotBlasted { seat: seat as u8, id: bot.id, at });
                 }
             }
         }
@@ -93,11 +93,7 @@ impl CodeCharacter {
                         damage: rules::TOWER_BLAST_DAMAGE_POINTS,
                     });
                     tower_damage[seat][i] = tower_damage[seat][i].saturating_add(tower.hp);
-                    events.push(Event::TowerBlasted {
-                        seat: seat as u8,
-                        id: tower.id,
-                        tile: engine_tile(seat, tower.tile),
-                    });
+                    events.push(Event::TowerBlasted { seat: seat as u8, id: tower.id, tile: tower.tile });
                 }
             }
         }
@@ -298,7 +294,7 @@ impl CodeCharacter {
                 });
                 // The tile is blocked at once.
                 blocked.set(tile);
-                events.push(Event::Transformed { seat: seat as u8, id, tile, hp });
+                events.push(Event::Transformed { seat: seat as u8, id, tile: own_tile, hp });
             }
         }
     }
