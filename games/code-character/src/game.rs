@@ -17,7 +17,7 @@ use crate::command::{Command, Invalid, Order, Rejection, check_answer};
 use crate::geometry::{MAP_SIZE, Tile, Vec2};
 use crate::map::{Map, Terrain};
 use crate::path::{Blocked, Graph, Planner};
-use crate::perspective::{ENEMY_ID_BASE, engine_tile, enemy_id, view_id, view_pos, view_tile};
+use crate::perspective::{ENEMY_ID_BASE, enemy_id, engine_tile, view_id, view_pos, view_tile};
 use crate::rules::{
     self, BASE_POSITION, ENEMY_BASE_POSITION, MAX_BOT_HP, MAX_NUM_BOTS, MAX_NUM_TOWERS, NUM_BOTS_START,
 };
@@ -235,7 +235,14 @@ impl CodeCharacter {
 
     fn tower_view(observer: usize, owner: usize, tower: &Tower) -> TowerView {
         let tile = view_tile(observer, owner, tower.tile);
-        TowerView { id: view_id(observer, owner, tower.id), hp: tower.hp, position: tile.centre(), tile, age: tower.age, state: tower.state }
+        TowerView {
+            id: view_id(observer, owner, tower.id),
+            hp: tower.hp,
+            position: tile.centre(),
+            tile,
+            age: tower.age,
+            state: tower.state,
+        }
     }
 
     /// A position the random player aims at: on half-grid points (often exactly on grid lines),

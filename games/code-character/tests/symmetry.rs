@@ -10,6 +10,7 @@
 mod common;
 
 use arena_code_character::{CodeCharacter, CodeCharacterConfig, Command, Map};
+use arena_game::conformance::{Plan, check_symmetry};
 use arena_game::{Game, new_rng};
 
 fn mirror_match(seed: u64, turns: u32, map: Option<String>) {
@@ -52,10 +53,9 @@ fn seat_swap_gives_mirror_image_states() {
     }
 }
 
-/// The same on a map with more obstacles (symmetric water islands and gaps in the channels), so
-/// that more paths bend at waypoints.
-#[test]
-fn seat_swap_on_a_custom_map() {
+/// A map with more obstacles (symmetric water islands and gaps in the channels), so that more
+/// paths bend at waypoints.
+fn custom_map() -> String {
     let mut lines: Vec<Vec<u8>> = Map::default().to_text().lines().map(|l| l.as_bytes().to_vec()).collect();
     for (x, y) in [(5, 5), (5, 6), (6, 5), (9, 3), (10, 11), (3, 20), (22, 8), (12, 12), (11, 12)] {
         lines[x][y] = b'W';
@@ -66,7 +66,21 @@ fn seat_swap_on_a_custom_map() {
     lines[15][25] = b'L';
     let text: String = lines.iter().map(|l| format!("{}\n", String::from_utf8_lossy(l))).collect();
     Map::parse(&text).unwrap();
+    text
+}
+
+/// The same on [`custom_map`].
+#[test]
+fn seat_swap_on_a_custom_map() {
+    let text = custom_map();
     for seed in 10..13 {
         mirror_match(seed, 200, Some(text.clone()));
     }
+}
+
+/// The conformance kit's seat-swap property (random actions) on [`custom_map`].
+#[test]
+fn kit_seat_swap_on_a_custom_map() {
+    let config = CodeCharacterConfig { turns: 150, map: Some(custom_map()) };
+    check_symmetry::<CodeCharacter>(&Plan { config, players: vec![2], seeds: 20..26, max_steps: 160 });
 }

@@ -12,8 +12,8 @@
 // This is test code run from engines' tests: failing loudly with the seed and step is its job.
 #![allow(clippy::panic)]
 
-use crate::rng::{new_rng, rng_below};
 use crate::rng::GameRng;
+use crate::rng::{new_rng, rng_below};
 use crate::{Game, Seat, SeatSymmetric, StepError, ranks_from_scores};
 
 /// How much the kit plays.

@@ -17,7 +17,7 @@ use crate::command::{Command, Rejection, UnitInfo, validate_commands};
 use crate::event::Event;
 use crate::geometry::{MAP_SIZE, Vec2};
 use crate::path::Scratch;
-use crate::perspective::{cross_distance, engine_tile, enemy_own_id};
+use crate::perspective::{cross_distance, enemy_own_id, engine_tile};
 use crate::rules::{self, BOT_SPEED, MAX_NUM_BOTS, MAX_NUM_TOWERS};
 use crate::unit::{self, BotState, Intent, Tower, TowerState};
 use std::collections::BTreeMap;
