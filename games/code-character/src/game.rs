@@ -7,8 +7,9 @@
 //!   budget, faulted, or its answer was refused) means no commands: units keep their intents.
 //!   So `no_action` is `None`: nothing is itself the fallback.
 //! - There is no randomness in the rules: the seed is not used **\[ours\]**.
-//! - Each player's units are stored in that player's own coordinates (see
-//!   [`crate::perspective`] for why).
+//! - Each player's units are stored in that player's own coordinates and numbered by that
+//!   player (see [`crate::perspective`] for why): a match with the seats swapped is its exact
+//!   mirror image (`arena_game::SeatSymmetric`, checked by the conformance kit).
 
 mod turn;
 
