@@ -577,6 +577,11 @@ fn options_and_map_files() {
     let config = CodeCharacter::config_from_options(&pairs(&[("turns", "50")])).unwrap();
     assert_eq!(config, CodeCharacterConfig { turns: 50, map: None });
     assert!(CodeCharacter::config_from_options(&pairs(&[("turns", "0")])).is_err());
+    // At most 100000 turns [ours], so that own ids stay below ENEMY_ID_BASE.
+    assert!(CodeCharacter::config_from_options(&pairs(&[("turns", "100000")])).is_ok());
+    assert!(CodeCharacter::config_from_options(&pairs(&[("turns", "100001")])).is_err());
+    let too_long = CodeCharacterConfig { turns: 100_001, map: None };
+    assert!(CodeCharacter::new(&too_long, 2, 0).is_err());
     assert!(CodeCharacter::config_from_options(&pairs(&[("size", "3")])).is_err());
 
     let dir = std::env::temp_dir().join(format!("cc-map-test-{}", std::process::id()));
