@@ -48,6 +48,39 @@ fn a_fifty_turn_match_reports_json_and_its_replay_verifies() {
     assert_eq!(stdout(&verify).trim(), "identical");
 }
 
+/// Scores, total fuel and the winner of a full default-length match, `--json`.
+fn full_match(seat0: &str, seat1: &str, seed: &str) -> (Vec<i64>, Vec<u64>, serde_json::Value) {
+    let out = arena(&["match", "--game", "code-character", &bot(seat0), &bot(seat1), "--seed", seed, "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let players = json["players"].as_array().unwrap();
+    assert_eq!(json["turns"], 1000);
+    let scores = players.iter().map(|p| p["score"].as_i64().unwrap()).collect();
+    let fuel = players.iter().map(|p| p["fuel_total"].as_u64().unwrap()).collect();
+    (scores, fuel, json["winner"].clone())
+}
+
+/// Issue 12: the seats are mirror-exact. `cc-default` (and `cc-rush`) against a copy of itself
+/// see the same views in both seats, so every turn's points tie: a 0-0 draw with the very same
+/// fuel, whatever the seed. And `cc-default` against `cc-rush` gives each bot the same score and
+/// fuel in either seat.
+#[test]
+fn self_play_draws_with_equal_fuel_and_seats_swap_exactly() {
+    for seed in ["0", "5"] {
+        let (scores, fuel, winner) = full_match("cc-default", "cc-default", seed);
+        assert_eq!((scores, winner), (vec![0, 0], serde_json::Value::Null), "seed {seed}: a draw");
+        assert_eq!(fuel[0], fuel[1], "seed {seed}: equal fuel");
+        assert!(fuel[0] > 0);
+    }
+    let (scores, fuel, _) = full_match("cc-rush", "cc-rush", "1");
+    assert_eq!((scores[0], fuel[0]), (scores[1], fuel[1]), "cc-rush: a draw with equal fuel");
+    let (scores, fuel, winner) = full_match("cc-default", "cc-rush", "2");
+    let (swapped_scores, swapped_fuel, swapped_winner) = full_match("cc-rush", "cc-default", "2");
+    assert_eq!((scores[0], scores[1]), (swapped_scores[1], swapped_scores[0]), "scores follow the bots");
+    assert_eq!((fuel[0], fuel[1]), (swapped_fuel[1], swapped_fuel[0]), "fuel follows the bots");
+    assert_eq!((winner, swapped_winner), (serde_json::json!(0), serde_json::json!(1)), "cc-default wins in both seats");
+}
+
 /// `--option map=FILE`: the map's contents go into the replay, which verifies; a map that is not
 /// point-symmetric is refused with status 2.
 #[test]

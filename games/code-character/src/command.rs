@@ -12,6 +12,13 @@
 //! the command could do nothing), then the order's own rules (for a transform: outside the map,
 //! the tower limit, a base tile, as in the original). An id shared by a bot that has just
 //! transformed (DEAD) and its new tower names the tower **\[ours\]**.
+//!
+//! Every check runs in the sender's own frame **\[ours\]**: a target's tile is floor(x),
+//! floor(y) as the player sent it (the map is point-symmetric, so its own grid is the engine's
+//! grid). The original validated player 2's `move(p)`/`blast(p)` targets after flipping them
+//! into player 1's frame, so a target on a grid line could name another tile for player 2 than
+//! the same target for player 1; we keep the symmetric rule (see the `perspective` module).
+//! An accepted order to a busy bot may still change nothing (the `unit` module's `give_order`).
 
 use crate::geometry::Vec2;
 use crate::map::{Map, Terrain};

@@ -1,7 +1,9 @@
 //! What happened during a step ([`Event`], the engine's `Game::Event`), for replays, logs and the
-//! golden playthrough. Positions and tiles in events are in engine coordinates (player 1's
-//! perspective) **\[ours\]**; commands inside rejections are as the player sent them (its own
-//! perspective).
+//! golden playthrough. An event tells what happened to a unit as its owner sees it **\[ours\]**:
+//! the owner's seat, the owner's own id, positions and tiles in the owner's own coordinates;
+//! commands inside rejections are as the player sent them. So an event is the very same in the
+//! seat-swapped match (with the other seat number): mirroring a position into the other frame
+//! would not be exact.
 
 use crate::command::Rejection;
 use crate::geometry::{Tile, Vec2};
@@ -17,13 +19,22 @@ pub enum Event {
         /// The command and why.
         rejection: Rejection,
     },
+    /// A bot walking to a blast or transform target (or waiting to transform) was also given a
+    /// `move`, which it keeps and never carries out: the original's NO_MULTIPLE_BOT_TASK,
+    /// reported every turn until the bot is gone.
+    MultipleTasks {
+        /// Its owner.
+        seat: u8,
+        /// Its id.
+        id: u32,
+    },
     /// A bot blasted.
     BotBlasted {
         /// Its owner.
         seat: u8,
         /// Its id.
         id: u32,
-        /// Where (engine coordinates).
+        /// Where (its owner's coordinates).
         at: Vec2,
     },
     /// A tower blasted.
@@ -32,7 +43,7 @@ pub enum Event {
         seat: u8,
         /// Its id.
         id: u32,
-        /// Its tile (engine coordinates).
+        /// Its tile (its owner's coordinates).
         tile: Tile,
     },
     /// A unit's hp reached 0.
@@ -50,7 +61,7 @@ pub enum Event {
         seat: u8,
         /// The bot's id, now the tower's.
         id: u32,
-        /// The tower's tile (engine coordinates).
+        /// The tower's tile (its owner's coordinates).
         tile: Tile,
         /// The tower's hp.
         hp: u32,
@@ -87,6 +98,9 @@ impl std::fmt::Display for Event {
         match self {
             Event::Rejected { seat, rejection } => {
                 write!(f, "seat {seat}: rejected `{}`: {}", rejection.command, rejection.reason)
+            }
+            Event::MultipleTasks { seat, id } => {
+                write!(f, "seat {seat}: bot {id} has more than one task (NO_MULTIPLE_BOT_TASK)")
             }
             Event::BotBlasted { seat, id, at } => write!(f, "seat {seat}: bot {id} blasts at {at}"),
             Event::TowerBlasted { seat, id, tile } => write!(f, "seat {seat}: tower {id} blasts at {tile}"),

@@ -7,8 +7,9 @@
 //!   budget, faulted, or its answer was refused) means no commands: units keep their intents.
 //!   So `no_action` is `None`: nothing is itself the fallback.
 //! - There is no randomness in the rules: the seed is not used **\[ours\]**.
-//! - Each player's units are stored in that player's own coordinates (see
-//!   [`crate::perspective`] for why).
+//! - Each player's units are stored in that player's own coordinates and numbered by that
+//!   player (see [`crate::perspective`] for why): a match with the seats swapped is its exact
+//!   mirror image (`arena_game::SeatSymmetric`, checked by the conformance kit).
 
 mod turn;
 
@@ -17,7 +18,7 @@ use crate::command::{Command, Invalid, Order, Rejection, check_answer};
 use crate::geometry::{MAP_SIZE, Tile, Vec2};
 use crate::map::{Map, Terrain};
 use crate::path::{Blocked, Graph, Planner};
-use crate::perspective::{engine_tile, view_pos, view_tile};
+use crate::perspective::{ENEMY_ID_BASE, enemy_id, engine_tile, view_id, view_pos, view_tile};
 use crate::rules::{
     self, BASE_POSITION, ENEMY_BASE_POSITION, MAX_BOT_HP, MAX_NUM_BOTS, MAX_NUM_TOWERS, NUM_BOTS_START,
 };
@@ -34,7 +35,8 @@ use std::sync::Arc;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct CodeCharacterConfig {
-    /// Turns in the match (NUM_TURNS, default 1000; at least 1 **\[ours\]**).
+    /// Turns in the match (NUM_TURNS, default 1000; 1..=[`CodeCharacterConfig::MAX_TURNS`]
+    /// **\[ours\]**).
     pub turns: u32,
     /// The map file's *contents* (so that a replay is self-contained); `None` for the default
     /// map.
@@ -48,6 +50,19 @@ impl Default for CodeCharacterConfig {
 }
 
 impl CodeCharacterConfig {
+    /// Most turns a match may have **\[ours\]** (so that a player's own ids stay below
+    /// [`crate::ENEMY_ID_BASE`]).
+    pub const MAX_TURNS: u32 = 100_000;
+
+    /// Checks the turn count: 1..=[`CodeCharacterConfig::MAX_TURNS`].
+    fn check_turns(&self) -> Result<(), SetupError> {
+        if (1..=Self::MAX_TURNS).contains(&self.turns) {
+            Ok(())
+        } else {
+            Err(config_error(format!("turns must be within 1..={}", Self::MAX_TURNS)))
+        }
+    }
+
     /// The map this config names, parsed and checked.
     pub fn parse_map(&self) -> Result<Map, SetupError> {
         match &self.map {
@@ -61,11 +76,20 @@ fn config_error(reason: String) -> SetupError {
     SetupError::Config { game: CodeCharacter::NAME, reason }
 }
 
-/// One player's units, each list oldest first.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// One player's units, each list oldest first, and the id its next unit gets (each player
+/// numbers its own units, see [`crate::perspective`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct Player {
     bots: Vec<Bot>,
     towers: Vec<Tower>,
+    next_id: u32,
+}
+
+impl Default for Player {
+    fn default() -> Player {
+        // Ids start at 1 [ours].
+        Player { bots: Vec::new(), towers: Vec::new(), next_id: 1 }
+    }
 }
 
 /// The visibility graph and its path memo, derived from the map and the towers: not part of
@@ -89,8 +113,6 @@ pub struct CodeCharacter {
     map: Map,
     /// Turns played.
     turn: u32,
-    /// The next actor id.
-    next_id: u32,
     /// Both players' units, by seat.
     players: [Player; 2],
     /// Game scores (turns won), by seat.
@@ -138,19 +160,22 @@ impl CodeCharacter {
         self.scores
     }
 
-    /// Adds a fresh bot for `seat` at its base (the id counter advances).
+    /// Adds a fresh bot for `seat` at its base (the seat's id counter advances); returns its
+    /// id (the seat's own).
     fn spawn(&mut self, seat: usize) -> u32 {
-        let id = self.next_id;
-        self.next_id = self.next_id.saturating_add(1);
-        if let Some(player) = self.players.get_mut(seat) {
-            player.bots.push(Bot {
-                id,
-                hp: MAX_BOT_HP,
-                pos: BASE_POSITION,
-                state: BotState::Idle,
-                intent: Intent::None,
-            });
-        }
+        let Some(player) = self.players.get_mut(seat) else {
+            return 0;
+        };
+        let id = player.next_id;
+        player.next_id = player.next_id.saturating_add(1);
+        player.bots.push(Bot {
+            id,
+            hp: MAX_BOT_HP,
+            pos: BASE_POSITION,
+            state: BotState::Idle,
+            intent: Intent::None,
+            extra_move: None,
+        });
         id
     }
 
@@ -201,7 +226,7 @@ impl CodeCharacter {
 
     fn bot_view(observer: usize, owner: usize, bot: &Bot) -> BotView {
         BotView {
-            id: bot.id,
+            id: view_id(observer, owner, bot.id),
             hp: bot.hp,
             position: view_pos(observer, owner, bot.pos),
             state: bot.state.status(),
@@ -211,7 +236,14 @@ impl CodeCharacter {
 
     fn tower_view(observer: usize, owner: usize, tower: &Tower) -> TowerView {
         let tile = view_tile(observer, owner, tower.tile);
-        TowerView { id: tower.id, hp: tower.hp, position: tile.centre(), tile, age: tower.age, state: tower.state }
+        TowerView {
+            id: view_id(observer, owner, tower.id),
+            hp: tower.hp,
+            position: tile.centre(),
+            tile,
+            age: tower.age,
+            state: tower.state,
+        }
     }
 
     /// A position the random player aims at: on half-grid points (often exactly on grid lines),
@@ -245,7 +277,7 @@ impl Game for CodeCharacter {
         vec![
             OptionDoc {
                 name: "turns",
-                help: "number of turns in the match (at least 1)",
+                help: "number of turns in the match (1 to 100000)",
                 default: rules::NUM_TURNS.to_string(),
             },
             OptionDoc {
@@ -274,9 +306,7 @@ impl Game for CodeCharacter {
         if map.is_some() {
             config.map = map;
         }
-        if config.turns == 0 {
-            return Err(config_error("turns must be at least 1".to_string()));
-        }
+        config.check_turns()?;
         Ok(config)
     }
 
@@ -289,15 +319,11 @@ impl Game for CodeCharacter {
                 got: players,
             });
         }
-        if config.turns == 0 {
-            return Err(config_error("turns must be at least 1".to_string()));
-        }
+        config.check_turns()?;
         let mut game = CodeCharacter {
             turns: config.turns,
             map: config.parse_map()?,
             turn: 0,
-            // Ids start at 1 [ours].
-            next_id: 1,
             players: Default::default(),
             scores: [0; 2],
             points: [0; 2],
@@ -389,15 +415,23 @@ impl Game for CodeCharacter {
             return None;
         }
         let own = &self.players[seat];
+        let enemy = &self.players[1 - seat];
+        // Ids as the seat names them (its own, and the enemy's as it sees them), plus a few
+        // that name nothing: only what the seat sees, so that the seat-swapped match draws the
+        // same commands.
+        let any_id = |rng: &mut GameRng| match rng_below(rng, 2) {
+            0 => rng_below(rng, own.next_id.saturating_add(3)),
+            _ => enemy_id(rng_below(rng, enemy.next_id.saturating_add(3))),
+        };
         let count = rng_below(rng, 7);
         let mut commands = Vec::new();
         for _ in 0..count {
             let pick = |rng: &mut GameRng, n: usize| rng_below(rng, u32::try_from(n).unwrap_or(u32::MAX)) as usize;
             let id = match rng_below(rng, 10) {
-                0 => rng_below(rng, self.next_id.saturating_add(3)),
+                0 => any_id(rng),
                 1 | 2 if !own.towers.is_empty() => own.towers[pick(rng, own.towers.len())].id,
                 _ if !own.bots.is_empty() => own.bots[pick(rng, own.bots.len())].id,
-                _ => rng_below(rng, self.next_id.saturating_add(3)),
+                _ => any_id(rng),
             };
             let order = match rng_below(rng, 16) {
                 0..=7 => Order::Move(Self::random_position(rng)),
@@ -419,7 +453,6 @@ impl Game for CodeCharacter {
         if self.scores.iter().sum::<u32>() > self.turn {
             return Err(format!("game scores {:?} exceed the {} turns played", self.scores, self.turn));
         }
-        let mut ids: Vec<u32> = Vec::new();
         let blocked = self.blocked();
         let mut tower_tiles: Vec<Tile> = Vec::new();
         for (seat, player) in self.players.iter().enumerate() {
@@ -429,6 +462,8 @@ impl Game for CodeCharacter {
             if player.towers.len() > MAX_NUM_TOWERS {
                 return Err(format!("seat {seat} has {} towers", player.towers.len()));
             }
+            // Each player numbers its own units.
+            let mut ids: Vec<u32> = Vec::new();
             for bot in &player.bots {
                 // A bot that just transformed shares its id with its tower until it is removed.
                 let transformed = bot.state == BotState::Dead && player.towers.iter().any(|t| t.id == bot.id);
@@ -466,13 +501,14 @@ impl Game for CodeCharacter {
                 }
                 tower_tiles.push(tile);
             }
-        }
-        ids.sort_unstable();
-        if ids.windows(2).any(|w| w[0] == w[1]) {
-            return Err("two units share an id".to_string());
-        }
-        if ids.last().is_some_and(|id| *id >= self.next_id) || ids.first() == Some(&0) {
-            return Err(format!("unit ids {:?}..{:?} outside 1..{}", ids.first(), ids.last(), self.next_id));
+            ids.sort_unstable();
+            if ids.windows(2).any(|w| w[0] == w[1]) {
+                return Err(format!("two units of seat {seat} share an id"));
+            }
+            let next = player.next_id.min(ENEMY_ID_BASE);
+            if ids.last().is_some_and(|id| *id >= next) || ids.first() == Some(&0) {
+                return Err(format!("seat {seat}'s unit ids {:?}..{:?} outside 1..{next}", ids.first(), ids.last()));
+            }
         }
         tower_tiles.sort_unstable();
         if tower_tiles.windows(2).any(|w| w[0] == w[1]) {

@@ -11,6 +11,8 @@
 //! - [`Command`], [`Invalid`], [`CommandError`], [`Event`]: a seat's answer, why a whole answer
 //!   is refused, why one command is rejected, what happened.
 //! - [`Map`]: map files, the default map and the point-symmetry check.
+//! - `arena_game::SeatSymmetric` for [`CodeCharacter`]: a match with the seats swapped is the
+//!   exact mirror image (module `symmetry`).
 //!
 //! Modules inside: `perspective` (the mirrored view, and why units are stored in their owner's
 //! coordinates), `path` (the visibility graph and shortest paths), `unit` (the state machines), `game` (the
@@ -26,6 +28,7 @@ mod map;
 mod path;
 mod perspective;
 pub mod rules;
+mod symmetry;
 mod unit;
 mod view;
 
@@ -34,5 +37,6 @@ pub use event::Event;
 pub use game::{CodeCharacter, CodeCharacterConfig};
 pub use geometry::{Tile, Vec2};
 pub use map::{Map, MapError, Terrain};
+pub use perspective::ENEMY_ID_BASE;
 pub use unit::{BotState, BotStatus, Intent, TowerState};
 pub use view::{BotView, StaticView, TowerView, View};

@@ -46,13 +46,16 @@ pub const BASE_POSITION: Vec2 = Vec2::new(0.5, 0.5);
 pub const ENEMY_BASE_POSITION: Vec2 = Vec2::new(29.5, 29.5);
 
 /// Damage of a blast of radius `radius` and full damage `damage` at distance `distance`:
-/// trunc(damage x (radius - distance) / radius) for distance <= radius, else 0 (code-character.md
-/// "Blast damage"). Computed left to right as written.
+/// trunc(damage x ((radius - distance) / radius)) for distance <= radius, else 0
+/// (code-character.md "Blast damage"). Computed in that order, the original's: the falloff
+/// fraction first, then the product, then the truncation (the order matters in the last bit,
+/// and so for the truncation: a tower blast at d = 1.2 does 500 x (4.8 / 6) =
+/// 399.99999999999994, so 399, where (500 x 4.8) / 6 would give 400).
 pub fn blast_damage(distance: f64, radius: f64, damage: u32) -> u32 {
     if distance.is_nan() || distance > radius || radius <= 0.0 {
         return 0;
     }
-    let points = f64::from(damage) * (radius - distance) / radius;
+    let points = f64::from(damage) * ((radius - distance) / radius);
     // 0 <= points <= damage: the conversion cannot overflow.
     points.trunc() as u32
 }
@@ -189,6 +192,18 @@ mod tests {
         assert_eq!(tower_blast_damage(5.0), 83, "83.33 truncates");
         assert_eq!(tower_blast_damage(6.0), 0);
         assert_eq!(blast_damage(f64::NAN, 2.0, 50), 0);
+    }
+
+    /// code-character.md "Blast damage": D x ((R - d) / R), in that order, then truncated.
+    #[test]
+    fn blast_damage_divides_before_multiplying() {
+        assert_eq!(tower_blast_damage(1.2), 399, "500 x (4.8 / 6) = 399.99999999999994");
+        assert_eq!(tower_blast_damage(0.408), 465);
+        for i in 0..=6000 {
+            let d = f64::from(i) / 1000.0;
+            let expected = (500.0 * ((6.0 - d) / 6.0)).trunc() as u32;
+            assert_eq!(tower_blast_damage(d), expected, "d = {d}");
+        }
     }
 
     /// code-character.md "One turn" 4.6: hp = 3 x bot hp.

@@ -3,9 +3,13 @@
 //!
 //! A bot holds one persistent [`Intent`]: a new command replaces it, no command keeps it. The
 //! spec's "IDLE picks the next intent in the order move, blast-at, transform-at, blast,
-//! transform" collapses to one choice because a command replaces every earlier intent (as in
-//! the original, where each command clears the others).
+//! transform" collapses to one choice because a command replaces every earlier intent, with the
+//! original's exceptions for busy bots (code-character.md "Orders to busy bots",
+//! [`give_order`]): a `move(p)` to a bot walking to a blast or transform target is kept aside
+//! and never carried out (the bot reports NO_MULTIPLE_BOT_TASK every turn from then on), and a
+//! bot in TRANSFORM ignores every order.
 
+use crate::command::Order;
 use crate::geometry::{Tile, Vec2};
 use serde::{Deserialize, Serialize};
 
@@ -106,7 +110,7 @@ impl Intent {
     }
 }
 
-/// A bot, stored in its owner's coordinates.
+/// A bot, stored in its owner's coordinates (its id is its owner's own number).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Bot {
     pub(crate) id: u32,
@@ -114,6 +118,34 @@ pub(crate) struct Bot {
     pub(crate) pos: Vec2,
     pub(crate) state: BotState,
     pub(crate) intent: Intent,
+    /// A `move(p)` given while it walked to a blast or transform target: kept beside the
+    /// intent, never carried out; while it is set the bot reports NO_MULTIPLE_BOT_TASK.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) extra_move: Option<Vec2>,
+}
+
+/// Sets `bot`'s intent for an accepted `order` (code-character.md "Units and commands"): a new
+/// order replaces the intent, except that
+/// - `move(p)` to a bot in MOVE_TO_BLAST or MOVE_TO_TRANSFORM leaves the intent as it is (the bot
+///   walks on to its target and acts there) and is kept as its extra move;
+/// - a bot in TRANSFORM ignores every order until it becomes a tower or dies.
+///
+/// `blast()`, `blast(p)`, `transform()` and `transform(p)` to a walking blaster or transformer
+/// replace its target (a kept extra move stays **\[ours\]**: only the bot's death clears it).
+pub(crate) fn give_order(bot: &mut Bot, order: Order) {
+    match (bot.state, order) {
+        (BotState::Transform, _) => {}
+        (BotState::MoveToBlast | BotState::MoveToTransform, Order::Move(p)) => bot.extra_move = Some(p),
+        (_, order) => {
+            bot.intent = match order {
+                Order::Move(p) => Intent::Move(p),
+                Order::Blast => Intent::Blast,
+                Order::BlastAt(p) => Intent::BlastAt(p),
+                Order::Transform => Intent::Transform,
+                Order::TransformAt(p) => Intent::TransformAt(p),
+            }
+        }
+    }
 }
 
 /// A tower, stored in its owner's coordinates.
@@ -227,7 +259,7 @@ mod tests {
     use super::*;
 
     fn bot(intent: Intent, state: BotState) -> Bot {
-        Bot { id: 1, hp: 200, pos: Vec2::new(1.5, 1.5), state, intent }
+        Bot { id: 1, hp: 200, pos: Vec2::new(1.5, 1.5), state, intent, extra_move: None }
     }
 
     /// One unit per turn straight toward the target.

@@ -33,7 +33,8 @@ pub struct StaticView {
 /// A bot as a player sees it.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BotView {
-    /// Its id.
+    /// Its id: own units by their own number, the enemy's unit `k` as
+    /// [`crate::ENEMY_ID_BASE`]` + k` **\[ours\]**.
     pub id: u32,
     /// Its hp (0 when DEAD, also after transforming **\[ours\]**).
     pub hp: u32,
@@ -48,7 +49,7 @@ pub struct BotView {
 /// A tower as a player sees it.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TowerView {
-    /// Its id (the id of the bot that built it).
+    /// Its id (the id of the bot that built it; an enemy's as for [`BotView::id`]).
     pub id: u32,
     /// Its hp (0 when DEAD).
     pub hp: u32,

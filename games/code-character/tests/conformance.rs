@@ -9,7 +9,7 @@
 mod common;
 
 use arena_code_character::{CodeCharacter, CodeCharacterConfig, Command, Rejection};
-use arena_game::conformance::{Plan, check_game};
+use arena_game::conformance::{Plan, check_game, check_symmetry};
 use arena_game::{Game, new_rng, rng_below};
 
 fn config(turns: u32) -> CodeCharacterConfig {
@@ -22,6 +22,14 @@ fn config(turns: u32) -> CodeCharacterConfig {
 #[test]
 fn conformance_kit() {
     check_game::<CodeCharacter>(&Plan { config: config(120), players: vec![2], seeds: 0..4, max_steps: 130 });
+}
+
+/// The kit's seat-swap property (Code Character declares itself symmetric): random playouts
+/// and the same playouts with the seats swapped are exact mirror images, observations, events
+/// and outcome, step by step, over many seeds.
+#[test]
+fn seat_swap_mirrors_random_playouts() {
+    check_symmetry::<CodeCharacter>(&Plan { config: config(150), players: vec![2], seeds: 0..40, max_steps: 160 });
 }
 
 /// The kit on one full-length (1000-turn) match.

@@ -29,7 +29,8 @@ fn playthrough() -> String {
     writeln!(out, "# Code Character golden playthrough: default map, {TURNS} turns; policy: flag rush plus junk")
         .unwrap();
     writeln!(out, "# commands, one generator seeded from {SEED}; seat 1 gives no answer every 9th turn.").unwrap();
-    writeln!(out, "# Positions in events are engine coordinates; commands are in each seat's own view.").unwrap();
+    writeln!(out, "# Events and commands are in each seat's own view (its coordinates and ids); the maps are").unwrap();
+    writeln!(out, "# in engine coordinates (seat 0's view).").unwrap();
     writeln!(out, "# Regenerate with UPDATE_GOLDEN=1 cargo test -p arena-code-character --test golden").unwrap();
     writeln!(out, "\n{game}").unwrap();
     while !game.is_over() {

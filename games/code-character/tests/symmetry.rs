@@ -1,43 +1,17 @@
-//! code-character.md "Perspective": every player sees the game as player 1. So a match, and the
-//! same match with the seats swapped (each player sending the same commands in its own view,
-//! with the other match's ids), must give every player the very same view, turn after turn:
-//! the states are mirror images, bit for bit. Ids differ (player 1's units are numbered first),
-//! so the test maps them; everything else must be equal, f64 positions included.
+//! code-character.md "Perspective": every player sees the game as player 1, and each player
+//! numbers its own units (see the crate's `perspective` module). So a match, and the same match
+//! with the seats swapped (each player sending the same commands), must give every player the
+//! very same view, turn after turn, ids and f64 positions included: the states are mirror
+//! images, bit for bit. Here with the scripted flag rush (the conformance kit's
+//! `check_symmetry` does the same with the engine's random actions).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 
-use arena_code_character::{CodeCharacter, CodeCharacterConfig, Command, Map, View};
+use arena_code_character::{CodeCharacter, CodeCharacterConfig, Command, Map};
+use arena_game::conformance::{Plan, check_symmetry};
 use arena_game::{Game, new_rng};
-use std::collections::BTreeMap;
-
-/// Maps the ids of `view` through `ids` (unknown ids stay) and sets its seat.
-fn translate(view: &View, ids: &BTreeMap<u32, u32>, seat: u8) -> View {
-    let map = |id: u32| ids.get(&id).copied().unwrap_or(id);
-    let mut out = view.clone();
-    out.seat = seat;
-    for bot in out.bots.iter_mut().chain(out.enemy_bots.iter_mut()) {
-        bot.id = map(bot.id);
-    }
-    for tower in out.towers.iter_mut().chain(out.enemy_towers.iter_mut()) {
-        tower.id = map(tower.id);
-    }
-    for rejection in &mut out.rejected {
-        rejection.command.id = map(rejection.command.id);
-    }
-    out
-}
-
-/// Records that the units of `a` (match A) are those of `b` (match B), in list order.
-fn learn(ids: &mut BTreeMap<u32, u32>, a: &View, b: &View) {
-    for (x, y) in a.bots.iter().zip(&b.bots).chain(a.enemy_bots.iter().zip(&b.enemy_bots)) {
-        ids.insert(x.id, y.id);
-    }
-    for (x, y) in a.towers.iter().zip(&b.towers).chain(a.enemy_towers.iter().zip(&b.enemy_towers)) {
-        ids.insert(x.id, y.id);
-    }
-}
 
 fn mirror_match(seed: u64, turns: u32, map: Option<String>) {
     let config = CodeCharacterConfig { turns, map };
@@ -50,22 +24,19 @@ fn mirror_match(seed: u64, turns: u32, map: Option<String>) {
         s
     });
     let mut rng = new_rng(seed);
-    let mut ids = BTreeMap::new();
     let mut towers = 0;
     while !a.is_over() {
         let mut answers_a = Vec::new();
         let mut answers_b = Vec::new();
         for (seat, statics) in statics.iter().enumerate() {
-            let (va, vb) = (a.observe(seat), b.observe(1 - seat));
-            learn(&mut ids, &va, &vb);
-            assert_eq!(translate(&va, &ids, 1 - seat as u8), vb, "seed {seed}, turn {}, seat {seat}", a.turn());
+            let (va, mut vb) = (a.observe(seat), b.observe(1 - seat));
+            vb.seat = seat as u8;
+            assert_eq!(va, vb, "seed {seed}, turn {}, seat {seat}", a.turn());
             towers = towers.max(va.towers.len());
             let mut commands: Vec<Command> = common::flag_rush(&va, statics, &mut rng);
             commands.extend(common::junk(&va, &mut rng));
-            let mirrored: Vec<Command> =
-                commands.iter().map(|c| Command::new(ids.get(&c.id).copied().unwrap_or(c.id), c.order)).collect();
+            answers_b.push((1 - seat, Some(commands.clone())));
             answers_a.push((seat, Some(commands)));
-            answers_b.push((1 - seat, Some(mirrored)));
         }
         answers_b.reverse();
         a.step(&answers_a).unwrap();
@@ -82,10 +53,9 @@ fn seat_swap_gives_mirror_image_states() {
     }
 }
 
-/// The same on a map with more obstacles (symmetric water islands and gaps in the channels), so
-/// that more paths bend at waypoints.
-#[test]
-fn seat_swap_on_a_custom_map() {
+/// A map with more obstacles (symmetric water islands and gaps in the channels), so that more
+/// paths bend at waypoints.
+fn custom_map() -> String {
     let mut lines: Vec<Vec<u8>> = Map::default().to_text().lines().map(|l| l.as_bytes().to_vec()).collect();
     for (x, y) in [(5, 5), (5, 6), (6, 5), (9, 3), (10, 11), (3, 20), (22, 8), (12, 12), (11, 12)] {
         lines[x][y] = b'W';
@@ -96,7 +66,21 @@ fn seat_swap_on_a_custom_map() {
     lines[15][25] = b'L';
     let text: String = lines.iter().map(|l| format!("{}\n", String::from_utf8_lossy(l))).collect();
     Map::parse(&text).unwrap();
+    text
+}
+
+/// The same on [`custom_map`].
+#[test]
+fn seat_swap_on_a_custom_map() {
+    let text = custom_map();
     for seed in 10..13 {
         mirror_match(seed, 200, Some(text.clone()));
     }
+}
+
+/// The conformance kit's seat-swap property (random actions) on [`custom_map`].
+#[test]
+fn kit_seat_swap_on_a_custom_map() {
+    let config = CodeCharacterConfig { turns: 150, map: Some(custom_map()) };
+    check_symmetry::<CodeCharacter>(&Plan { config, players: vec![2], seeds: 20..26, max_steps: 160 });
 }

@@ -4,12 +4,17 @@
 //! clone independence, serialisation round trips, `to_act`/`is_over` agreement, that the
 //! fallback is valid, that refused joint actions change nothing, the game's own invariants, and
 //! that every game ends with ranks consistent with the outcome.
+//!
+//! Games that declare themselves symmetric ([`crate::SeatSymmetric`]) also get
+//! [`check_symmetry`]: every match, replayed with two seats swapped, is the exact image of the
+//! original, step by step.
 
 // This is test code run from engines' tests: failing loudly with the seed and step is its job.
 #![allow(clippy::panic)]
 
+use crate::rng::GameRng;
 use crate::rng::{new_rng, rng_below};
-use crate::{Game, Seat, StepError, ranks_from_scores};
+use crate::{Game, Seat, SeatSymmetric, StepError, ranks_from_scores};
 
 /// How much the kit plays.
 #[derive(Debug, Clone)]
@@ -137,4 +142,82 @@ fn check_refusals<G: Game>(game: &mut G, to_act: &[Seat], ctx: &str) {
     wrong.push((missing_seat, None));
     assert!(matches!(game.step(&wrong), Err(StepError::WrongSeats { .. })), "{ctx}: extra seat accepted");
     assert_eq!(game.state_hash(), hash, "{ctx}: a refused step changed the state");
+}
+
+/// The seat-swap property of a [`SeatSymmetric`] game: for every seed and player count of the
+/// plan, and every swap of two seats `i < j`, a random playout (each seat drawing its actions
+/// from its own generator: random actions mixed with "no action"), and the same playout with
+/// seats `i` and `j` swapped (the swapped seat gets the same actions, through
+/// [`SeatSymmetric::permute_action`]) correspond exactly at every step: who acts, every
+/// observation ([`SeatSymmetric::permute_observation`]), every step's events
+/// ([`SeatSymmetric::permute_events`]), and the outcome. Panics (test code) on the first
+/// difference, naming the seed, swap and step, and on a plan whose config is not symmetric.
+pub fn check_symmetry<G: SeatSymmetric>(plan: &Plan<G>) {
+    assert!(G::is_symmetric(&plan.config), "{}: the plan's config is not symmetric", G::NAME);
+    for &players in &plan.players {
+        for seed in plan.seeds.clone() {
+            for i in 0..players {
+                for j in i + 1..players {
+                    let mut perm: Vec<Seat> = (0..players).collect();
+                    perm.swap(i, j);
+                    mirrored_playout::<G>(plan, players, seed, &perm);
+                }
+            }
+        }
+    }
+}
+
+/// One playout of [`check_symmetry`] under `perm`.
+fn mirrored_playout<G: SeatSymmetric>(plan: &Plan<G>, players: usize, seed: u64, perm: &[Seat]) {
+    let name = G::NAME;
+    let setup = |label: &str| match G::new(&plan.config, players, seed) {
+        Ok(game) => game,
+        Err(err) => panic!("{name}: seed {seed}: setup of the {label} match failed: {err}"),
+    };
+    let (mut game, mut twin) = (setup("original"), setup("swapped"));
+    // One generator per player (indexed by its seat in the original match), so that what a
+    // player draws does not depend on the seat it has.
+    let mut rngs: Vec<GameRng> =
+        (0..players).map(|seat| new_rng(seed ^ 0x5ea7_5000 ^ (seat as u64).wrapping_mul(0x9e37_79b9))).collect();
+    let mut steps = 0;
+    loop {
+        let ctx = format!("{name}: seed {seed}, {players} players, seats swapped by {perm:?}, step {steps}");
+        let to_act = game.to_act();
+        let mut expected: Vec<Seat> = to_act.iter().map(|&seat| perm[seat]).collect();
+        expected.sort_unstable();
+        assert_eq!(twin.to_act(), expected, "{ctx}: to_act differs");
+        if game.is_over() {
+            break;
+        }
+        assert!(steps < plan.max_steps, "{ctx}: no end after {} steps", plan.max_steps);
+        let mut actions = Vec::new();
+        let mut twin_actions = Vec::new();
+        for &seat in &to_act {
+            let seen = game.observe(seat);
+            let twin_seen = twin.observe(perm[seat]);
+            assert_eq!(twin_seen, G::permute_observation(&seen, perm), "{ctx}: seat {seat}'s observation differs");
+            let rng = &mut rngs[seat];
+            let action = match rng_below(rng, 8) {
+                0 => None,
+                _ => game.random_action(seat, rng),
+            };
+            twin_actions.push((perm[seat], action.as_ref().map(|action| G::permute_action(action, perm))));
+            actions.push((seat, action));
+        }
+        let events = match game.step(&actions) {
+            Ok(events) => events,
+            Err(err) => panic!("{ctx}: original refused {actions:?}: {err}"),
+        };
+        let twin_events = match twin.step(&twin_actions) {
+            Ok(events) => events,
+            Err(err) => panic!("{ctx}: swapped match refused {twin_actions:?}: {err}"),
+        };
+        assert_eq!(twin_events, G::permute_events(&events, perm), "{ctx}: events differ");
+        steps += 1;
+    }
+    let (outcome, twin_outcome) = (game.outcome(), twin.outcome());
+    for (seat, &to) in perm.iter().enumerate() {
+        assert_eq!(twin_outcome.scores[to], outcome.scores[seat], "{name}: seed {seed}, {perm:?}: scores differ");
+        assert_eq!(twin_outcome.ranks[to], outcome.ranks[seat], "{name}: seed {seed}, {perm:?}: ranks differ");
+    }
 }

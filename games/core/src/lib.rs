@@ -151,6 +151,39 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
     }
 }
 
+/// A game that treats every seat alike, opted into by implementing this (the conformance kit's
+/// [`conformance::check_symmetry`] then checks it): for a symmetric setup (`is_symmetric`),
+/// permuting the seats of the players permutes the whole match. Seat `s` of a match and seat
+/// `perm[s]` of the same match played with the seats permuted see the same observation up to
+/// [`SeatSymmetric::permute_observation`], given actions that correspond by
+/// [`SeatSymmetric::permute_action`], and the steps' events correspond by
+/// [`SeatSymmetric::permute_events`]; the outcome's scores are permuted the same way.
+///
+/// `perm` is a permutation of `0..players`: `perm[s]` is the seat that seat `s`'s player takes.
+pub trait SeatSymmetric: Game {
+    /// Whether a match with `config` is symmetric (a game whose symmetry depends on its board
+    /// says so here); by default every setup is.
+    fn is_symmetric(config: &Self::Config) -> bool {
+        let _ = config;
+        true
+    }
+
+    /// What seat `perm[s]` of the permuted match sees when seat `s` of this one sees
+    /// `observation` (usually the same thing, with the observer's own seat renumbered).
+    fn permute_observation(observation: &Self::Observation, perm: &[Seat]) -> Self::Observation;
+
+    /// The action seat `perm[s]` of the permuted match gives when seat `s` of this one gives
+    /// `action`; by default the same action (actions in the player's own terms).
+    fn permute_action(action: &Self::Action, perm: &[Seat]) -> Self::Action {
+        let _ = perm;
+        action.clone()
+    }
+
+    /// The events the permuted match's step gives when this match's step gives `events`, in
+    /// the order that match gives them.
+    fn permute_events(events: &[Self::Event], perm: &[Seat]) -> Vec<Self::Event>;
+}
+
 /// Checks that `actions` names exactly the seats in `to_act`, each once: the shared first step of
 /// every engine's [`Game::step`].
 pub fn check_seats<A>(to_act: &[Seat], actions: &[(Seat, Option<A>)]) -> Result<(), StepError> {

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use super::*;
+use crate::ENEMY_ID_BASE;
 use crate::command::CommandError;
 use crate::rules::{MAX_TOWER_HP, TOWER_MIN_BLAST_AGE};
 use crate::view::BotView;
@@ -13,30 +14,43 @@ fn v(x: f64, y: f64) -> Vec2 {
     Vec2::new(x, y)
 }
 
-/// A game on the default map with no units yet (ids continue from 100).
+/// A game on the default map with no units yet (player 1's ids continue from 100, player 2's
+/// from 500, so that an id names one unit in these tests).
 fn empty(turns: u32) -> CodeCharacter {
     let config = CodeCharacterConfig { turns, map: None };
     let mut game = CodeCharacter::new(&config, 2, 0).unwrap();
-    for player in &mut game.players {
+    for (player, next) in game.players.iter_mut().zip([100, 500]) {
         player.bots.clear();
+        player.next_id = next;
     }
-    game.next_id = 100;
     game
+}
+
+/// The next id of `seat` (its own numbering).
+fn next_id(game: &mut CodeCharacter, seat: usize) -> u32 {
+    let id = game.players[seat].next_id;
+    game.players[seat].next_id += 1;
+    id
 }
 
 /// Places a bot of `seat` at engine position `at`; returns its id.
 fn put_bot(game: &mut CodeCharacter, seat: usize, at: Vec2) -> u32 {
-    let id = game.next_id;
-    game.next_id += 1;
+    let id = next_id(game, seat);
     let pos = if seat == 0 { at } else { at.mirrored() };
-    game.players[seat].bots.push(Bot { id, hp: MAX_BOT_HP, pos, state: BotState::Idle, intent: Intent::None });
+    game.players[seat].bots.push(Bot {
+        id,
+        hp: MAX_BOT_HP,
+        pos,
+        state: BotState::Idle,
+        intent: Intent::None,
+        extra_move: None,
+    });
     id
 }
 
 /// Places a tower of `seat` on engine tile `tile`; returns its id.
 fn put_tower(game: &mut CodeCharacter, seat: usize, tile: Tile, age: u32) -> u32 {
-    let id = game.next_id;
-    game.next_id += 1;
+    let id = next_id(game, seat);
     let tile = if seat == 0 { tile } else { tile.mirrored() };
     game.players[seat].towers.push(Tower {
         id,
@@ -72,22 +86,28 @@ fn cmd(id: u32, order: Order) -> Command {
     Command::new(id, order)
 }
 
-/// code-character.md "Ids", "Constants": 20 bots each at their bases, ids 1..=20 for player 1
-/// and 21..=40 for player 2; each turn one spawn per player, player 1's first.
+/// code-character.md "Constants" and our ids (see `perspective`): 20 bots each at their
+/// bases; each player numbers its own units 1..=20 and sees the enemy's as ENEMY_ID_BASE + k,
+/// the same in both seats; each turn one spawn per player, each taking its player's next id.
 #[test]
 fn start_and_spawns() {
     let mut game = CodeCharacter::new(&CodeCharacterConfig::default(), 2, 0).unwrap();
     let view = game.observe(0);
     assert_eq!(view.bots.len(), 20);
     assert_eq!(view.bots.iter().map(|b| b.id).collect::<Vec<_>>(), (1..=20).collect::<Vec<_>>());
-    assert_eq!(view.enemy_bots.iter().map(|b| b.id).collect::<Vec<_>>(), (21..=40).collect::<Vec<_>>());
+    let enemy_ids: Vec<u32> = (1..=20).map(|k| ENEMY_ID_BASE + k).collect();
+    assert_eq!(view.enemy_bots.iter().map(|b| b.id).collect::<Vec<_>>(), enemy_ids);
+    let mut seat_one = game.observe(1);
+    seat_one.seat = 0;
+    assert_eq!(seat_one, view, "both seats see the same view");
     assert!(view.bots.iter().all(|b| b.position == v(0.5, 0.5) && b.hp == 200 && b.state == BotStatus::Idle));
     assert!(view.enemy_bots.iter().all(|b| b.position == v(29.5, 29.5)));
     // Player 2 sees itself at (0.5, 0.5) too.
     assert!(game.observe(1).bots.iter().all(|b| b.position == v(0.5, 0.5)));
     let events = idle(&mut game);
-    assert!(events.ends_with(&[Event::Spawned { seat: 0, id: 41 }, Event::Spawned { seat: 1, id: 42 }]));
-    assert_eq!(game.observe(1).bots.last().unwrap().id, 42);
+    assert!(events.ends_with(&[Event::Spawned { seat: 0, id: 21 }, Event::Spawned { seat: 1, id: 21 }]));
+    assert_eq!(game.observe(1).bots.last().unwrap().id, 21);
+    assert_eq!(game.observe(0).enemy_bots.last().unwrap().id, ENEMY_ID_BASE + 21);
     assert_eq!(game.to_act(), vec![0, 1]);
     assert_eq!(game.no_action(0), None);
 }
@@ -104,7 +124,7 @@ fn spawning_stops_at_150_bots() {
     game.players[0].bots[0].hp = 0;
     let events = idle(&mut game);
     // The dead bot was removed before the update, so there is room for one.
-    assert!(events.contains(&Event::Spawned { seat: 0, id: 251 }));
+    assert!(events.contains(&Event::Spawned { seat: 0, id: 250 }));
     assert_eq!(game.players[0].bots.len(), 150);
     let events = idle(&mut game);
     assert!(!events.iter().any(|e| matches!(e, Event::Spawned { seat: 0, .. })));
@@ -143,7 +163,8 @@ fn tower_blast_falloff() {
     let far = put_bot(&mut game, 0, v(20.5, 25.5));
     let enemy_tower = put_tower(&mut game, 0, Tile::new(24, 20), 0);
     let events = play(&mut game, &[], &[cmd(t, Order::Blast)]);
-    assert!(events.contains(&Event::TowerBlasted { seat: 1, id: t, tile: Tile::new(20, 20) }));
+    // Events name the tile in its owner's view: engine [20, 20] is [9, 9] for player 2.
+    assert!(events.contains(&Event::TowerBlasted { seat: 1, id: t, tile: Tile::new(9, 9) }));
     assert_eq!(bot(&game, near).hp, 0, "458 > 200");
     assert_eq!(bot(&game, mid).hp, 0, "250 > 200");
     assert_eq!(bot(&game, far).hp, 200 - 83);
@@ -248,8 +269,19 @@ fn two_transforms_on_one_tile_both_fail() {
     assert!(game.players[0].towers.is_empty());
     assert_eq!(bot(&game, a).state, BotState::Transform);
     assert_eq!(bot(&game, b).state, BotState::Transform);
-    // One of them walks away; the other succeeds on the next turn without a new command.
+    // A bot in TRANSFORM ignores every order (the original's rule): told to walk away, b
+    // stays, so both keep waiting.
     play(&mut game, &[cmd(b, Order::Move(v(9.5, 6.5)))], &[]);
+    assert!(game.observe(0).rejected.is_empty(), "the order is accepted");
+    assert!(game.players[0].towers.is_empty());
+    assert_eq!((bot(&game, b).state, bot(&game, b).pos), (BotState::Transform, v(6.8, 6.7)));
+    // When b dies (hit by an enemy blast a does not reach), a succeeds on the next turn without
+    // a new command.
+    game.players[0].bots.iter_mut().find(|x| x.id == b).unwrap().hp = 1;
+    let blaster = put_bot(&mut game, 1, v(7.5, 8.2));
+    let events = play(&mut game, &[], &[cmd(blaster, Order::Blast)]);
+    assert!(events.contains(&Event::Died { seat: 0, id: b, tower: false }), "{events:?}");
+    play(&mut game, &[], &[]);
     assert_eq!(tower(&game, a).tile, Tile::new(6, 6));
 }
 
@@ -276,8 +308,8 @@ fn player_two_transforms_by_its_own_floor() {
     let mut game = empty(10);
     let b = put_bot(&mut game, 1, v(7.0, 6.5));
     let events = play(&mut game, &[], &[cmd(b, Order::Transform)]);
-    assert!(events.contains(&Event::Transformed { seat: 1, id: b, tile: Tile::new(6, 6), hp: 600 }));
-    // In its own view the tower is on [23, 23], centre (23.5, 23.5).
+    // In its own view (and its events) the tower is on [23, 23], centre (23.5, 23.5).
+    assert!(events.contains(&Event::Transformed { seat: 1, id: b, tile: Tile::new(23, 23), hp: 600 }));
     assert_eq!(game.observe(1).towers[0].position, v(23.5, 23.5));
     assert_eq!(game.observe(0).enemy_towers[0].tile, Tile::new(6, 6));
 }
@@ -408,13 +440,16 @@ fn intents_persist_until_replaced() {
 }
 
 /// code-character.md "Units and commands": one command per unit per turn; two are an error and
-/// both are ignored. Unknown and enemy ids are reported.
+/// both are ignored. Unknown and enemy ids are reported (the enemy's unit `k` is
+/// `ENEMY_ID_BASE + k`; `k` alone names none of the player's own units here).
 #[test]
 fn duplicate_unknown_and_enemy_commands() {
     let mut game = empty(10);
     let b = put_bot(&mut game, 0, v(2.5, 2.5));
     let e = put_bot(&mut game, 1, v(20.5, 20.5));
-    let orders = [cmd(b, Order::Move(v(2.5, 6.5))), cmd(b, Order::Blast), cmd(e, Order::Blast), cmd(999, Order::Blast)];
+    let enemy = ENEMY_ID_BASE + e;
+    let orders =
+        [cmd(b, Order::Move(v(2.5, 6.5))), cmd(b, Order::Blast), cmd(enemy, Order::Blast), cmd(e, Order::Blast)];
     play(&mut game, &orders, &[]);
     assert_eq!(bot(&game, b).state, BotState::Idle);
     assert_eq!(bot(&game, e).state, BotState::Idle);
@@ -542,6 +577,11 @@ fn options_and_map_files() {
     let config = CodeCharacter::config_from_options(&pairs(&[("turns", "50")])).unwrap();
     assert_eq!(config, CodeCharacterConfig { turns: 50, map: None });
     assert!(CodeCharacter::config_from_options(&pairs(&[("turns", "0")])).is_err());
+    // At most 100000 turns [ours], so that own ids stay below ENEMY_ID_BASE.
+    assert!(CodeCharacter::config_from_options(&pairs(&[("turns", "100000")])).is_ok());
+    assert!(CodeCharacter::config_from_options(&pairs(&[("turns", "100001")])).is_err());
+    let too_long = CodeCharacterConfig { turns: 100_001, map: None };
+    assert!(CodeCharacter::new(&too_long, 2, 0).is_err());
     assert!(CodeCharacter::config_from_options(&pairs(&[("size", "3")])).is_err());
 
     let dir = std::env::temp_dir().join(format!("cc-map-test-{}", std::process::id()));
@@ -623,4 +663,115 @@ fn display_shows_the_map_and_units() {
     assert_eq!(lines[4], " 1 .B............~~..............");
     assert_eq!(lines[16], "13 .............++++.............");
     assert_eq!(lines.len(), 33);
+}
+
+/// The events that report NO_MULTIPLE_BOT_TASK for bot `id` of seat 0.
+fn multiple_tasks(events: &[Event], id: u32) -> usize {
+    events.iter().filter(|e| **e == Event::MultipleTasks { seat: 0, id }).count()
+}
+
+/// code-character.md "Orders to busy bots": `move(p)` to a bot in MOVE_TO_BLAST changes
+/// nothing: it walks on to its blast target and blasts there, reporting NO_MULTIPLE_BOT_TASK
+/// every turn from the order on; the move is accepted, not rejected.
+#[test]
+fn move_to_a_walking_blaster_is_kept_aside() {
+    let mut game = empty(10);
+    let b = put_bot(&mut game, 0, v(2.5, 2.5));
+    let victim = put_bot(&mut game, 1, v(2.5, 5.5));
+    let events = play(&mut game, &[cmd(b, Order::BlastAt(v(2.5, 5.0)))], &[]);
+    assert_eq!(multiple_tasks(&events, b), 0);
+    assert_eq!(bot(&game, b).state, BotState::MoveToBlast);
+    let events = play(&mut game, &[cmd(b, Order::Move(v(8.5, 2.5)))], &[]);
+    assert!(game.observe(0).rejected.is_empty(), "accepted");
+    assert_eq!(multiple_tasks(&events, b), 1);
+    assert_eq!(bot(&game, b).intent, Intent::BlastAt(v(2.5, 5.0)), "the blast target stays");
+    assert_eq!(bot(&game, b).pos, v(2.5, 4.5), "walking on towards it");
+    let events = play(&mut game, &[], &[]);
+    assert_eq!(multiple_tasks(&events, b), 1, "every turn");
+    assert_eq!(bot(&game, b).pos, v(2.5, 5.0), "arrived");
+    let events = play(&mut game, &[], &[]);
+    assert_eq!(multiple_tasks(&events, b), 1);
+    assert!(events.contains(&Event::BotBlasted { seat: 0, id: b, at: v(2.5, 5.0) }), "it blasts at its target");
+    assert_eq!(bot(&game, victim).hp, 200 - 37);
+    let events = play(&mut game, &[], &[]);
+    assert_eq!(multiple_tasks(&events, b), 0, "gone");
+}
+
+/// code-character.md "Orders to busy bots": the same for MOVE_TO_TRANSFORM: the bot becomes a
+/// tower at its transform target, not at the move's.
+#[test]
+fn move_to_a_walking_transformer_is_kept_aside() {
+    let mut game = empty(10);
+    let b = put_bot(&mut game, 0, v(2.5, 2.5));
+    play(&mut game, &[cmd(b, Order::TransformAt(v(2.5, 4.5)))], &[]);
+    assert_eq!(bot(&game, b).state, BotState::MoveToTransform);
+    let events = play(&mut game, &[cmd(b, Order::Move(v(8.5, 2.5)))], &[]);
+    assert_eq!(multiple_tasks(&events, b), 1);
+    assert_eq!(bot(&game, b).pos, v(2.5, 4.5));
+    let events = play(&mut game, &[], &[]);
+    assert_eq!(multiple_tasks(&events, b), 1);
+    assert!(events.contains(&Event::Transformed { seat: 0, id: b, tile: Tile::new(2, 4), hp: 600 }), "{events:?}");
+    let events = play(&mut game, &[], &[]);
+    assert_eq!(multiple_tasks(&events, b), 0);
+}
+
+/// code-character.md "Orders to busy bots": a bot in TRANSFORM accepts and ignores every
+/// order (move, blast, blast(p), transform(p), transform) until it becomes a tower or dies.
+#[test]
+fn a_transforming_bot_ignores_every_order() {
+    let orders = [
+        Order::Move(v(5.5, 2.5)),
+        Order::Blast,
+        Order::BlastAt(v(5.5, 2.5)),
+        Order::TransformAt(v(5.5, 2.5)),
+        Order::Transform,
+    ];
+    for order in orders {
+        let mut game = empty(10);
+        let b = put_bot(&mut game, 0, v(2.5, 2.5));
+        // Another bot on its tile keeps the transform waiting.
+        put_bot(&mut game, 0, v(2.7, 2.7));
+        play(&mut game, &[cmd(b, Order::Transform)], &[]);
+        assert_eq!(bot(&game, b).state, BotState::Transform);
+        let events = play(&mut game, &[cmd(b, order)], &[]);
+        assert!(game.observe(0).rejected.is_empty(), "{order:?} is accepted");
+        assert!(!events.iter().any(|e| matches!(e, Event::BotBlasted { .. })), "{order:?}");
+        let after = bot(&game, b);
+        assert_eq!((after.state, after.intent, after.pos), (BotState::Transform, Intent::Transform, v(2.5, 2.5)));
+        assert_eq!(multiple_tasks(&events, b), 0);
+    }
+}
+
+/// code-character.md "Orders to busy bots": blast(), blast(p), transform() and transform(p) do
+/// replace a walking blaster's or transformer's target.
+#[test]
+fn blast_and_transform_orders_replace_a_walking_target() {
+    let walk = [Order::BlastAt(v(2.5, 8.5)), Order::TransformAt(v(2.5, 8.5))];
+    for first in walk {
+        let mut game = empty(10);
+        let b = put_bot(&mut game, 0, v(2.5, 2.5));
+        play(&mut game, &[cmd(b, first)], &[]);
+        let events = play(&mut game, &[cmd(b, Order::Blast)], &[]);
+        assert!(events.contains(&Event::BotBlasted { seat: 0, id: b, at: v(2.5, 3.5) }), "{first:?}: {events:?}");
+
+        let mut game = empty(10);
+        let b = put_bot(&mut game, 0, v(2.5, 2.5));
+        play(&mut game, &[cmd(b, first)], &[]);
+        play(&mut game, &[cmd(b, Order::BlastAt(v(4.5, 3.5)))], &[]);
+        assert_eq!((bot(&game, b).state, bot(&game, b).intent), (BotState::MoveToBlast, Intent::BlastAt(v(4.5, 3.5))));
+        assert_eq!(bot(&game, b).pos, v(3.5, 3.5), "heading for the new target");
+
+        let mut game = empty(10);
+        let b = put_bot(&mut game, 0, v(2.5, 2.5));
+        play(&mut game, &[cmd(b, first)], &[]);
+        let events = play(&mut game, &[cmd(b, Order::Transform)], &[]);
+        assert!(events.contains(&Event::Transformed { seat: 0, id: b, tile: Tile::new(2, 3), hp: 600 }), "{first:?}");
+
+        let mut game = empty(10);
+        let b = put_bot(&mut game, 0, v(2.5, 2.5));
+        play(&mut game, &[cmd(b, first)], &[]);
+        play(&mut game, &[cmd(b, Order::TransformAt(v(4.5, 3.5)))], &[]);
+        let moved = bot(&game, b);
+        assert_eq!((moved.state, moved.intent), (BotState::MoveToTransform, Intent::TransformAt(v(4.5, 3.5))));
+    }
 }

@@ -13,11 +13,11 @@
 //! 0.0001 tolerance of a target across a grid line).
 
 use super::CodeCharacter;
-use crate::command::{Command, Order, Rejection, UnitInfo, validate_commands};
+use crate::command::{Command, Rejection, UnitInfo, validate_commands};
 use crate::event::Event;
 use crate::geometry::{MAP_SIZE, Vec2};
 use crate::path::Scratch;
-use crate::perspective::{cross_distance, engine_pos, engine_tile};
+use crate::perspective::{cross_distance, enemy_own_id, engine_tile};
 use crate::rules::{self, BOT_SPEED, MAX_NUM_BOTS, MAX_NUM_TOWERS};
 use crate::unit::{self, BotState, Intent, Tower, TowerState};
 use std::collections::BTreeMap;
@@ -55,6 +55,11 @@ impl CodeCharacter {
         let mut pending: [Vec<Option<Vec2>>; 2] = Default::default();
         for (seat, player) in self.players.iter_mut().enumerate() {
             for (i, bot) in player.bots.iter_mut().enumerate() {
+                // A move kept beside a blast or transform target is reported every turn, as the
+                // original's NO_MULTIPLE_BOT_TASK.
+                if bot.extra_move.is_some() && bot.state != BotState::Dead {
+                    events.push(Event::MultipleTasks { seat: seat as u8, id: bot.id });
+                }
                 let step =
                     unit::run_bot(bot, |from, to| planner.next_position(seat, from, to, BOT_SPEED, &mut scratch));
                 pending[seat].push(step.pending);
@@ -67,7 +72,7 @@ impl CodeCharacter {
                     });
                     // The blaster deals itself its full hp.
                     bot_damage[seat][i] = bot_damage[seat][i].saturating_add(bot.hp);
-                    events.push(Event::BotBlasted { seat: seat as u8, id: bot.id, at: engine_pos(seat, at) });
+                    events.push(Event::BotBlasted { seat: seat as u8, id: bot.id, at });
                 }
             }
         }
@@ -88,11 +93,7 @@ impl CodeCharacter {
                         damage: rules::TOWER_BLAST_DAMAGE_POINTS,
                     });
                     tower_damage[seat][i] = tower_damage[seat][i].saturating_add(tower.hp);
-                    events.push(Event::TowerBlasted {
-                        seat: seat as u8,
-                        id: tower.id,
-                        tile: engine_tile(seat, tower.tile),
-                    });
+                    events.push(Event::TowerBlasted { seat: seat as u8, id: tower.id, tile: tower.tile });
                 }
             }
         }
@@ -121,6 +122,7 @@ impl CodeCharacter {
                         bot.state = BotState::Dead;
                         // A dead bot shows no intent [ours].
                         bot.intent = Intent::None;
+                        bot.extra_move = None;
                         events.push(Event::Died { seat: seat as u8, id: bot.id, tower: false });
                     }
                     continue;
@@ -211,7 +213,7 @@ impl CodeCharacter {
             &self.map,
             commands,
             info,
-            |id| enemy_ids.binary_search(&id).is_ok(),
+            |id| enemy_own_id(id).is_some_and(|k| enemy_ids.binary_search(&k).is_ok()),
             player.towers.len(),
         );
         let player = &mut self.players[seat];
@@ -230,13 +232,7 @@ impl CodeCharacter {
                 }
                 Some(&(false, i)) => {
                     if let Some(bot) = player.bots.get_mut(i) {
-                        bot.intent = match command.order {
-                            Order::Move(p) => Intent::Move(p),
-                            Order::Blast => Intent::Blast,
-                            Order::BlastAt(p) => Intent::BlastAt(p),
-                            Order::Transform => Intent::Transform,
-                            Order::TransformAt(p) => Intent::TransformAt(p),
-                        };
+                        unit::give_order(bot, command.order);
                     }
                 }
                 None => {}
@@ -287,6 +283,7 @@ impl CodeCharacter {
                 bot.state = BotState::Dead;
                 bot.hp = 0;
                 bot.intent = Intent::None;
+                bot.extra_move = None;
                 player.towers.push(Tower {
                     id,
                     hp,
@@ -297,7 +294,7 @@ impl CodeCharacter {
                 });
                 // The tile is blocked at once.
                 blocked.set(tile);
-                events.push(Event::Transformed { seat: seat as u8, id, tile, hp });
+                events.push(Event::Transformed { seat: seat as u8, id, tile: own_tile, hp });
             }
         }
     }

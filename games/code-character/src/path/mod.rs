@@ -19,6 +19,15 @@
 //!   speed along the polyline, turning at waypoints within the turn (reaching one snaps exactly
 //!   onto it, [`Vec2::toward`]). No path: no move.
 //!
+//! **\[ours\] Exact and seat-symmetric, where the original is not.** The original's line-of-sight
+//! test rounds at grid vertices and skips the far tile of axis-aligned segments, and its A*
+//! removes a waypoint from the graph for the rest of the turn when a path query starts or ends
+//! exactly on it (so a bot's path could depend on which bots planned before it, player 1's
+//! first). Here line of sight is exact (the rule above), every query leaves the graph as it was,
+//! and each query runs in the bot owner's own frame (the mirrored grid and waypoints for player
+//! 2, ties broken by position in that frame): the same question gets the same answer for both
+//! seats, bit for bit.
+//!
 //! **\[ours\] Shortest paths without A\*.** The spec says "run A*". The engine finds a shortest
 //! path on the same graph with the same exact Euclidean edge lengths, but from per-goal
 //! shortest-path trees (a Dijkstra rooted at the goal: every waypoint's cost to the goal and its
