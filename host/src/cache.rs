@@ -129,6 +129,17 @@ impl ArtifactCache {
     /// compiled with [`Component::new`] (whose error is returned as is) and stored. A cache
     /// that cannot be read or written only costs the compilation.
     pub fn load_or_compile(&self, engine: &Engine, bytes: &[u8]) -> wasmtime::Result<(Component, Lookup)> {
+        self.load_or_compile_with(engine, bytes, || Component::new(engine, bytes))
+    }
+
+    /// [`ArtifactCache::load_or_compile`] compiling with `compile` (e.g. in a bounded worker
+    /// process, [`crate::compile`]) on a miss; its error is returned as is.
+    pub fn load_or_compile_with(
+        &self,
+        engine: &Engine,
+        bytes: &[u8],
+        compile: impl FnOnce() -> wasmtime::Result<Component>,
+    ) -> wasmtime::Result<(Component, Lookup)> {
         let key = Self::key(engine, bytes);
         let path = self.entry_path(&key);
         let lookup = match std::fs::read(&path) {
@@ -159,7 +170,7 @@ impl ArtifactCache {
         } else {
             self.counters.misses.fetch_add(1, Ordering::Relaxed);
         }
-        let component = Component::new(engine, bytes)?;
+        let component = compile()?;
         match component.serialize() {
             Ok(artifact) => {
                 if let Err(err) = self.store(&key, &artifact) {

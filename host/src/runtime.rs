@@ -23,6 +23,8 @@ pub const WASMTIME_VERSION: &str = "48.0.8";
 pub const FUEL_COSTS: &str = "wasmtime default operator costs (1 per operator), bulk memory per byte";
 /// Interval of the epoch ticker behind the wall-clock backstop.
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);
+/// Most elements a bot's table may hold (a table declared larger is refused at load).
+pub const MAX_TABLE_ELEMENTS: usize = 100_000;
 /// Wasm stack limit per bot (unbounded recursion traps with `StackOverflow`).
 pub const MAX_WASM_STACK: usize = 1 << 20;
 
@@ -88,6 +90,8 @@ pub struct Arena {
     epoch: Arc<EpochTicker>,
     options: ArenaOptions,
     cache: Option<ArtifactCache>,
+    /// Compile worker, load limits, reference components (set in [`crate::compile`]).
+    pub(crate) load: crate::compile::LoadSettings,
 }
 
 impl Arena {
@@ -101,7 +105,7 @@ impl Arena {
         let engine = Engine::new(&engine_config(&options))?;
         let linker = Arc::new(bot_linker(&engine)?);
         let epoch = EpochTicker::start(&engine);
-        Ok(Arena { engine, linker, epoch, options, cache: None })
+        Ok(Arena { engine, linker, epoch, options, cache: None, load: Default::default() })
     }
 
     /// This arena, compiling bots through `cache` (`None`: always compile, the default).
@@ -139,7 +143,7 @@ impl Arena {
     pub fn new_store(&self, budget: &Budget, wasi: WasiCtx, log: BotLog, deadline: Arc<AtomicU64>) -> Store<BotState> {
         let limits = StoreLimitsBuilder::new()
             .memory_size(budget.memory_bytes())
-            .table_elements(100_000)
+            .table_elements(MAX_TABLE_ELEMENTS)
             .instances(64)
             .tables(64)
             .memories(16)
