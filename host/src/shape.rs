@@ -204,6 +204,27 @@ pub fn scan(bytes: &[u8], limits: &ShapeLimits) -> Result<Shape, ShapeError> {
     Ok(shape)
 }
 
+/// The compile-bomb shape the limits were measured with (see [`ShapeLimits::DEFAULT`]), as WAT
+/// text of a core module: one function with `depth` nested blocks, block `i` setting local
+/// `i % locals` and branching out on it, every local read in the innermost block. Tests build
+/// bombs and just-under-the-limit modules with it. `locals` must be at least 1.
+pub fn bomb_wat(depth: usize, locals: usize) -> String {
+    let mut wat = String::from("(module (func (export \"f\") (param i32) (result i32)");
+    wat.push_str(&" (local i32)".repeat(locals));
+    for level in 0..depth {
+        let local = 1 + level % locals.max(1);
+        wat.push_str(&format!(
+            " (block (local.set {local} (i32.add (local.get {local}) (local.get 0))) (br_if 0 (local.get {local}))"
+        ));
+    }
+    for local in 1..=locals {
+        wat.push_str(&format!(" (local.set 0 (i32.add (local.get 0) (local.get {local})))"));
+    }
+    wat.push_str(&")".repeat(depth));
+    wat.push_str(" (local.get 0)))");
+    wat
+}
+
 /// Records `value` in `max` and fails with the limit when it is over.
 fn check(max: &mut u64, value: u64, limit: u64) -> Result<(), u64> {
     *max = (*max).max(value);
@@ -250,41 +271,22 @@ mod tests {
 
     use super::*;
 
-    /// The compile-bomb shape: one function with `depth` nested blocks, block `i` setting local
-    /// `i % locals` and branching out on it, every local read in the innermost block.
-    pub fn nested_blocks(depth: usize, locals: usize) -> String {
-        let mut wat = String::from("(module (func (export \"f\") (param i32) (result i32)");
-        wat.push_str(&" (local i32)".repeat(locals));
-        for level in 0..depth {
-            let local = 1 + level % locals.max(1);
-            wat.push_str(&format!(
-                " (block (local.set {local} (i32.add (local.get {local}) (local.get 0))) (br_if 0 (local.get {local}))"
-            ));
-        }
-        for local in 1..=locals {
-            wat.push_str(&format!(" (local.set 0 (i32.add (local.get 0) (local.get {local})))"));
-        }
-        wat.push_str(&")".repeat(depth));
-        wat.push_str(" (local.get 0)))");
-        wat
-    }
-
     #[test]
     fn the_bomb_shape_is_refused_naming_function_and_limit() {
-        let bytes = wat::parse_str(nested_blocks(5_000, 5_000)).unwrap();
+        let bytes = wat::parse_str(bomb_wat(5_000, 5_000)).unwrap();
         let err = scan(&bytes, &ShapeLimits::DEFAULT).unwrap_err();
         assert_eq!(err.to_string(), "core module 0, function 0 nests blocks more than 3000 deep; the limit is 3000");
-        let bytes = wat::parse_str(nested_blocks(2_000, 1_001)).unwrap();
+        let bytes = wat::parse_str(bomb_wat(2_000, 1_001)).unwrap();
         let err = scan(&bytes, &ShapeLimits::DEFAULT).unwrap_err();
         assert!(err.to_string().ends_with("has 1001 locals in blocks 2000 deep (2002000 locals x depth); the limit is 2000000"), "{err}");
-        let bytes = wat::parse_str(nested_blocks(10, 20_001)).unwrap();
+        let bytes = wat::parse_str(bomb_wat(10, 20_001)).unwrap();
         let err = scan(&bytes, &ShapeLimits::DEFAULT).unwrap_err();
         assert!(err.to_string().ends_with("function 0 declares 20001 locals; the limit is 20000"), "{err}");
     }
 
     #[test]
     fn a_function_just_under_the_limits_passes_and_is_measured() {
-        let bytes = wat::parse_str(nested_blocks(3_000, 666)).unwrap();
+        let bytes = wat::parse_str(bomb_wat(3_000, 666)).unwrap();
         let shape = scan(&bytes, &ShapeLimits::DEFAULT).unwrap();
         assert_eq!((shape.max_nesting_depth, shape.max_function_locals), (3_000, 666));
         assert_eq!(shape.max_locals_times_depth, 1_998_000);
@@ -292,7 +294,7 @@ mod tests {
 
     #[test]
     fn modules_nested_in_components_are_scanned_and_functions_numbered_after_imports() {
-        let inner = nested_blocks(3, 1).replace("(module", "(core module $m (import \"a\" \"b\" (func))");
+        let inner = bomb_wat(3, 1).replace("(module", "(core module $m (import \"a\" \"b\" (func))");
         let component = format!("(component (component {inner}))");
         let limits = ShapeLimits { nesting_depth: 2, ..ShapeLimits::DEFAULT };
         let err = scan(&wat::parse_str(component).unwrap(), &limits).unwrap_err();

@@ -127,7 +127,8 @@ fn compare_funcs(expected: &ComponentFunc, found: &ComponentFunc) -> Result<(), 
 
 fn compare_lists(what: &str, expected: &[Type], found: &[Type]) -> Result<(), String> {
     if expected.len() != found.len() {
-        return Err(format!("expected {} {what}s, found {}", expected.len(), found.len()));
+        let plural = if expected.len() == 1 { "" } else { "s" };
+        return Err(format!("expected {} {what}{plural}, found {}", expected.len(), found.len()));
     }
     for (index, (expected, found)) in expected.iter().zip(found).enumerate() {
         if let Some(detail) = difference(expected, found) {
