@@ -200,8 +200,8 @@ pub fn compile(arena: &Arena, path: &Path, bytes: &[u8], expected: &'static str)
         Some([0, b'a', b's', b'm', ..]) => {}
         _ => return Err(LoadError::NotWasm { path: path_buf, expected }),
     }
-    let shape =
-        scan(bytes, &ShapeLimits::DEFAULT).map_err(|err| LoadError::Shape { path: path_buf.clone(), detail: err.to_string() })?;
+    let shape = scan(bytes, &ShapeLimits::DEFAULT)
+        .map_err(|err| LoadError::Shape { path: path_buf.clone(), detail: err.to_string() })?;
     let limit_mib = arena.load_memory_limit_mib();
     if shape.initial_memory_bytes > u64::from(limit_mib) << 20 {
         let declared_mib = shape.initial_memory_bytes.div_ceil(1 << 20);

@@ -162,7 +162,8 @@ pub fn scan(bytes: &[u8], limits: &ShapeLimits) -> Result<Shape, ShapeError> {
             Payload::MemorySection(reader) => {
                 for memory in reader.into_iter().flatten() {
                     let page = 1u64 << memory.page_size_log2.unwrap_or(16).min(16);
-                    shape.initial_memory_bytes = shape.initial_memory_bytes.saturating_add(memory.initial.saturating_mul(page));
+                    shape.initial_memory_bytes =
+                        shape.initial_memory_bytes.saturating_add(memory.initial.saturating_mul(page));
                 }
             }
             Payload::TableSection(reader) => {
@@ -278,7 +279,11 @@ mod tests {
         assert_eq!(err.to_string(), "core module 0, function 0 nests blocks more than 3000 deep; the limit is 3000");
         let bytes = wat::parse_str(bomb_wat(2_000, 1_001)).unwrap();
         let err = scan(&bytes, &ShapeLimits::DEFAULT).unwrap_err();
-        assert!(err.to_string().ends_with("has 1001 locals in blocks 2000 deep (2002000 locals x depth); the limit is 2000000"), "{err}");
+        assert!(
+            err.to_string()
+                .ends_with("has 1001 locals in blocks 2000 deep (2002000 locals x depth); the limit is 2000000"),
+            "{err}"
+        );
         let bytes = wat::parse_str(bomb_wat(10, 20_001)).unwrap();
         let err = scan(&bytes, &ShapeLimits::DEFAULT).unwrap_err();
         assert!(err.to_string().ends_with("function 0 declares 20001 locals; the limit is 20000"), "{err}");
@@ -311,4 +316,3 @@ mod tests {
         assert_eq!(shape.max_initial_table_elements, 10);
     }
 }
-

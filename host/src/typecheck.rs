@@ -60,7 +60,8 @@ pub fn check_command_exports(engine: &Engine, component: &Component, export: &st
         return Err("no function `run`".into());
     };
     let results: Vec<Type> = run.results().collect();
-    let plain_result = matches!(&results[..], [Type::Result(result)] if result.ok().is_none() && result.err().is_none());
+    let plain_result =
+        matches!(&results[..], [Type::Result(result)] if result.ok().is_none() && result.err().is_none());
     if run.params().len() != 0 || !plain_result || run.async_() {
         return Err("function `run`: expected `func() -> result`".into());
     }
@@ -94,10 +95,8 @@ fn build_reference(arena: &Arena, world: &'static str) -> wasmtime::Result<Compo
 
 /// The reference component's bytes: a dummy module for `world`, encoded as a component.
 fn encode_reference(world: &'static str) -> anyhow::Result<Vec<u8>> {
-    let (_, wit) = GAME_WITS
-        .iter()
-        .find(|(name, _)| *name == world)
-        .ok_or_else(|| anyhow::anyhow!("no WIT for world {world}"))?;
+    let (_, wit) =
+        GAME_WITS.iter().find(|(name, _)| *name == world).ok_or_else(|| anyhow::anyhow!("no WIT for world {world}"))?;
     let mut resolve = wit_parser::Resolve::default();
     resolve.push_str("common.wit", COMMON_WIT)?;
     let package = resolve.push_str("game.wit", wit)?;
@@ -168,7 +167,8 @@ fn difference(expected: &Type, found: &Type) -> Option<String> {
             compare_lists("tuple element", &a, &b).err()
         }
         (Type::Record(a), Type::Record(b)) => {
-            let names = names(a.fields().map(|field| field.name).collect(), b.fields().map(|field| field.name).collect());
+            let names =
+                names(a.fields().map(|field| field.name).collect(), b.fields().map(|field| field.name).collect());
             names.or_else(|| {
                 a.fields()
                     .zip(b.fields())
@@ -177,7 +177,8 @@ fn difference(expected: &Type, found: &Type) -> Option<String> {
         }
         (Type::Variant(a), Type::Variant(b)) => {
             let names = names(a.cases().map(|case| case.name).collect(), b.cases().map(|case| case.name).collect());
-            names.or_else(|| a.cases().zip(b.cases()).find_map(|(a, b)| inner(format!("case `{}`", a.name), a.ty, b.ty)))
+            names
+                .or_else(|| a.cases().zip(b.cases()).find_map(|(a, b)| inner(format!("case `{}`", a.name), a.ty, b.ty)))
         }
         (Type::Enum(a), Type::Enum(b)) => names(a.names().collect(), b.names().collect()),
         (Type::Flags(a), Type::Flags(b)) => names(a.names().collect(), b.names().collect()),
@@ -245,11 +246,17 @@ mod tests {
         let arena = Arena::new().unwrap();
         let paint = reference(&arena, "arena:paint/bot@0.1.0").unwrap();
         // Paint's player, checked as if it were a paint bot with Azul's types.
-        let expected = export_instance(arena.engine(), &reference(&arena, "arena:azul/bot@0.1.0").unwrap(), "arena:azul/player@0.1.0").unwrap();
+        let expected = export_instance(
+            arena.engine(),
+            &reference(&arena, "arena:azul/bot@0.1.0").unwrap(),
+            "arena:azul/player@0.1.0",
+        )
+        .unwrap();
         let found = export_instance(arena.engine(), &paint, "arena:paint/player@0.1.0").unwrap();
-        let (Some(ComponentItem::ComponentFunc(a)), Some(ComponentItem::ComponentFunc(b))) =
-            (expected.get_export(arena.engine(), "take-turn").map(|item| item.ty), found.get_export(arena.engine(), "take-turn").map(|item| item.ty))
-        else {
+        let (Some(ComponentItem::ComponentFunc(a)), Some(ComponentItem::ComponentFunc(b))) = (
+            expected.get_export(arena.engine(), "take-turn").map(|item| item.ty),
+            found.get_export(arena.engine(), "take-turn").map(|item| item.ty),
+        ) else {
             panic!("both have take-turn");
         };
         let err = compare_funcs(&a, &b).unwrap_err();

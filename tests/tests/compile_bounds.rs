@@ -28,7 +28,10 @@ fn the_nested_blocks_bomb_is_refused_before_compiling() {
     assert!((100_000..150_000).contains(&bytes.len()), "the reported size: {}", bytes.len());
     let err = compile(arena(), Path::new("bomb.wasm"), &bytes, AzulBinding::EXPORT).unwrap_err();
     assert!(matches!(err, LoadError::Shape { .. }), "{err}");
-    assert_eq!(err.to_string(), "bomb.wasm: core module 0, function 0 nests blocks more than 3000 deep; the limit is 3000");
+    assert_eq!(
+        err.to_string(),
+        "bomb.wasm: core module 0, function 0 nests blocks more than 3000 deep; the limit is 3000"
+    );
 }
 
 /// A function at the depth limit, with locals x depth just under its limit, compiles.

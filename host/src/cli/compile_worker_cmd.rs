@@ -17,6 +17,7 @@ pub struct WorkerArgs {
 }
 
 pub fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
-    let status = worker_main(args.max_memory_mib, args.address_space_mib, std::io::stdin().lock(), std::io::stdout().lock());
+    let status =
+        worker_main(args.max_memory_mib, args.address_space_mib, std::io::stdin().lock(), std::io::stdout().lock());
     Ok(ExitCode::from(status))
 }
