@@ -4,7 +4,9 @@
 //! this module is the defence in depth for whatever they let through. When the [`Arena`] has a
 //! [`CompileWorker`] (the CLI always sets one: its own executable), the component is compiled
 //! in a child process (`arena compile-worker`) that caps its own address space (`RLIMIT_AS`) and
-//! is killed after a timeout; its artifact ([`Component::serialize`]) comes back over a pipe and
+//! CPU time (`RLIMIT_CPU`: unlike wall-clock time it does not depend on how busy the machine
+//! is, so a legitimate bot is not refused on a loaded machine), and is killed after a much
+//! longer wall-clock timeout should it ever block; its artifact ([`Component::serialize`]) comes back over a pipe and
 //! is deserialised here. Without a worker (the library default, and tests) compilation stays in
 //! this process, bounded by the static limits only.
 //!
@@ -24,12 +26,20 @@ use wasmtime::component::Component;
 pub const WORKER_SUBCOMMAND: &str = "compile-worker";
 /// Default bound on the worker's address space beyond what it uses at start, in MiB.
 pub const DEFAULT_WORKER_MEMORY_MIB: u64 = 4096;
-/// Default bound on the worker's running time.
-pub const DEFAULT_WORKER_TIMEOUT: Duration = Duration::from_secs(60);
+/// Default bound on the worker's CPU time, in seconds (all its threads together). The largest
+/// real bots (12-19 MB interpreter components) need about 14 s.
+pub const DEFAULT_WORKER_CPU_SECONDS: u64 = 60;
+/// Default wall-clock time after which the worker is killed: the backstop for a worker that
+/// blocks instead of computing, far above what [`DEFAULT_WORKER_CPU_SECONDS`] allows on a
+/// busy machine.
+pub const DEFAULT_WORKER_TIMEOUT: Duration = Duration::from_secs(600);
 /// Test hook read by the CLI: the worker's memory bound in MiB instead of
 /// [`DEFAULT_WORKER_MEMORY_MIB`] (tests set a tiny one so a legitimate bot trips it).
 pub const WORKER_MEMORY_ENV: &str = "ARENA_COMPILE_WORKER_MIB";
-/// Test hook read by the CLI: the worker's timeout in milliseconds instead of
+/// Test hook read by the CLI: the worker's CPU-time bound in seconds instead of
+/// [`DEFAULT_WORKER_CPU_SECONDS`].
+pub const WORKER_CPU_ENV: &str = "ARENA_COMPILE_WORKER_CPU_S";
+/// Test hook read by the CLI: the worker's wall-clock timeout in milliseconds instead of
 /// [`DEFAULT_WORKER_TIMEOUT`].
 pub const WORKER_TIMEOUT_ENV: &str = "ARENA_COMPILE_WORKER_TIMEOUT_MS";
 /// Worker exit status: the component does not compile (its message is on stderr).
@@ -44,14 +54,21 @@ pub struct CompileWorker {
     pub exe: PathBuf,
     /// Address space the worker may add to what it uses at start, in MiB.
     pub memory_mib: u64,
-    /// Time after which the worker is killed.
+    /// CPU time the worker may use, in seconds.
+    pub cpu_seconds: u64,
+    /// Wall-clock time after which the worker is killed.
     pub timeout: Duration,
 }
 
 impl CompileWorker {
     /// A worker running `exe`, with the default bounds.
     pub fn new(exe: impl Into<PathBuf>) -> CompileWorker {
-        CompileWorker { exe: exe.into(), memory_mib: DEFAULT_WORKER_MEMORY_MIB, timeout: DEFAULT_WORKER_TIMEOUT }
+        CompileWorker {
+            exe: exe.into(),
+            memory_mib: DEFAULT_WORKER_MEMORY_MIB,
+            cpu_seconds: DEFAULT_WORKER_CPU_SECONDS,
+            timeout: DEFAULT_WORKER_TIMEOUT,
+        }
     }
 }
 
@@ -137,6 +154,8 @@ fn compile_in_worker(arena: &Arena, worker: &CompileWorker, bytes: &[u8]) -> was
         .arg(arena.options().max_memory_mib.to_string())
         .arg("--address-space-mib")
         .arg(worker.memory_mib.to_string())
+        .arg("--cpu-seconds")
+        .arg(worker.cpu_seconds.to_string())
         // glibc reserves 64 MiB of address space per malloc arena, up to eight per core: two
         // keep the bound about compilation rather than the machine's core count.
         .env("MALLOC_ARENA_MAX", "2")
@@ -175,6 +194,9 @@ fn compile_in_worker(arena: &Arena, worker: &CompileWorker, bytes: &[u8]) -> was
     if status.code() == Some(EXIT_INVALID.into()) {
         wasmtime::bail!("{message}");
     }
+    if signal(&status) == Some(SIGXCPU) {
+        return Err(BoundExceeded(format!("compiling took more than {} s of CPU time", worker.cpu_seconds)).into());
+    }
     if status.code() == Some(EXIT_OUT_OF_MEMORY.into()) || out_of_memory(&status, &message) {
         return Err(BoundExceeded(format!("compiling needed more than {} MiB", worker.memory_mib)).into());
     }
@@ -184,11 +206,22 @@ fn compile_in_worker(arena: &Arena, worker: &CompileWorker, bytes: &[u8]) -> was
 /// Whether a worker that did not exit normally ran out of memory: Rust aborts when an
 /// allocation fails, after saying so on stderr.
 fn out_of_memory(status: &ExitStatus, message: &str) -> bool {
+    signal(status) == Some(SIGABRT)
+        || message.contains("memory allocation of")
+        || message.contains("Cannot allocate memory")
+}
+
+/// `abort()`'s signal.
+const SIGABRT: i32 = 6;
+/// The signal `RLIMIT_CPU` ends a process with (Linux numbering).
+const SIGXCPU: i32 = 24;
+
+/// The signal that ended a process, if one did.
+fn signal(status: &ExitStatus) -> Option<i32> {
     #[cfg(unix)]
-    let aborted = std::os::unix::process::ExitStatusExt::signal(status) == Some(6);
+    return std::os::unix::process::ExitStatusExt::signal(status);
     #[cfg(not(unix))]
-    let aborted = status.code().is_none();
-    aborted || message.contains("memory allocation of") || message.contains("Cannot allocate memory")
+    return None;
 }
 
 fn read_all(mut pipe: impl Read) -> Vec<u8> {
@@ -225,11 +258,17 @@ fn deserialize(arena: &Arena, artifact: &[u8]) -> wasmtime::Result<Component> {
 }
 
 /// The worker: reads a component from `input`, caps its address space at what it uses now
-/// plus `address_space_mib`, compiles with an engine built from `max_memory_mib`, and writes
+/// plus `address_space_mib` and its CPU time at `cpu_seconds`, compiles with an engine built from `max_memory_mib`, and writes
 /// the artifact to `output`. Returns the process exit status: 0, [`EXIT_INVALID`] with the
 /// message on stderr, or [`EXIT_OUT_OF_MEMORY`] (an allocation that fails outright aborts the
 /// process instead, which the parent also reads as out of memory).
-pub fn worker_main(max_memory_mib: u32, address_space_mib: u64, mut input: impl Read, mut output: impl Write) -> u8 {
+pub fn worker_main(
+    max_memory_mib: u32,
+    address_space_mib: u64,
+    cpu_seconds: u64,
+    mut input: impl Read,
+    mut output: impl Write,
+) -> u8 {
     let mut bytes = Vec::new();
     if let Err(err) = input.read_to_end(&mut bytes) {
         eprintln!("reading the component: {err}");
@@ -246,6 +285,11 @@ pub fn worker_main(max_memory_mib: u32, address_space_mib: u64, mut input: impl 
     let bound = current_address_space().saturating_add(address_space_mib << 20);
     if let Err(err) = rlimit::setrlimit(rlimit::Resource::AS, bound, bound) {
         eprintln!("setting the address-space limit: {err}");
+        return 1;
+    }
+    // Soft limit: SIGXCPU, which ends the process; the hard limit a second later kills it.
+    if let Err(err) = rlimit::setrlimit(rlimit::Resource::CPU, cpu_seconds, cpu_seconds.saturating_add(1)) {
+        eprintln!("setting the CPU-time limit: {err}");
         return 1;
     }
     let artifact = Component::new(arena.engine(), &bytes).and_then(|component| component.serialize());

@@ -6,7 +6,7 @@
 
 mod common;
 
-use arena_host::compile::{WORKER_MEMORY_ENV, WORKER_TIMEOUT_ENV};
+use arena_host::compile::{WORKER_CPU_ENV, WORKER_MEMORY_ENV, WORKER_TIMEOUT_ENV};
 use arena_host::shape::bomb_wat;
 use common::{arena_with_env, bot, scratch, stderr, stdout};
 
@@ -53,14 +53,17 @@ fn a_bot_that_can_never_start_is_refused_at_load() {
     assert!(err.contains("exports [nothing]"), "{err}");
 }
 
-/// Test hooks shrink the compile worker's bounds: 64 MiB of address space is far too little
-/// for the interpreter in a Python bot, and no compilation finishes in a millisecond. Both are
-/// refused naming the file and the bound. `--no-cache`, so the bot is really compiled.
+/// Test hooks shrink the compile worker's bounds: 64 MiB of address space or one second of CPU
+/// is far too little for the interpreter in a Python bot (about 400 MB and 14 s), and no worker
+/// finishes in a millisecond of wall clock. Each is refused naming the file and the bound.
+/// `--no-cache`, so the bot is really compiled.
 #[test]
 fn a_compilation_over_the_workers_bounds_is_refused() {
     let python = bot("azul-trivial-py");
     let err = refusal([&python, &python], &python, &["--no-cache"], &[(WORKER_MEMORY_ENV, "64")]);
     assert!(err.contains("compiling needed more than 64 MiB"), "{err}");
+    let err = refusal([&python, &python], &python, &["--no-cache"], &[(WORKER_CPU_ENV, "1")]);
+    assert!(err.contains("compiling took more than 1 s of CPU time"), "{err}");
     let greedy = bot("azul-greedy");
     let err = refusal([&greedy, &greedy], &greedy, &["--no-cache"], &[(WORKER_TIMEOUT_ENV, "1")]);
     assert!(err.contains("compiling took longer than 0.001 s"), "{err}");

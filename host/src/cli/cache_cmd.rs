@@ -4,7 +4,7 @@
 use anyhow::Context;
 use arena_host::Arena;
 use arena_host::cache::{ArtifactCache, CACHE_DIR_ENV};
-use arena_host::compile::{CompileWorker, WORKER_MEMORY_ENV, WORKER_TIMEOUT_ENV};
+use arena_host::compile::{CompileWorker, WORKER_CPU_ENV, WORKER_MEMORY_ENV, WORKER_TIMEOUT_ENV};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -63,7 +63,7 @@ impl UseCacheArgs {
 }
 
 /// The compile worker: this executable, with the default bounds or those of the test hooks
-/// `ARENA_COMPILE_WORKER_MIB` and `ARENA_COMPILE_WORKER_TIMEOUT_MS`.
+/// `ARENA_COMPILE_WORKER_MIB`, `ARENA_COMPILE_WORKER_CPU_S` and `ARENA_COMPILE_WORKER_TIMEOUT_MS`.
 fn compile_worker() -> anyhow::Result<CompileWorker> {
     let exe = std::env::current_exe().context("finding this executable for the compile worker")?;
     let mut worker = CompileWorker::new(exe);
@@ -72,6 +72,9 @@ fn compile_worker() -> anyhow::Result<CompileWorker> {
     };
     if let Some(mib) = hook(WORKER_MEMORY_ENV)? {
         worker.memory_mib = mib;
+    }
+    if let Some(seconds) = hook(WORKER_CPU_ENV)? {
+        worker.cpu_seconds = seconds;
     }
     if let Some(ms) = hook(WORKER_TIMEOUT_ENV)? {
         worker.timeout = std::time::Duration::from_millis(ms);

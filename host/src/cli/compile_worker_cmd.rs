@@ -14,10 +14,18 @@ pub struct WorkerArgs {
     /// Address space the compilation may add, in MiB.
     #[arg(long)]
     address_space_mib: u64,
+    /// CPU time the compilation may use, in seconds.
+    #[arg(long)]
+    cpu_seconds: u64,
 }
 
 pub fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
-    let status =
-        worker_main(args.max_memory_mib, args.address_space_mib, std::io::stdin().lock(), std::io::stdout().lock());
+    let status = worker_main(
+        args.max_memory_mib,
+        args.address_space_mib,
+        args.cpu_seconds,
+        std::io::stdin().lock(),
+        std::io::stdout().lock(),
+    );
     Ok(ExitCode::from(status))
 }
