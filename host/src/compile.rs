@@ -159,6 +159,8 @@ fn compile_in_worker(arena: &Arena, worker: &CompileWorker, bytes: &[u8]) -> was
         // glibc reserves 64 MiB of address space per malloc arena, up to eight per core: two
         // keep the bound about compilation rather than the machine's core count.
         .env("MALLOC_ARENA_MAX", "2")
+        // Its stderr carries its one-line verdict, not traces.
+        .env_remove("ARENA_LOG")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
