@@ -106,7 +106,7 @@ pub enum LoadError {
     CompileBound {
         /// The file.
         path: PathBuf,
-        /// Which bound, e.g. "compiling took longer than 60 s".
+        /// Which bound, e.g. "compiling took more than 60 s of CPU time".
         what: String,
     },
     /// The core modules' memories start larger than the match's memory limit: the bot could
