@@ -301,13 +301,24 @@ impl ArtifactCache {
     /// compiled with [`Component::new`] (whose error is returned as is) and stored. A cache
     /// that cannot be read or written only costs the compilation; a refused one is not used.
     pub fn load_or_compile(&self, engine: &Engine, bytes: &[u8]) -> wasmtime::Result<(Component, Lookup)> {
+        self.load_or_compile_with(engine, bytes, || Component::new(engine, bytes))
+    }
+
+    /// [`ArtifactCache::load_or_compile`] compiling with `compile` (e.g. in a bounded worker
+    /// process, [`crate::compile`]) on a miss; its error is returned as is.
+    pub fn load_or_compile_with(
+        &self,
+        engine: &Engine,
+        bytes: &[u8],
+        compile: impl FnOnce() -> wasmtime::Result<Component>,
+    ) -> wasmtime::Result<(Component, Lookup)> {
         let secret = match self.secret() {
             Ok(secret) => secret,
             Err(refused) => {
                 if !self.shared.warned.swap(true, Ordering::Relaxed) {
                     tracing::warn!("not using the compiled-artifact cache: {refused}");
                 }
-                return Ok((Component::new(engine, bytes)?, Lookup::Bypassed));
+                return Ok((compile()?, Lookup::Bypassed));
             }
         };
         let key = Self::key(engine, bytes);
@@ -343,7 +354,7 @@ impl ArtifactCache {
         } else {
             self.shared.misses.fetch_add(1, Ordering::Relaxed);
         }
-        let component = Component::new(engine, bytes)?;
+        let component = compile()?;
         match component.serialize() {
             Ok(artifact) if (HEADER_LEN + artifact.len()) as u64 > self.max_bytes => {
                 tracing::debug!("{}: artifact larger than the cache bound; not stored", path.display());

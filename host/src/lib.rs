@@ -5,6 +5,8 @@
 //!   locked-down WASI each bot gets.
 //! - [`loader`]: reads a bot file, compiles it once per run and checks which game it plays.
 //! - [`cache`]: the compiled-artifact cache the loader may compile through.
+//! - [`shape`]: static limits on a bot's code, checked before compiling; [`compile`]: compiling
+//!   (in a bounded worker process when the arena has one).
 //! - [`bot`]: one bot's life in a match: its store, budgets, suspension, restarts, faults.
 //! - [`games`]: one binding module per game, converting engine types to and from WIT.
 //! - [`seat`]: what the match loop talks to, one [`seat::SeatBot`] per seat, whatever the bot's kind.
@@ -18,6 +20,7 @@
 pub mod bot;
 pub mod budget;
 pub mod cache;
+pub mod compile;
 pub mod driver;
 pub mod fault;
 pub mod fuel_profile;
@@ -34,6 +37,8 @@ pub mod registry;
 pub mod replay;
 pub mod runtime;
 pub mod seat;
+pub mod shape;
+pub mod typecheck;
 pub mod wasi;
 
 pub use budget::Budget;

@@ -3,24 +3,25 @@
 //! component for another game, is refused with one line naming the file, what it exports and
 //! what was expected.
 //!
+//! No bot code runs at load: before compiling, the file's shape is checked against static
+//! limits and its declared initial memory against the match's limit ([`crate::shape`]);
+//! compiling is bounded in time and memory ([`crate::compile`]); export types are checked
+//! against the game's WIT without instantiating ([`crate::typecheck`]).
+//!
 //! A WASI command (a component exporting `wasi:cli/run@0.2.*`) loads as a [`LoadedCommand`]
 //! for games that speak a line protocol to it (see [`crate::protocol`]).
 
-use crate::budget::Budget;
-use crate::driver::{Driven, drive};
+use crate::compile::{CompileError, one_line};
 use crate::games::Binding;
-use crate::log::BotLog;
 use crate::play::BotRef;
-use crate::runtime::{Arena, BotState, StoreHandles};
-use crate::wasi::locked_down_ctx;
+use crate::runtime::{Arena, BotState, MAX_TABLE_ELEMENTS};
+use crate::shape::{ShapeLimits, scan};
+use crate::typecheck::{check_command_exports, check_world_exports};
 use sha2::{Digest, Sha256};
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
-use wasmtime::Store;
-use wasmtime::component::{Component, InstancePre};
-use wasmtime_wasi::p2::bindings::{CommandIndices, CommandPre};
+use wasmtime::component::Component;
+use wasmtime_wasi::p2::bindings::CommandPre;
 
 /// Largest bot file accepted (an interpreter component for Python is under 20 MB).
 pub const MAX_BOT_FILE: u64 = 64 << 20;
@@ -92,6 +93,43 @@ pub enum LoadError {
         /// wasmtime's message.
         detail: String,
     },
+    /// A function or module is over a static shape limit ([`crate::shape`]); not compiled.
+    #[error("{path}: {detail}")]
+    Shape {
+        /// The file.
+        path: PathBuf,
+        /// Which module, function and limit.
+        detail: String,
+    },
+    /// Compiling went over the compile worker's time or memory bound ([`crate::compile`]).
+    #[error("{path}: {what}")]
+    CompileBound {
+        /// The file.
+        path: PathBuf,
+        /// Which bound, e.g. "compiling took more than 60 s of CPU time".
+        what: String,
+    },
+    /// The core modules' memories start larger than the match's memory limit: the bot could
+    /// never start.
+    #[error("{path}: declares {declared_mib} MiB of initial memory; the limit is {limit_mib} MiB")]
+    InitialMemory {
+        /// The file.
+        path: PathBuf,
+        /// Sum of the initial sizes of the memories its core modules define, rounded up.
+        declared_mib: u64,
+        /// The limit.
+        limit_mib: u32,
+    },
+    /// A table starts larger than the arena lets a table grow.
+    #[error("{path}: declares a table of {declared} elements; the limit is {limit}")]
+    InitialTable {
+        /// The file.
+        path: PathBuf,
+        /// The largest initial table size its core modules define.
+        declared: u64,
+        /// The limit.
+        limit: usize,
+    },
     /// The component imports something the arena does not provide.
     #[error("{path}: imports something the arena does not provide: {detail}")]
     Imports {
@@ -150,8 +188,9 @@ pub fn load_bot_bytes<B: Binding>(arena: &Arena, path: &Path, bytes: &[u8]) -> R
     load_bot_component::<B>(arena, path, bytes, component)
 }
 
-/// Checks the header and compiles a component (through the arena's artifact cache, if it has
-/// one); `expected` names the export in refusals.
+/// Checks the header, the shape and the declared minimums, and compiles a component (through
+/// the arena's artifact cache and compile worker, if it has them); `expected` names the export
+/// in refusals.
 pub fn compile(arena: &Arena, path: &Path, bytes: &[u8], expected: &'static str) -> Result<Component, LoadError> {
     let path_buf = path.to_owned();
     match bytes.get(..8) {
@@ -161,11 +200,21 @@ pub fn compile(arena: &Arena, path: &Path, bytes: &[u8], expected: &'static str)
         Some([0, b'a', b's', b'm', ..]) => {}
         _ => return Err(LoadError::NotWasm { path: path_buf, expected }),
     }
-    let compiled = match arena.cache() {
-        Some(cache) => cache.load_or_compile(arena.engine(), bytes).map(|(component, _)| component),
-        None => Component::new(arena.engine(), bytes),
-    };
-    compiled.map_err(|err| LoadError::Invalid { path: path_buf, detail: one_line(&err) })
+    let shape = scan(bytes, &ShapeLimits::DEFAULT)
+        .map_err(|err| LoadError::Shape { path: path_buf.clone(), detail: err.to_string() })?;
+    let limit_mib = arena.load_memory_limit_mib();
+    if shape.initial_memory_bytes > u64::from(limit_mib) << 20 {
+        let declared_mib = shape.initial_memory_bytes.div_ceil(1 << 20);
+        return Err(LoadError::InitialMemory { path: path_buf, declared_mib, limit_mib });
+    }
+    if shape.max_initial_table_elements > MAX_TABLE_ELEMENTS as u64 {
+        let declared = shape.max_initial_table_elements;
+        return Err(LoadError::InitialTable { path: path_buf, declared, limit: MAX_TABLE_ELEMENTS });
+    }
+    crate::compile::compile(arena, bytes).map_err(|err| match err {
+        CompileError::Invalid(detail) => LoadError::Invalid { path: path_buf, detail },
+        CompileError::Bound(what) => LoadError::CompileBound { path: path_buf, what },
+    })
 }
 
 /// The names a component exports.
@@ -195,13 +244,10 @@ pub fn load_bot_component<B: Binding>(
         expected: B::EXPORT,
         detail: one_line(&err),
     })?;
-    check_by_instantiating(arena, B::instance_pre(&pre), bytes, |store, instance| {
-        B::check_exports(&pre, store, instance)
-    })
-    .map_err(|err| LoadError::WrongTypes {
+    check_world_exports(arena, &component, B::WORLD, B::EXPORT).map_err(|detail| LoadError::WrongTypes {
         path: path_buf.clone(),
         expected: B::EXPORT,
-        detail: one_line(&err),
+        detail,
     })?;
     Ok(LoadedBot {
         path: path_buf,
@@ -244,9 +290,12 @@ impl LoadedCommand {
 
 /// Whether a compiled component is a WASI command.
 pub fn is_command(arena: &Arena, component: &Component) -> bool {
-    export_names(arena, component)
-        .iter()
-        .any(|name| name.starts_with(COMMAND_EXPORT) && name[COMMAND_EXPORT.len()..].starts_with('.'))
+    export_names(arena, component).iter().any(|name| is_command_export(name))
+}
+
+/// Whether `name` is `wasi:cli/run@0.2.*`.
+fn is_command_export(name: &str) -> bool {
+    name.strip_prefix(COMMAND_EXPORT).is_some_and(|rest| rest.starts_with('.'))
 }
 
 /// Checks a compiled component as a WASI command.
@@ -267,44 +316,11 @@ pub fn load_command_component(
         expected: EXPECTED,
         detail: one_line(&err),
     })?;
-    check_by_instantiating(arena, pre.instance_pre(), bytes, |store, instance| {
-        CommandIndices::new(pre.instance_pre())?.load(store, instance).map(|_| ())
-    })
-    .map_err(|err| LoadError::WrongTypes {
+    let export = export_names(arena, &component).into_iter().find(|name| is_command_export(name)).unwrap_or_default();
+    check_command_exports(arena.engine(), &component, &export).map_err(|detail| LoadError::WrongTypes {
         path: path_buf.clone(),
         expected: EXPECTED,
-        detail: one_line(&err),
+        detail,
     })?;
     Ok(LoadedCommand { path: path_buf, name: display_name(path), sha256: sha256(bytes), component, pre })
-}
-
-/// wasmtime checks export function signatures only against a live instance, so a component
-/// whose export names match but whose types differ (built against another version of the WIT)
-/// is instantiated once here, in a throwaway store with one default turn of fuel, and checked.
-/// If the trial instantiation itself fails (a trap in a start function) the check is left to
-/// the match, where that misbehaviour is metered and recorded as a fault.
-fn check_by_instantiating(
-    arena: &Arena,
-    pre: &InstancePre<BotState>,
-    bytes: &[u8],
-    check: impl FnOnce(&mut Store<BotState>, &wasmtime::component::Instance) -> wasmtime::Result<()>,
-) -> wasmtime::Result<()> {
-    let budget = Budget::default();
-    let handles = StoreHandles::fresh(&BotLog::default(), &Arc::new(AtomicU64::new(u64::MAX)));
-    let wasi = locked_down_ctx(0, &sha256(bytes), &handles.log, &handles.clock);
-    let mut store = arena.new_store(&budget, wasi, &handles);
-    store.set_fuel(budget.turn_fuel)?;
-    let instance = {
-        let mut call = std::pin::pin!(pre.instantiate_async(&mut store));
-        match drive(arena, &handles.deadline, budget.backstop_ms, &handles.meter, call.as_mut(), false) {
-            Driven::Ready(Ok(instance)) => instance,
-            Driven::Ready(Err(_)) | Driven::Suspended | Driven::Stuck | Driven::Idle => return Ok(()),
-        }
-    };
-    check(&mut store, &instance)
-}
-
-/// An error chain on one line.
-fn one_line(err: &wasmtime::Error) -> String {
-    format!("{err:#}").replace('\n', " ")
 }

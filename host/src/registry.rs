@@ -204,6 +204,8 @@ fn play_files<G: Game>(
         return Err(PlayError::Players { game: G::NAME, min, max, given: paths.len() });
     }
     let config = G::config_from_options(options)?;
+    // A bot that declares more initial memory than this match grants is refused at load.
+    let arena = &arena.clone().with_load_memory_limit(budget.memory_mib);
     let mut bots: Vec<Arc<dyn Contestant<G>>> = Vec::with_capacity(paths.len());
     for (seat, path) in paths.iter().enumerate() {
         let earlier = paths[..seat].iter().position(|other| other == path);

@@ -140,6 +140,8 @@ pub fn verify_with<G: Game>(
     {
         return Err(ReplayError::Runtime { recorded: Box::new(recorded.runtime.clone()), current: Box::new(current) });
     }
+    // As when it was played: a bot declaring more initial memory than the budget is refused.
+    let arena = &arena.clone().with_load_memory_limit(recorded.budget.memory_mib);
     let mut bots: Vec<Arc<dyn Contestant<G>>> = Vec::new();
     for (seat, bot) in recorded.bots.iter().enumerate() {
         let path = bot_paths.get(seat).cloned().flatten().unwrap_or_else(|| bot.path.clone());

@@ -23,6 +23,8 @@ pub const WASMTIME_VERSION: &str = "48.0.8";
 pub const FUEL_COSTS: &str = "wasmtime default operator costs (1 per operator), bulk memory per byte";
 /// Interval of the epoch ticker behind the wall-clock backstop.
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);
+/// Most elements a bot's table may hold (a table declared larger is refused at load).
+pub const MAX_TABLE_ELEMENTS: usize = 100_000;
 /// Wasm stack limit per bot (unbounded recursion traps with `StackOverflow`).
 pub const MAX_WASM_STACK: usize = 1 << 20;
 /// Most bytes a bot may hand the host in one call (a string or list argument, or its answer),
@@ -134,6 +136,8 @@ pub struct Arena {
     cache: Option<ArtifactCache>,
     /// The loop host functions charge fuel with ([`crate::host_fuel`]).
     burner: wasmtime::Module,
+    /// Compile worker, load limits, reference components (set in [`crate::compile`]).
+    pub(crate) load: crate::compile::LoadSettings,
 }
 
 impl Arena {
@@ -148,7 +152,7 @@ impl Arena {
         let linker = Arc::new(bot_linker(&engine)?);
         let epoch = EpochTicker::start(&engine);
         let burner = crate::host_fuel::compile_burner(&engine)?;
-        Ok(Arena { engine, linker, epoch, options, cache: None, burner })
+        Ok(Arena { engine, linker, epoch, options, cache: None, burner, load: Default::default() })
     }
 
     /// This arena, compiling bots through `cache` (`None`: always compile, the default).

@@ -4,6 +4,7 @@
 use anyhow::Context;
 use arena_host::Arena;
 use arena_host::cache::{ArtifactCache, CACHE_DIR_ENV, DEFAULT_MAX_BYTES};
+use arena_host::compile::{CompileWorker, WORKER_CPU_ENV, WORKER_MEMORY_ENV, WORKER_TIMEOUT_ENV};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -63,7 +64,8 @@ pub struct UseCacheArgs {
 impl UseCacheArgs {
     /// An arena compiling through the cache these options name (none with `--no-cache`, when
     /// no directory can be found, or when the directory is refused: then with one warning line
-    /// on stderr saying why).
+    /// on stderr saying why), in a bounded worker process (this executable's `compile-worker`;
+    /// the bounds can be changed by test hooks, see arena_host::compile).
     pub fn arena(&self) -> anyhow::Result<Arena> {
         let cache = if self.no_cache { None } else { self.dir.cache().ok() };
         let cache = cache.filter(|cache| match cache.check() {
@@ -73,8 +75,28 @@ impl UseCacheArgs {
                 false
             }
         });
-        Ok(Arena::new()?.with_cache(cache))
+        Ok(Arena::new()?.with_cache(cache).with_compile_worker(Some(compile_worker()?)))
     }
+}
+
+/// The compile worker: this executable, with the default bounds or those of the test hooks
+/// `ARENA_COMPILE_WORKER_MIB`, `ARENA_COMPILE_WORKER_CPU_S` and `ARENA_COMPILE_WORKER_TIMEOUT_MS`.
+fn compile_worker() -> anyhow::Result<CompileWorker> {
+    let exe = std::env::current_exe().context("finding this executable for the compile worker")?;
+    let mut worker = CompileWorker::new(exe);
+    let hook = |name: &str| -> anyhow::Result<Option<u64>> {
+        std::env::var(name).ok().map(|value| value.parse().with_context(|| format!("${name}={value:?}"))).transpose()
+    };
+    if let Some(mib) = hook(WORKER_MEMORY_ENV)? {
+        worker.memory_mib = mib;
+    }
+    if let Some(seconds) = hook(WORKER_CPU_ENV)? {
+        worker.cpu_seconds = seconds;
+    }
+    if let Some(ms) = hook(WORKER_TIMEOUT_ENV)? {
+        worker.timeout = std::time::Duration::from_millis(ms);
+    }
+    Ok(worker)
 }
 
 /// `arena cache ...`.

@@ -9,6 +9,7 @@ macro_rules! outln {
 }
 
 mod cache_cmd;
+mod compile_worker_cmd;
 mod fuel_cmd;
 mod games_cmd;
 mod match_cmd;
@@ -51,6 +52,10 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Internal: compile a component read from stdin under a memory bound (started by the
+    /// commands that load bots).
+    #[command(name = arena_host::compile::WORKER_SUBCOMMAND, hide = true)]
+    CompileWorker(compile_worker_cmd::WorkerArgs),
 }
 
 /// Runs a parsed command line; `Err` is a usage or input problem (exit status 2).
@@ -62,6 +67,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Fuel(args) => fuel_cmd::run(args),
         Command::Games { json } => games_cmd::run(json),
         Command::CheckTransitions(args) => transitions_cmd::run(args),
+        Command::CompileWorker(args) => compile_worker_cmd::run(args),
     }
 }
 

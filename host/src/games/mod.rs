@@ -38,8 +38,8 @@ impl From<TurnInfo> for common::TurnInfo {
 }
 
 /// The part of a [`Binding`] impl that is the same for every game's `bot` world: the
-/// pre-instantiated and instance types `bindgen!` generated in module `$bindings`, the export
-/// type check, and instantiation. Used inside `impl Binding for ...`.
+/// pre-instantiated and instance types `bindgen!` generated in module `$bindings`, and
+/// instantiation. Used inside `impl Binding for ...`.
 macro_rules! bot_world_plumbing {
     ($bindings:ident) => {
         type Pre = $bindings::BotPre<$crate::runtime::BotState>;
@@ -51,14 +51,6 @@ macro_rules! bot_world_plumbing {
 
         fn instance_pre(pre: &Self::Pre) -> &::wasmtime::component::InstancePre<$crate::runtime::BotState> {
             pre.instance_pre()
-        }
-
-        fn check_exports(
-            pre: &Self::Pre,
-            store: &mut ::wasmtime::Store<$crate::runtime::BotState>,
-            instance: &::wasmtime::component::Instance,
-        ) -> ::wasmtime::Result<()> {
-            $bindings::BotIndices::new(pre.instance_pre())?.load(store, instance).map(|_| ())
         }
 
         fn instantiate(
@@ -148,19 +140,12 @@ pub trait Binding: Send + Sync + 'static {
     /// The world a bot for this game targets, e.g. `arena:azul/bot@0.1.0`.
     const WORLD: &'static str;
 
-    /// Type-checks the component's exports against the world.
+    /// Checks the component has the world's exports (their types are checked without
+    /// instantiating by [`crate::typecheck`] at load).
     fn pre(pre: InstancePre<BotState>) -> wasmtime::Result<Self::Pre>;
 
     /// The linked, not yet instantiated component.
     fn instance_pre(pre: &Self::Pre) -> &InstancePre<BotState>;
-
-    /// Type-checks an instance's exports against the world (wasmtime checks function
-    /// signatures only against a live instance).
-    fn check_exports(
-        pre: &Self::Pre,
-        store: &mut Store<BotState>,
-        instance: &wasmtime::component::Instance,
-    ) -> wasmtime::Result<()>;
 
     /// Instantiates (metered by the caller's fuel setting).
     fn instantiate(pre: &Self::Pre, store: Store<BotState>) -> OwnedCall<Self::Instance>;

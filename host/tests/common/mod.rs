@@ -9,9 +9,15 @@ use std::process::{Command, Output};
 /// Runs `arena` with `args`, its compiled-artifact cache in this test process's scratch folder
 /// (not the user's cache; `--cache-dir` and `--no-cache` still override it).
 pub fn arena(args: &[&str]) -> Output {
+    arena_with_env(args, &[])
+}
+
+/// [`arena`] with extra environment variables (e.g. the compile worker's test hooks).
+pub fn arena_with_env(args: &[&str], env: &[(&str, &str)]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_arena"))
         .args(args)
         .env("ARENA_CACHE_DIR", scratch("arena-cache"))
+        .envs(env.iter().copied())
         .output()
         .expect("run arena")
 }

@@ -1,0 +1,112 @@
+//! Issue 11, hole 6: compiling untrusted code is bounded, and loading runs no bot code. A
+//! compile bomb is refused by the static shape limits before Cranelift sees it; a component
+//! whose memories start larger than the match grants is refused at load; a start function is
+//! never run at load (export types are checked against the WIT without instantiating). The
+//! compile worker's own bounds are exercised through the CLI (host/tests/cli_compile.rs).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use arena_host::games::Binding;
+use arena_host::games::azul::AzulBinding;
+use arena_host::loader::{LoadError, compile, is_command, load_bot_bytes, load_command_component};
+use arena_host::registry::{PlayError, find_game};
+use arena_host::shape::bomb_wat;
+use arena_host::{Arena, Budget};
+use arena_tests::{arena, bot_path, scratch};
+use std::path::{Path, PathBuf};
+
+/// A component wrapping the core module `module` (WAT text).
+fn component_of(module: &str) -> Vec<u8> {
+    wat::parse_str(format!("{})", module.replacen("(module", "(component (core module", 1))).unwrap()
+}
+
+/// The reported bomb (one function, 5000 nested blocks and 5000 locals: 125 KB) is refused with
+/// the shape error naming module, function and limit, without being compiled.
+#[test]
+fn the_nested_blocks_bomb_is_refused_before_compiling() {
+    let bytes = component_of(&bomb_wat(5_000, 5_000));
+    assert!((100_000..150_000).contains(&bytes.len()), "the reported size: {}", bytes.len());
+    let err = compile(arena(), Path::new("bomb.wasm"), &bytes, AzulBinding::EXPORT).unwrap_err();
+    assert!(matches!(err, LoadError::Shape { .. }), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "bomb.wasm: core module 0, function 0 nests blocks more than 3000 deep; the limit is 3000"
+    );
+}
+
+/// A function at the depth limit, with locals x depth just under its limit, compiles.
+#[test]
+fn a_module_just_under_the_shape_limits_compiles() {
+    let bytes = component_of(&bomb_wat(3_000, 666));
+    compile(arena(), Path::new("deep.wasm"), &bytes, AzulBinding::EXPORT).unwrap();
+}
+
+/// Writes `bytes` to a scratch file `name`.
+fn scratch_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let path = scratch(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// A component declaring 200 MiB of initial memory can never start under the default 64 MiB:
+/// a match refuses it at load. Under a budget granting 256 MiB it passes this check (and is
+/// then refused for exporting nothing).
+#[test]
+fn a_component_whose_memory_can_never_fit_is_refused_at_load() {
+    let file = scratch_file("big-memory.wasm", &wat::parse_str("(component (core module (memory 3200)))").unwrap());
+    let azul = find_game("azul").unwrap();
+    let bots = [bot_path("azul-greedy"), file.clone()];
+    let err = azul.play(arena(), &bots, &[], 0, Budget::default()).err().unwrap();
+    let PlayError::Load(err) = err else { panic!("{err}") };
+    assert!(matches!(err, LoadError::InitialMemory { declared_mib: 200, limit_mib: 64, .. }), "{err}");
+    assert_eq!(err.to_string(), format!("{}: declares 200 MiB of initial memory; the limit is 64 MiB", file.display()));
+    let roomy = Budget { memory_mib: 256, ..Budget::default() };
+    let err = azul.play(arena(), &bots, &[], 0, roomy).err().unwrap();
+    assert!(matches!(err, PlayError::Load(LoadError::WrongWorld { .. })), "{err}");
+    // A library load without a match checks against the most any match may grant.
+    assert_eq!(Arena::new().unwrap().load_memory_limit_mib(), 4096);
+}
+
+/// A core module whose start function never returns, instantiated by a component exporting
+/// `exports` (WAT).
+fn spinning_component(exports: &str) -> Vec<u8> {
+    wat::parse_str(format!(
+        r#"(component
+            (core module $m
+                (func $spin (loop $forever (br $forever)))
+                (start $spin)
+                (func (export "run") (result i32) (i32.const 0))
+                (func (export "init")))
+            (core instance $i (instantiate $m))
+            {exports})"#
+    ))
+    .unwrap()
+}
+
+/// Loading runs no bot code: a WASI command whose start function never returns loads (its
+/// types are right), and a WIT bot whose start function never returns is refused for its types
+/// (there used to be a trial instantiation, which ran the start function on fuel charged to no
+/// one).
+#[test]
+fn a_start_function_is_never_run_at_load() {
+    let command = spinning_component(
+        r#"(func $run (result (result)) (canon lift (core func $i "run")))
+           (instance $cli (export "run" (func $run)))
+           (export "wasi:cli/run@0.2.0" (instance $cli))"#,
+    );
+    let path = Path::new("spinning-command.wasm");
+    let component = compile(arena(), path, &command, AzulBinding::EXPORT).unwrap();
+    assert!(is_command(arena(), &component));
+    let loaded = load_command_component(arena(), path, &command, component).unwrap();
+    assert_eq!(loaded.name, "spinning-command");
+
+    let wit_bot = spinning_component(
+        r#"(func $init (canon lift (core func $i "init")))
+           (func $turn (canon lift (core func $i "init")))
+           (instance $player (export "init" (func $init)) (export "take-turn" (func $turn)))
+           (export "arena:azul/player@0.1.0" (instance $player))"#,
+    );
+    let err = load_bot_bytes::<AzulBinding>(arena(), Path::new("spinning-bot.wasm"), &wit_bot).err().unwrap();
+    assert!(matches!(err, LoadError::WrongTypes { .. }), "{err}");
+    assert!(err.to_string().contains("function `init`: expected 1 parameter, found 0"), "{err}");
+}
