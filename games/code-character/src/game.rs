@@ -231,6 +231,7 @@ impl CodeCharacter {
             position: view_pos(observer, owner, bot.pos),
             state: bot.state.status(),
             intent: bot.intent.map_target(|p| view_pos(observer, owner, p)),
+            extra_move: bot.extra_move.map(|p| view_pos(observer, owner, p)),
         }
     }
 

@@ -44,6 +44,11 @@ pub struct BotView {
     pub state: BotStatus,
     /// Its current intent (the enemy's too, as the original showed them).
     pub intent: Intent,
+    /// The `move(p)` target kept aside while it walks to a blast or transform target, in the
+    /// observer's frame like [`BotView::intent`]'s target (the enemy's too). A bot with an extra
+    /// move is the original's NO_MULTIPLE_BOT_TASK, reported every turn; it never walks there
+    /// (code-character.md "Orders to busy bots").
+    pub extra_move: Option<Vec2>,
 }
 
 /// A tower as a player sees it.

@@ -291,7 +291,14 @@ fn bot_from_wit(bot: &wit::Bot) -> BotView {
         wit::Intent::Blast => Intent::Blast,
         wit::Intent::Transform => Intent::Transform,
     };
-    BotView { id: bot.id, hp: bot.hp, position: vec2(bot.position), state, intent }
+    BotView {
+        id: bot.id,
+        hp: bot.hp,
+        position: vec2(bot.position),
+        state,
+        intent,
+        extra_move: bot.extra_move.map(vec2),
+    }
 }
 
 fn tower_from_wit(tower: &wit::Tower) -> TowerView {

@@ -169,7 +169,14 @@ fn bot_to_wit(bot: &BotView) -> wit::Bot {
         BotStatus::Transform => wit::BotStatus::Transform,
         BotStatus::Dead => wit::BotStatus::Dead,
     };
-    wit::Bot { id: bot.id, hp: bot.hp, position: vec2_to_wit(bot.position), state, intent: intent_to_wit(bot.intent) }
+    wit::Bot {
+        id: bot.id,
+        hp: bot.hp,
+        position: vec2_to_wit(bot.position),
+        state,
+        intent: intent_to_wit(bot.intent),
+        extra_move: bot.extra_move.map(vec2_to_wit),
+    }
 }
 
 fn tower_to_wit(tower: &TowerView) -> wit::Tower {

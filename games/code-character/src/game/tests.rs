@@ -673,6 +673,13 @@ fn multiple_tasks(events: &[Event], id: u32) -> usize {
 /// code-character.md "Orders to busy bots": `move(p)` to a bot in MOVE_TO_BLAST changes
 /// nothing: it walks on to its blast target and blasts there, reporting NO_MULTIPLE_BOT_TASK
 /// every turn from the order on; the move is accepted, not rejected.
+/// The extra move of seat 0's bot `id` as both seats see it: [its owner's view, the enemy's].
+fn seen_extra_move(game: &CodeCharacter, id: u32) -> [Option<Vec2>; 2] {
+    let own = game.observe(0).bot(id).map(|b| b.extra_move);
+    let enemy = game.observe(1).bot(ENEMY_ID_BASE + id).map(|b| b.extra_move);
+    [own.expect("seat 0 sees its bot"), enemy.expect("seat 1 sees the enemy bot")]
+}
+
 #[test]
 fn move_to_a_walking_blaster_is_kept_aside() {
     let mut game = empty(10);
@@ -681,18 +688,26 @@ fn move_to_a_walking_blaster_is_kept_aside() {
     let events = play(&mut game, &[cmd(b, Order::BlastAt(v(2.5, 5.0)))], &[]);
     assert_eq!(multiple_tasks(&events, b), 0);
     assert_eq!(bot(&game, b).state, BotState::MoveToBlast);
+    assert_eq!(seen_extra_move(&game, b), [None, None]);
     let events = play(&mut game, &[cmd(b, Order::Move(v(8.5, 2.5)))], &[]);
     assert!(game.observe(0).rejected.is_empty(), "accepted");
     assert_eq!(multiple_tasks(&events, b), 1);
     assert_eq!(bot(&game, b).intent, Intent::BlastAt(v(2.5, 5.0)), "the blast target stays");
     assert_eq!(bot(&game, b).pos, v(2.5, 4.5), "walking on towards it");
+    // Both seats see both intents, each in its own frame (the enemy's mirrored).
+    let (own, enemy) = (game.observe(0), game.observe(1));
+    let (own, enemy) = (own.bot(b).expect("own bot"), enemy.bot(ENEMY_ID_BASE + b).expect("enemy bot"));
+    assert_eq!((own.intent, own.extra_move), (Intent::BlastAt(v(2.5, 5.0)), Some(v(8.5, 2.5))));
+    assert_eq!((enemy.intent, enemy.extra_move), (Intent::BlastAt(v(27.5, 25.0)), Some(v(21.5, 27.5))));
     let events = play(&mut game, &[], &[]);
     assert_eq!(multiple_tasks(&events, b), 1, "every turn");
     assert_eq!(bot(&game, b).pos, v(2.5, 5.0), "arrived");
+    assert_eq!(seen_extra_move(&game, b), [Some(v(8.5, 2.5)), Some(v(21.5, 27.5))], "every turn");
     let events = play(&mut game, &[], &[]);
     assert_eq!(multiple_tasks(&events, b), 1);
     assert!(events.contains(&Event::BotBlasted { seat: 0, id: b, at: v(2.5, 5.0) }), "it blasts at its target");
     assert_eq!(bot(&game, victim).hp, 200 - 37);
+    assert_eq!(seen_extra_move(&game, b), [None, None], "the dead blaster shows none");
     let events = play(&mut game, &[], &[]);
     assert_eq!(multiple_tasks(&events, b), 0, "gone");
 }
@@ -705,12 +720,19 @@ fn move_to_a_walking_transformer_is_kept_aside() {
     let b = put_bot(&mut game, 0, v(2.5, 2.5));
     play(&mut game, &[cmd(b, Order::TransformAt(v(2.5, 4.5)))], &[]);
     assert_eq!(bot(&game, b).state, BotState::MoveToTransform);
+    assert_eq!(seen_extra_move(&game, b), [None, None]);
     let events = play(&mut game, &[cmd(b, Order::Move(v(8.5, 2.5)))], &[]);
     assert_eq!(multiple_tasks(&events, b), 1);
     assert_eq!(bot(&game, b).pos, v(2.5, 4.5));
+    // Both seats see both intents, each in its own frame (the enemy's mirrored).
+    let (own, enemy) = (game.observe(0), game.observe(1));
+    let (own, enemy) = (own.bot(b).expect("own bot"), enemy.bot(ENEMY_ID_BASE + b).expect("enemy bot"));
+    assert_eq!((own.intent, own.extra_move), (Intent::TransformAt(v(2.5, 4.5)), Some(v(8.5, 2.5))));
+    assert_eq!((enemy.intent, enemy.extra_move), (Intent::TransformAt(v(27.5, 25.5)), Some(v(21.5, 27.5))));
     let events = play(&mut game, &[], &[]);
     assert_eq!(multiple_tasks(&events, b), 1);
     assert!(events.contains(&Event::Transformed { seat: 0, id: b, tile: Tile::new(2, 4), hp: 600 }), "{events:?}");
+    assert_eq!(seen_extra_move(&game, b), [None, None], "the tower's bot shows none");
     let events = play(&mut game, &[], &[]);
     assert_eq!(multiple_tasks(&events, b), 0);
 }

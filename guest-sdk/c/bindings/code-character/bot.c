@@ -79,8 +79,14 @@ void arena_code_character_types_intent_free(arena_code_character_types_intent_t 
   }
 }
 
+void arena_code_character_types_option_vec2_free(arena_code_character_types_option_vec2_t *ptr) {
+  if (ptr->is_some) {
+  }
+}
+
 void arena_code_character_types_bot_free(arena_code_character_types_bot_t *ptr) {
   arena_code_character_types_intent_free(&ptr->intent);
+  arena_code_character_types_option_vec2_free(&ptr->extra_move);
 }
 
 void arena_code_character_types_order_free(arena_code_character_types_order_t *ptr) {
@@ -233,7 +239,7 @@ void __wasm_export_exports_arena_code_character_player_init(uint8_t * arg) {
 
 __attribute__((__export_name__("arena:code-character/player@0.1.0#take-turn")))
 uint8_t * __wasm_export_exports_arena_code_character_player_take_turn(uint8_t * arg) {
-  exports_arena_code_character_player_view_t arg3 = (arena_code_character_types_view_t) {
+  exports_arena_code_character_player_view_t arg4 = (arena_code_character_types_view_t) {
     (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 0))),
     (uint32_t) (uint32_t) (*((int32_t*) (arg + 4))),
     (bot_tuple2_u32_u32_t) (bot_tuple2_u32_u32_t) {
@@ -257,7 +263,7 @@ uint8_t * __wasm_export_exports_arena_code_character_player_take_turn(uint8_t * 
     },
   };
   exports_arena_code_character_player_list_command_t ret;
-  exports_arena_code_character_player_take_turn(&arg3, &ret);
+  exports_arena_code_character_player_take_turn(&arg4, &ret);
   free(arg);
   uint8_t *ptr = (uint8_t *) &RET_AREA;
   *((size_t*)(ptr + sizeof(void*))) = (ret).len;

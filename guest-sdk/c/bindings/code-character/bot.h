@@ -163,6 +163,11 @@ typedef struct arena_code_character_types_intent_t {
 // `transform`.
 #define ARENA_CODE_CHARACTER_TYPES_INTENT_TRANSFORM 5
 
+typedef struct {
+  bool is_some;
+  arena_code_character_types_vec2_t val;
+} arena_code_character_types_option_vec2_t;
+
 // A bot (own or enemy).
 typedef struct arena_code_character_types_bot_t {
   // Its id.
@@ -175,6 +180,11 @@ typedef struct arena_code_character_types_bot_t {
   arena_code_character_types_bot_status_t   state;
   // Its current intent (the enemy's too).
   arena_code_character_types_intent_t   intent;
+  // The kept move (the enemy's too): the target of a `move` given while the bot walked to
+  // a blast or transform target. When set, the bot reports NO_MULTIPLE_BOT_TASK every
+  // turn; it never walks there (it acts at its intent's target; only its death or
+  // transform clears it).
+  arena_code_character_types_option_vec2_t   extra_move;
 } arena_code_character_types_bot_t;
 
 // A tower (own or enemy).
@@ -193,7 +203,12 @@ typedef struct arena_code_character_types_tower_t {
   arena_code_character_types_tower_state_t   state;
 } arena_code_character_types_tower_t;
 
-// One unit's order.
+// One unit's order. It replaces the unit's intent, except for busy bots (the original's
+// rule): `move` to a bot walking to a blast or transform target leaves its intent as it is
+// (it walks on and acts there) and is kept as the bot's `extra-move`, so the bot reports
+// NO_MULTIPLE_BOT_TASK every turn from then on (in both players' views and the match's
+// events); a bot waiting to transform ignores every order (both are accepted, not
+// rejected).
 typedef struct arena_code_character_types_order_t {
   uint8_t tag;
   union {
@@ -336,6 +351,8 @@ void arena_code_character_types_list_vec2_free(arena_code_character_types_list_v
 void arena_code_character_types_static_view_free(arena_code_character_types_static_view_t *ptr);
 
 void arena_code_character_types_intent_free(arena_code_character_types_intent_t *ptr);
+
+void arena_code_character_types_option_vec2_free(arena_code_character_types_option_vec2_t *ptr);
 
 void arena_code_character_types_bot_free(arena_code_character_types_bot_t *ptr);
 
