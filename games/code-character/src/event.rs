@@ -21,7 +21,8 @@ pub enum Event {
     },
     /// A bot walking to a blast or transform target (or waiting to transform) was also given a
     /// `move`, which it keeps and never carries out: the original's NO_MULTIPLE_BOT_TASK,
-    /// reported every turn until the bot is gone.
+    /// reported every turn until the bot is gone. Both players' views show the kept move too
+    /// ([`crate::BotView::extra_move`]).
     MultipleTasks {
         /// Its owner.
         seat: u8,

@@ -670,9 +670,6 @@ fn multiple_tasks(events: &[Event], id: u32) -> usize {
     events.iter().filter(|e| **e == Event::MultipleTasks { seat: 0, id }).count()
 }
 
-/// code-character.md "Orders to busy bots": `move(p)` to a bot in MOVE_TO_BLAST changes
-/// nothing: it walks on to its blast target and blasts there, reporting NO_MULTIPLE_BOT_TASK
-/// every turn from the order on; the move is accepted, not rejected.
 /// The extra move of seat 0's bot `id` as both seats see it: [its owner's view, the enemy's].
 fn seen_extra_move(game: &CodeCharacter, id: u32) -> [Option<Vec2>; 2] {
     let own = game.observe(0).bot(id).map(|b| b.extra_move);
@@ -680,6 +677,10 @@ fn seen_extra_move(game: &CodeCharacter, id: u32) -> [Option<Vec2>; 2] {
     [own.expect("seat 0 sees its bot"), enemy.expect("seat 1 sees the enemy bot")]
 }
 
+/// code-character.md "Orders to busy bots": `move(p)` to a bot in MOVE_TO_BLAST changes
+/// nothing: it walks on to its blast target and blasts there, reporting NO_MULTIPLE_BOT_TASK
+/// every turn from the order on (its view, in both seats, carries the kept move beside the
+/// intent); the move is accepted, not rejected.
 #[test]
 fn move_to_a_walking_blaster_is_kept_aside() {
     let mut game = empty(10);
