@@ -243,6 +243,23 @@ mod tests {
         }
     }
 
+    /// A busy bot's kept move reaches the bot beside its intent; an idle bot has none.
+    #[test]
+    fn a_bots_extra_move_is_sent() {
+        let busy = BotView {
+            id: 3,
+            hp: 200,
+            position: Vec2::new(2.5, 4.5),
+            state: BotStatus::Blast,
+            intent: Intent::BlastAt(Vec2::new(2.5, 5.0)),
+            extra_move: Some(Vec2::new(8.5, 2.25)),
+        };
+        let wit = bot_to_wit(&busy);
+        assert!(matches!(wit.intent, wit::Intent::BlastAt(wit::Vec2 { x: 2.5, y: 5.0 })));
+        assert!(matches!(wit.extra_move, Some(wit::Vec2 { x: 8.5, y: 2.25 })), "{:?}", wit.extra_move);
+        assert!(bot_to_wit(&BotView { extra_move: None, ..busy }).extra_move.is_none());
+    }
+
     /// The static view's terrain is row-major and its flags are the map's.
     #[test]
     fn static_view_is_row_major() {
