@@ -43,9 +43,9 @@ pub const WORKER_CPU_ENV: &str = "ARENA_COMPILE_WORKER_CPU_S";
 /// [`DEFAULT_WORKER_TIMEOUT`].
 pub const WORKER_TIMEOUT_ENV: &str = "ARENA_COMPILE_WORKER_TIMEOUT_MS";
 /// Worker exit status: the component does not compile (its message is on stderr).
-const EXIT_INVALID: u8 = 3;
+pub const EXIT_INVALID: u8 = 3;
 /// Worker exit status: an allocation failed (the address-space bound was reached).
-const EXIT_OUT_OF_MEMORY: u8 = 4;
+pub const EXIT_OUT_OF_MEMORY: u8 = 4;
 
 /// How to run the compile worker.
 #[derive(Debug, Clone, PartialEq, Eq)]
