@@ -9,13 +9,17 @@
 //! - `demo`: installs the wasm targets, builds the Rust bots, plays greedy vs random, verifies the
 //!   replay, and prints the result and the replay path.
 //! - `test`: checks the C bindings are current, installs the wasm targets, builds every bot, then
-//!   `cargo fmt --check`, clippy with `-D warnings` (host and wasm targets), rustdoc and every test.
+//!   `cargo fmt --check`, clippy with `-D warnings` (host and wasm targets), rustdoc, every test,
+//!   and every fuzz target for a few seconds ([`fuzz::smoke`]).
+//! - `fuzz [--seconds N] [--seed S] [TARGET...]`: runs the fuzz targets (`tests/fuzz`, the
+//!   `arena-fuzz` runner) for N seconds each ([`fuzz`]).
 //! - `fuel-table`: builds every bot and prints the README's fuel-per-language table: `arena fuel`
 //!   over the trivial Azul bot of each language ([`TRIVIAL_BOTS`]).
 //! - `bench`: installs the wasm targets, builds the Rust bots, then runs the benchmarks
 //!   (`cargo bench -p arena-host --bench arena`); further arguments pick sections by name.
 
 mod foreign;
+mod fuzz;
 mod rust_bots;
 mod util;
 
@@ -32,8 +36,11 @@ tasks:
                          target/bots/<folder-name>.wasm)
   c-bindings             regenerate the C bindings of every game (guest-sdk/c/bindings/)
   demo                   set up, build the bots, play azul-greedy vs azul-random, verify the replay
-  test                   check the C bindings, set up, build the bots, run fmt, clippy, rustdoc
-                         and every test
+  test                   check the C bindings, set up, build the bots, run fmt, clippy, rustdoc,
+                         every test, and every fuzz target for 5 seconds
+  fuzz [--seconds N] [--seed S] [TARGET...]
+                         run the fuzz targets (default: all, 10 s each; `cargo xtask fuzz --list`
+                         names them); a failing input is saved under target/fuzz-failures/
   fuel-table             build the trivial Azul bot of every language and print the README's
                          fuel-per-language table (`arena fuel --markdown`)
   bench [SECTION...]     set up, build the bots, run the benchmarks (optionally only the sections
@@ -50,6 +57,7 @@ fn main() -> Result<()> {
         "c-bindings" => foreign::c::write_bindings(&root),
         "demo" => demo(&root),
         "test" => test(&root),
+        "fuzz" => fuzz::fuzz(&root, rest),
         "bench" => bench(&root, rest),
         "fuel-table" => fuel_table(&root),
         "" | "help" | "--help" | "-h" => {
@@ -144,6 +152,7 @@ fn test(root: &Path) -> Result<()> {
             .current_dir(root),
     )?;
     run(root, &cargo(), &["test", "--workspace"])?;
+    fuzz::smoke(root)?;
     Ok(())
 }
 
