@@ -65,7 +65,7 @@ pub fn target_dir() -> PathBuf {
 }
 
 /// This process's scratch folder, `target/tmp/arena-fuzz-<pid>` (created on first use; the
-/// runner removes it at exit).
+/// runner and the tests remove it when done).
 pub fn scratch_dir() -> PathBuf {
     target_dir().join("tmp").join(format!("arena-fuzz-{}", std::process::id()))
 }
@@ -89,5 +89,6 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), TARGETS.len(), "target names are not unique");
+        let _ = std::fs::remove_dir_all(scratch_dir());
     }
 }

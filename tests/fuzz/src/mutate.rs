@@ -129,12 +129,12 @@ pub fn json(sample: &Value, u: &mut Unstructured) -> Value {
     value
 }
 
-/// The JSON pointer of a random node of `value`: walk down, stopping at each level with
-/// probability 1/4.
+/// The JSON pointer of a random node of `value` below the root (replacing a whole file is what
+/// raw inputs do): walk down, stopping at each level past the first with probability 1/4.
 fn pick(value: &Value, u: &mut Unstructured) -> String {
     let mut pointer = String::new();
     let mut node = value;
-    while !u.ratio(1, 4).unwrap_or(true) {
+    while pointer.is_empty() || !u.ratio(1, 4).unwrap_or(true) {
         let child = match node {
             Value::Array(items) if !items.is_empty() => {
                 let at = index(u, items.len());

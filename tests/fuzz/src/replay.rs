@@ -25,6 +25,7 @@ use arena_host::seat::{Contestant, SeatBot};
 use rand_core::Rng;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 /// The golden Azul replay (a real match between real bots).
@@ -137,15 +138,17 @@ impl<G: Subject> SeatBot<G> for NativeSeat<G> {
     }
 }
 
-/// The file this process writes each input to.
+/// The file this thread writes each input to (one per thread: test threads share the process).
 fn scratch_file() -> Option<PathBuf> {
-    static FILE: OnceLock<Option<PathBuf>> = OnceLock::new();
-    FILE.get_or_init(|| {
-        let dir = crate::scratch_dir();
-        std::fs::create_dir_all(&dir).ok()?;
-        Some(dir.join("replay.json"))
-    })
-    .clone()
+    static THREADS: AtomicUsize = AtomicUsize::new(0);
+    thread_local! {
+        static FILE: Option<PathBuf> = {
+            let dir = crate::scratch_dir();
+            let thread = THREADS.fetch_add(1, Ordering::Relaxed);
+            std::fs::create_dir_all(&dir).ok().map(|()| dir.join(format!("replay-{thread}.json")))
+        };
+    }
+    FILE.with(Clone::clone)
 }
 
 /// The replay reader fed raw, byte-edited and JSON-edited replays.
