@@ -147,7 +147,7 @@ fn test(root: &Path) -> Result<()> {
         Command::new(cargo())
             .args(["doc", "--no-deps", "-p", "arena-game", "-p", "arena-host", "-p", "arena-sdk"])
             .args(["-p", "arena-azul", "-p", "arena-paint", "-p", "arena-code-character", "-p", "arena-eubots"])
-            .args(["-p", "arena-suitebot"])
+            .args(["-p", "arena-suitebot", "-p", "arena-fuzz"])
             .env("RUSTDOCFLAGS", "-D warnings")
             .current_dir(root),
     )?;
