@@ -10,8 +10,11 @@
 //!   replay, and prints the result and the replay path.
 //! - `test`: checks the C bindings are current, runs the supply-chain checks ([`deny`]), installs
 //!   the wasm targets, builds every bot, then `cargo fmt --check`, clippy with `-D warnings` (host
-//!   and wasm targets), rustdoc and every test.
+//!   and wasm targets), rustdoc, every test, and every fuzz target for a few seconds
+//!   ([`fuzz::smoke`]).
 //! - `deny`: the supply-chain checks alone ([`deny`]).
+//! - `fuzz [--seconds N] [--seed S] [TARGET...]`: runs the fuzz targets (`tests/fuzz`, the
+//!   `arena-fuzz` runner) for N seconds each ([`fuzz`]).
 //! - `fuel-table`: builds every bot and prints the README's fuel-per-language table: `arena fuel`
 //!   over the trivial Azul bot of each language ([`TRIVIAL_BOTS`]).
 //! - `bench`: installs the wasm targets, builds the Rust bots, then runs the benchmarks
@@ -19,6 +22,7 @@
 
 mod deny;
 mod foreign;
+mod fuzz;
 mod rust_bots;
 mod util;
 
@@ -37,9 +41,12 @@ tasks:
   demo                   set up, build the bots, play azul-greedy vs azul-random, verify the replay
   test                   check the C bindings, run `cargo deny check licenses bans sources`
                          (installing cargo-deny if missing), set up, build the bots, run fmt,
-                         clippy, rustdoc and every test
+                         clippy, rustdoc, every test, and every fuzz target for 5 seconds
   deny                   run `cargo deny check licenses bans sources` (installing cargo-deny if
                          missing); advisories need network access: `cargo deny check advisories`
+  fuzz [--seconds N] [--seed S] [TARGET...]
+                         run the fuzz targets (default: all, 10 s each; `cargo xtask fuzz --list`
+                         names them); a failing input is saved under target/fuzz-failures/
   fuel-table             build the trivial Azul bot of every language and print the README's
                          fuel-per-language table (`arena fuel --markdown`)
   bench [SECTION...]     set up, build the bots, run the benchmarks (optionally only the sections
@@ -57,6 +64,7 @@ fn main() -> Result<()> {
         "demo" => demo(&root),
         "test" => test(&root),
         "deny" => deny::check(&root),
+        "fuzz" => fuzz::fuzz(&root, rest),
         "bench" => bench(&root, rest),
         "fuel-table" => fuel_table(&root),
         "" | "help" | "--help" | "-h" => {
@@ -148,11 +156,12 @@ fn test(root: &Path) -> Result<()> {
         Command::new(cargo())
             .args(["doc", "--no-deps", "-p", "arena-game", "-p", "arena-host", "-p", "arena-sdk"])
             .args(["-p", "arena-azul", "-p", "arena-paint", "-p", "arena-code-character", "-p", "arena-eubots"])
-            .args(["-p", "arena-suitebot"])
+            .args(["-p", "arena-suitebot", "-p", "arena-fuzz"])
             .env("RUSTDOCFLAGS", "-D warnings")
             .current_dir(root),
     )?;
     run(root, &cargo(), &["test", "--workspace"])?;
+    fuzz::smoke(root)?;
     Ok(())
 }
 
