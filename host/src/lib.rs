@@ -2,11 +2,14 @@
 //! native game engines turn by turn.
 //!
 //! - [`runtime`]: the wasmtime engine (fuel, determinism, limits, the epoch backstop) and the
-//!   locked-down WASI each bot gets.
+//!   locked-down WASI each bot gets ([`wasi`]: virtual clocks and timers, seeded randomness).
+//! - [`meter`]: each store's fuel at every host-call transition (fuel yields, stuck calls);
+//!   [`host_fuel`]: host functions charging fuel per byte; [`limits`]: the whole-bot memory limit.
 //! - [`loader`]: reads a bot file, compiles it once per run and checks which game it plays.
 //! - [`cache`]: the compiled-artifact cache the loader may compile through.
 //! - [`shape`]: static limits on a bot's code, checked before compiling; [`compile`]: compiling
-//!   (in a bounded worker process when the arena has one).
+//!   (in a bounded worker process when the arena has one); [`typecheck`]: export types checked
+//!   against each game's WIT without running bot code.
 //! - [`bot`]: one bot's life in a match: its store, budgets, suspension, restarts, faults.
 //! - [`games`]: one binding module per game, converting engine types to and from WIT.
 //! - [`seat`]: what the match loop talks to, one [`seat::SeatBot`] per seat, whatever the bot's kind.

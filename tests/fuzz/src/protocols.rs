@@ -130,7 +130,7 @@ fn feed<P: Speaks>(u: &mut Unstructured) -> Result<()> {
             let _ = P::parse_answer(&answer, &view);
         }
         _ => {
-            let exchange = Exchange::new(P::MAX_LINE);
+            let exchange = Exchange::new(P::MAX_LINE, arena_host::meter::CallMeter::new());
             // A greeting-like message needs no reading: the first line written answers it.
             let _ = exchange.hand(&[], false);
             let stdout = exchange.stdout();
