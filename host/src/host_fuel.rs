@@ -143,13 +143,9 @@ pub fn add_to_linker(linker: &mut Linker<BotState>) -> wasmtime::Result<()> {
         "[method]output-stream.write",
         |mut store: StoreContextMut<'_, BotState>, (stream, contents): (Resource<DynOutputStream>, WasmList<u8>)| {
             Box::new(async move {
-                let permit = HostOutputStream::check_write(store.data_mut().table(), borrow(&stream));
-                let permit = match permit {
-                    Ok(permit) => permit,
-                    Err(err) => return stream_result(&mut store, Err(err)),
-                };
-                check_write_len(contents.len() as u64, permit)?;
-                charge(&mut store, contents.len() as u64).await?;
+                if let Err(err) = pay_for_write(&mut store, &stream, contents.len() as u64, None).await? {
+                    return stream_result(&mut store, Err(err));
+                }
                 let bytes = contents.as_le_slice(&store).to_vec();
                 let written = HostOutputStream::write(store.data_mut().table(), stream, bytes);
                 stream_result(&mut store, written)
@@ -160,8 +156,10 @@ pub fn add_to_linker(linker: &mut Linker<BotState>) -> wasmtime::Result<()> {
         "[method]output-stream.blocking-write-and-flush",
         |mut store: StoreContextMut<'_, BotState>, (stream, contents): (Resource<DynOutputStream>, WasmList<u8>)| {
             Box::new(async move {
-                check_write_len(contents.len() as u64, BLOCKING_WRITE_LIMIT)?;
-                charge(&mut store, contents.len() as u64).await?;
+                let limit = Some(BLOCKING_WRITE_LIMIT);
+                if let Err(err) = pay_for_write(&mut store, &stream, contents.len() as u64, limit).await? {
+                    return stream_result(&mut store, Err(err));
+                }
                 let bytes = contents.as_le_slice(&store).to_vec();
                 let written = HostOutputStream::blocking_write_and_flush(store.data_mut().table(), stream, bytes).await;
                 stream_result(&mut store, written)
@@ -172,12 +170,9 @@ pub fn add_to_linker(linker: &mut Linker<BotState>) -> wasmtime::Result<()> {
         "[method]output-stream.write-zeroes",
         |mut store: StoreContextMut<'_, BotState>, (stream, len): (Resource<DynOutputStream>, u64)| {
             Box::new(async move {
-                let permit = match HostOutputStream::check_write(store.data_mut().table(), borrow(&stream)) {
-                    Ok(permit) => permit,
-                    Err(err) => return stream_result(&mut store, Err(err)),
-                };
-                check_write_len(len, permit)?;
-                charge(&mut store, len).await?;
+                if let Err(err) = pay_for_write(&mut store, &stream, len, None).await? {
+                    return stream_result(&mut store, Err(err));
+                }
                 let written = HostOutputStream::write_zeroes(store.data_mut().table(), stream, len);
                 stream_result(&mut store, written)
             }) as HostFuture<'_, (Result<(), StreamErrorWit>,)>
@@ -187,8 +182,9 @@ pub fn add_to_linker(linker: &mut Linker<BotState>) -> wasmtime::Result<()> {
         "[method]output-stream.blocking-write-zeroes-and-flush",
         |mut store: StoreContextMut<'_, BotState>, (stream, len): (Resource<DynOutputStream>, u64)| {
             Box::new(async move {
-                check_write_len(len, BLOCKING_WRITE_LIMIT)?;
-                charge(&mut store, len).await?;
+                if let Err(err) = pay_for_write(&mut store, &stream, len, Some(BLOCKING_WRITE_LIMIT)).await? {
+                    return stream_result(&mut store, Err(err));
+                }
                 let written =
                     HostOutputStream::blocking_write_zeroes_and_flush(store.data_mut().table(), stream, len).await;
                 stream_result(&mut store, written)
@@ -250,12 +246,27 @@ fn check_random_len(len: u64) -> wasmtime::Result<()> {
     Ok(())
 }
 
-/// WASI: a write over the `check-write` permit traps; it is refused before its bytes are copied.
-fn check_write_len(len: u64, permit: u64) -> wasmtime::Result<()> {
+/// Checks and charges a write of `len` bytes before its bytes are copied: over `limit` (a
+/// blocking write's bound) or else over the stream's `check-write` permit it traps (WASI's rule);
+/// a stream that cannot report its permit returns that stream error instead.
+async fn pay_for_write(
+    store: &mut StoreContextMut<'_, BotState>,
+    stream: &Resource<DynOutputStream>,
+    len: u64,
+    limit: Option<u64>,
+) -> wasmtime::Result<Result<(), StreamError>> {
+    let permit = match limit {
+        Some(limit) => limit,
+        None => match HostOutputStream::check_write(store.data_mut().table(), borrow(stream)) {
+            Ok(permit) => permit,
+            Err(err) => return Ok(Err(err)),
+        },
+    };
     if len > permit {
         return Err(wasmtime::Error::msg(format!("a write of {len} bytes is over the {permit}-byte permit")));
     }
-    Ok(())
+    charge(store, len).await?;
+    Ok(Ok(()))
 }
 
 /// A stream operation's result as the WIT returns it (a trap stays a trap).

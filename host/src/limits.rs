@@ -6,7 +6,8 @@
 //! every memory's creation and growth (and every table's, at [`TABLE_ELEMENT_BYTES`] per
 //! element) adds to it, and a request that would take the total over the limit is refused (the
 //! guest's `memory.grow` returns -1; instantiation fails for an initial size). The number of
-//! instances, memories and tables is capped too.
+//! instances, memories and tables is capped too, and each table at
+//! [`crate::runtime::MAX_TABLE_ELEMENTS`] elements.
 
 use wasmtime::ResourceLimiter;
 
@@ -66,6 +67,9 @@ impl ResourceLimiter for BotLimits {
     }
 
     fn table_growing(&mut self, current: usize, desired: usize, _maximum: Option<usize>) -> wasmtime::Result<bool> {
+        if desired > crate::runtime::MAX_TABLE_ELEMENTS {
+            return Ok(false);
+        }
         Ok(self.grow(desired.saturating_sub(current).saturating_mul(TABLE_ELEMENT_BYTES)))
     }
 
@@ -100,6 +104,11 @@ mod tests {
         assert!(limits.table_growing(0, 1000, None).unwrap_or(false));
         assert_eq!(limits.total(), (94 << 20) + 8000);
         assert!(!limits.table_growing(1000, 1 << 20, None).unwrap_or(true));
+        let mut roomy = BotLimits::new(1 << 30);
+        assert!(
+            !roomy.table_growing(0, crate::runtime::MAX_TABLE_ELEMENTS + 1, None).unwrap_or(true),
+            "one table's cap"
+        );
     }
 
     #[test]

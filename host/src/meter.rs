@@ -76,7 +76,8 @@ impl CallMeter {
         self.restart_chunk.store(true, Ordering::SeqCst);
     }
 
-    /// The store's call hook: records fuel and place, and restarts the chunk when asked.
+    /// The store's call hook: records fuel, recognises fuel yields, and restarts the chunk when
+    /// asked.
     pub fn hook<T>(&self, mut ctx: StoreContextMut<'_, T>, hook: CallHook) -> wasmtime::Result<()> {
         let fuel = ctx.get_fuel()?;
         match hook {

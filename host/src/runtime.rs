@@ -85,7 +85,7 @@ pub struct StoreHandles {
     pub log: BotLog,
     /// The backstop deadline (shared across its instances).
     pub deadline: Arc<AtomicU64>,
-    /// This instance's fuel and place at every host-call transition.
+    /// This instance's fuel at every host-call transition, and whether it is in a fuel yield.
     pub meter: Arc<CallMeter>,
     /// This instance's virtual time.
     pub clock: VirtualClock,
