@@ -21,7 +21,7 @@ pub struct Budget {
     pub turn_fuel: u64,
     /// Fuel for the whole match (instantiation and `init` included); running out forfeits.
     pub game_fuel: u64,
-    /// Linear memory per bot, in MiB.
+    /// Memory per bot, in MiB: all of its linear memories and tables together ([`crate::limits`]).
     pub memory_mib: u32,
     /// Traps after which a bot forfeits.
     pub max_traps: u32,

@@ -42,7 +42,7 @@ pub struct MatchArgs {
     /// Fuel per game (start-up included) before a bot forfeits.
     #[arg(long, default_value_t = DEFAULT_GAME_FUEL, value_name = "N")]
     game_fuel: u64,
-    /// Linear memory per bot, in MiB.
+    /// Memory per bot, in MiB: all of its linear memories and tables together.
     #[arg(long, default_value_t = DEFAULT_MEMORY_MIB, value_name = "N")]
     memory_mib: u32,
     /// A game option, KEY=VALUE (repeatable; `arena games` lists them).
