@@ -4,7 +4,7 @@
 //! per iteration, with the fastest and slowest batch in brackets.
 //!
 //! 1. The greedy bot's move choice: `azul_greedy::choose` called natively vs the same views
-//!    through the host's real path (`BotRunner::play`: lowering, the fuel-metered async call,
+//!    through the host's real path (`SeatBot::take_turn` of a `BotRunner`: lowering, the fuel-metered async call,
 //!    decoding) on `target/bots/azul-greedy.wasm`, with `fx-trivial` on the same path as the
 //!    fixed per-call cost.
 //! 2. Host cost per bot-turn: whole `play_match`es of two `fx-trivial` bots vs a subprocess (this
@@ -21,12 +21,15 @@ use arena_azul::{Azul, AzulConfig, Move, View};
 use arena_game::Game;
 use arena_host::bot::BotRunner;
 use arena_host::budget::Budget;
+use arena_host::engine::{Allocator, ArenaOptions};
 use arena_host::games::Binding;
 use arena_host::games::azul::AzulBinding;
 use arena_host::loader::{LoadedBot, load_bot};
 use arena_host::log::BotLog;
 use arena_host::play_match;
-use arena_host::runtime::{Allocator, Arena, ArenaOptions, StoreHandles};
+use arena_host::runtime::Arena;
+use arena_host::seat::SeatBot;
+use arena_host::store::StoreHandles;
 use arena_host::wasi::locked_down_ctx;
 use std::hint::black_box;
 use std::io::{BufRead, BufReader, Write};
@@ -191,7 +194,7 @@ fn started_runner(arena: &Arena, bot: &Arc<LoadedBot<AzulBinding>>) -> Result<Bo
 fn play_views(runner: &mut BotRunner<AzulBinding>, views: &[View]) -> Result<u64> {
     let mut fuel = 0;
     for view in views {
-        let report = runner.play(view);
+        let report = runner.take_turn(view);
         ensure!(report.answer.is_some() && report.faults.is_empty(), "no clean answer: {:?}", report.faults);
         fuel += report.fuel;
     }
@@ -225,7 +228,7 @@ fn greedy_choice(views: &[View], greedy_path: &std::path::Path, trivial_path: &s
         let mut trivial_runner = started_runner(&arena, &trivial)?;
         // The component must choose exactly what the native policy chooses.
         for view in views {
-            let report = runner.play(view);
+            let report = runner.take_turn(view);
             ensure!(report.answer == azul_greedy::choose(view), "wasm and native greedy disagree on {view:?}");
         }
         let fuel = play_views(&mut runner, views)?;
@@ -233,7 +236,7 @@ fn greedy_choice(views: &[View], greedy_path: &std::path::Path, trivial_path: &s
         let fixed = measure(|| play_views(&mut trivial_runner, views).map(drop))?.per(views.len());
 
         println!("  {name} arena:");
-        row("  metered wasm, BotRunner::play (azul-greedy.wasm)", metered, "move");
+        row("  metered wasm, BotRunner take_turn (azul-greedy.wasm)", metered, "move");
         println!("  {:<50} {:>10.0} fuel/move", "    fuel spent", fuel as f64 / views.len() as f64);
         row("    of which per-call cost (fx-trivial, same path)", fixed, "move");
         let ratio = metered.median / native.median;

@@ -1,4 +1,5 @@
-//! One bot's life in a match, implementing the budget contract (DESIGN.md section 1):
+//! A WIT component bot in a match ([`BotRunner`]), under the budget contract (DESIGN.md section 1);
+//! its seat's books, start-up metering and turn prologue are [`crate::seat::runner`]'s:
 //!
 //! - **Turn overrun: suspend.** Each `take-turn` call runs with the store's fuel set to what is
 //!   left of the game budget and wasmtime's async fuel yielding set to the turn budget: when a
@@ -21,65 +22,29 @@
 //!   few instructions wasmtime runs past it before checking. So the fuel of a bot's turns always adds up to what its stores
 //!   consumed, and never to more than the game budget.
 //! - **An answer the host cannot lift** (a bad enum value, a list past
-//!   [`crate::runtime::MAX_HOSTCALL_BYTES`]) is an invalid action, not a trap. wasmtime cannot
+//!   [`crate::store::MAX_HOSTCALL_BYTES`]) is an invalid action, not a trap. wasmtime cannot
 //!   re-enter an instance whose answer failed to lift, so the instance is replaced before the
 //!   bot's next turn (a restart, but no trap is counted). A WASI `exit` is the typed
 //!   [`TrapKind::Exited`].
 
 use crate::budget::Budget;
-use crate::driver::{Driven, drive};
-use crate::fault::{
-    BotFault, ForfeitReason, InvalidReason, Phase, TrapKind, classify, is_host_exhaustion, is_lift_failure,
-    is_out_of_fuel,
-};
-use crate::games::{Binding, InitInfo, Live, OwnedCall, TurnInfo};
-use crate::ledger::Ledger;
+use crate::driver::Driven;
+use crate::fault::{BotFault, ForfeitReason, InvalidReason, Phase, TrapKind, is_lift_failure};
+use crate::games::{Binding, Live, OwnedCall};
 use crate::loader::LoadedBot;
-use crate::log::{BotLog, TurnLog};
 use crate::meter::CallMeter;
-use crate::runtime::{Arena, BotState, StoreHandles};
-use crate::wasi::{init_seed, locked_down_ctx};
+use crate::play::BotRef;
+use crate::runtime::Arena;
+use crate::seat::runner::{Runner, SeatCore};
+use crate::seat::{Contestant, SeatBot, TurnReport};
+use crate::wasi::locked_down_ctx;
 use arena_game::Game;
-use serde::{Deserialize, Serialize};
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
-use wasmtime::Store;
 
 type Action<B> = <<B as Binding>::Game as Game>::Action;
 
-/// Per-bot totals over a match.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BotStats {
-    /// Fuel spent in the match, start-up included.
-    pub fuel_total: u64,
-    /// Most fuel spent in one turn (start-up included in the turn it happened in).
-    pub fuel_max_turn: u64,
-    /// Turns with no answer because the bot was suspended.
-    pub skipped_turns: u32,
-    /// Traps, start-up included.
-    pub traps: u32,
-    /// Answers the game refused.
-    pub invalid_actions: u32,
-}
-
-/// What one turn of one bot produced.
-#[derive(Debug)]
-pub struct TurnReport<A> {
-    /// The decoded answer, if the bot answered this turn (not yet checked against the game).
-    pub answer: Option<A>,
-    /// Fuel spent this turn (a restart's start-up included).
-    pub fuel: u64,
-    /// What went wrong, in order.
-    pub faults: Vec<BotFault>,
-    /// What the bot logged this turn.
-    pub log: TurnLog,
-}
-
+/// A bot's instance between turns.
 enum Slot<B: Binding> {
-    /// No instance: start (or restart) before the next turn.
-    Empty,
     /// An instance waiting for its next turn.
     Idle(Live<B>),
     /// A call suspended at a turn boundary.
@@ -92,304 +57,189 @@ enum Slot<B: Binding> {
     },
 }
 
-/// One bot in one match.
-pub struct BotRunner<B: Binding> {
-    arena: Arena,
-    bot: Arc<LoadedBot<B>>,
-    budget: Budget,
-    seat: u8,
-    players: u8,
-    match_seed: u64,
-    log: BotLog,
-    deadline: Arc<AtomicU64>,
-    /// The current instance's call meter.
-    meter: Arc<CallMeter>,
+/// A live WIT bot: its instance (or suspended call) and its store's call meter.
+pub struct LiveBot<B: Binding> {
     slot: Slot<B>,
-    /// Fuel, totals and faults.
-    ledger: Ledger,
-    /// The match's initial state, for [`Binding::init_in`] (set by [`BotRunner::seated_in`]).
+    meter: Arc<CallMeter>,
+}
+
+/// One WIT bot in one match.
+pub struct BotRunner<B: Binding> {
+    bot: Arc<LoadedBot<B>>,
+    /// Context, books and the live instance.
+    core: SeatCore<LiveBot<B>>,
+    /// The match's initial state, for [`Binding::init_in`] (set by [`Runner::seated_in`]).
     initial: Option<Arc<B::Game>>,
-    /// The host could not make an instance (see [`BotRunner::host_failure`]).
-    host_failure: Option<String>,
 }
 
 impl<B: Binding> BotRunner<B> {
     /// A bot ready to start.
     pub fn new(arena: &Arena, bot: Arc<LoadedBot<B>>, budget: Budget, seat: u8, players: u8, match_seed: u64) -> Self {
-        BotRunner {
-            arena: arena.clone(),
-            bot,
-            budget,
-            seat,
-            players,
-            match_seed,
-            log: BotLog::default(),
-            deadline: Arc::new(AtomicU64::new(u64::MAX)),
-            meter: CallMeter::new(),
-            slot: Slot::Empty,
-            ledger: Ledger::new(budget.game_fuel, budget.max_traps),
-            initial: None,
-            host_failure: None,
-        }
-    }
-
-    /// Tells the runner the match's initial state, passed to [`Binding::init_in`] at the start
-    /// and at every restart. Call it before [`BotRunner::start`].
-    pub fn seated_in(&mut self, game: Arc<B::Game>) {
-        self.initial = Some(game);
-    }
-
-    /// Totals so far.
-    pub fn stats(&self) -> BotStats {
-        self.ledger.stats
-    }
-
-    /// Why the bot is out, if it is.
-    pub fn forfeit(&self) -> Option<ForfeitReason> {
-        self.ledger.forfeit
-    }
-
-    /// Why the host could not run the bot, if it could not (the match must stop; no fault is
-    /// recorded against the bot).
-    pub fn host_failure(&self) -> Option<String> {
-        self.host_failure.clone()
+        let core = SeatCore::new(arena, budget, seat, players, match_seed, bot.sha256);
+        BotRunner { bot, core, initial: None }
     }
 
     /// Game fuel left.
     pub fn game_fuel_left(&self) -> u64 {
-        self.ledger.game_fuel_left
+        self.core.game_fuel_left()
     }
 
     /// The bot.
     pub fn bot(&self) -> &LoadedBot<B> {
         &self.bot
     }
+}
 
-    /// Records that the game refused this turn's answer.
-    pub fn note_invalid_action(&mut self) {
-        self.ledger.stats.invalid_actions += 1;
+impl<B: Binding> Runner for BotRunner<B> {
+    type Game = B::Game;
+    type Live = LiveBot<B>;
+
+    fn core(&self) -> &SeatCore<LiveBot<B>> {
+        &self.core
     }
 
-    /// Instantiates the bot and calls `init` (both metered). Called once before the match; a
-    /// restart after a trap happens inside [`BotRunner::play`].
-    pub fn start(&mut self) -> TurnReport<Action<B>> {
-        let mut faults = Vec::new();
-        let fuel = self.start_instance(&mut faults);
-        self.finish_turn(None, fuel, faults)
+    fn core_mut(&mut self) -> &mut SeatCore<LiveBot<B>> {
+        &mut self.core
     }
 
-    /// Plays one turn: restarts the bot if it trapped, then starts or resumes its call.
-    pub fn play(&mut self, observation: &<B::Game as Game>::Observation) -> TurnReport<Action<B>> {
-        let mut faults = Vec::new();
-        let mut fuel = 0;
-        if self.ledger.forfeit.is_some() {
-            return self.finish_turn(None, 0, faults);
+    fn identity(&self) -> BotRef {
+        self.bot.identity()
+    }
+
+    fn seated_in(&mut self, game: &Arc<B::Game>) {
+        self.initial = Some(game.clone());
+    }
+
+    /// Creates a fresh store and instance and calls `init`, each capped at one turn budget.
+    fn start_instance(&mut self, faults: &mut Vec<BotFault>) -> u64 {
+        let core = &mut self.core;
+        let handles = core.fresh_handles();
+        let wasi = locked_down_ctx(core.match_seed(), &self.bot.sha256, core.log(), &handles.clock);
+        let store = core.arena().new_store(core.budget(), wasi, &handles);
+        let meter = handles.meter;
+        let never_idle = &|| false;
+
+        let bot = self.bot.clone();
+        let (spent, instantiated) = core.startup_step(
+            store,
+            &meter,
+            Phase::Instantiate,
+            faults,
+            |store| B::instantiate(&bot.pre, store),
+            never_idle,
+            |_, _| {},
+        );
+        let Some((store, instance)) = instantiated else { return spent };
+        let info = core.init_info();
+        let initial = self.initial.clone();
+        let (init_spent, initialised) = core.startup_step(
+            store,
+            &meter,
+            Phase::Init,
+            faults,
+            |store| B::init_in(Live { store, instance }, info, initial.as_deref()),
+            never_idle,
+            |_, _| {},
+        );
+        if let Some((store, instance)) = initialised {
+            core.live = Some(LiveBot { slot: Slot::Idle(Live { store, instance }), meter });
         }
-        if matches!(self.slot, Slot::Empty) {
-            self.ledger.restarts += 1;
-            fuel += self.start_instance(&mut faults);
-        }
-        let (call, start_left, charged) = match std::mem::replace(&mut self.slot, Slot::Empty) {
-            Slot::Empty => {
-                // Start-up failed: this turn has no action.
-                self.ledger.missed += 1;
-                return self.finish_turn(None, fuel, faults);
+        spent + init_spent
+    }
+
+    /// Starts a `take-turn` call with a fresh turn budget, or resumes a suspended one.
+    fn take_turn_with(
+        &mut self,
+        live: LiveBot<B>,
+        observation: &<B::Game as Game>::Observation,
+        mut fuel: u64,
+        mut faults: Vec<BotFault>,
+    ) -> TurnReport<Action<B>> {
+        let core = &mut self.core;
+        let LiveBot { slot, meter } = live;
+        let (mut call, start_left, charged) = match slot {
+            Slot::Busy { call, start_left, charged } => {
+                // A resumed call is asked again.
+                core.ledger.turns_asked += 1;
+                (call, start_left, charged)
             }
-            Slot::Busy { call, start_left, charged } => (call, start_left, charged),
             Slot::Idle(mut live) => {
-                let left = self.ledger.game_fuel_left;
+                let left = core.game_fuel_left();
                 if left == 0 {
-                    self.forfeit_now(ForfeitReason::GameFuelExhausted, &mut faults);
-                    return self.finish_turn(None, fuel, faults);
+                    core.forfeit(ForfeitReason::GameFuelExhausted, &mut faults);
+                    return core.finish_turn(None, fuel, faults);
                 }
-                let configured = live
-                    .store
-                    .fuel_async_yield_interval(Some(self.budget.turn_fuel))
-                    .and_then(|()| live.store.set_fuel(left));
+                let turn_fuel = core.budget().turn_fuel;
+                let configured =
+                    live.store.fuel_async_yield_interval(Some(turn_fuel)).and_then(|()| live.store.set_fuel(left));
                 if let Err(err) = configured {
-                    self.trap(Phase::Turn, TrapKind::other(&err), &mut faults);
-                    return self.finish_turn(None, fuel, faults);
+                    core.trap(Phase::Turn, TrapKind::other(&err), &mut faults);
+                    return core.finish_turn(None, fuel, faults);
                 }
-                self.meter.set_chunk(self.budget.turn_fuel);
-                self.meter.set_fuel(left);
-                let info = TurnInfo {
-                    turn: self.ledger.turns_asked,
-                    turn_fuel_remaining: self.budget.turn_fuel.min(left),
-                    game_fuel_remaining: left,
-                    missed_turns: self.ledger.missed,
-                };
-                // Reset when a new call is told, not when an answer returns: a call that was
-                // suspended answers from an old observation, and the next one must still say
-                // how many turns were missed.
-                self.ledger.missed = 0;
+                meter.set_chunk(turn_fuel);
+                meter.set_fuel(left);
+                let info = core.ask_turn(turn_fuel.min(left), left);
                 (B::take_turn(live, observation, info), left, 0)
             }
         };
-        self.ledger.turns_asked += 1;
-        let mut call = call;
-        match self.drive(&mut call, true) {
+        match core.drive(&meter, call.as_mut(), true, &|| false) {
             Driven::Suspended => {
                 // Exact: the fuel left when the yield entered the host.
-                let chunk = self.ledger.charge(self.meter.fuel());
-                self.slot = Slot::Busy { call, start_left, charged: charged + chunk };
-                self.ledger.suspended(&mut faults);
-                self.finish_turn(None, fuel + chunk, faults)
+                let chunk = core.ledger.charge(meter.fuel());
+                core.live = Some(LiveBot { slot: Slot::Busy { call, start_left, charged: charged + chunk }, meter });
+                core.ledger.suspended(&mut faults);
+                core.finish_turn(None, fuel + chunk, faults)
             }
             Driven::Stuck | Driven::Idle => {
                 drop(call);
-                fuel += self.ledger.charge(self.meter.fuel());
-                self.ledger.missed += 1;
-                self.trap(Phase::Turn, TrapKind::WallClockBackstop, &mut faults);
-                self.finish_turn(None, fuel, faults)
+                fuel += core.ledger.charge(meter.fuel());
+                core.ledger.missed += 1;
+                core.trap(Phase::Turn, TrapKind::WallClockBackstop, &mut faults);
+                core.finish_turn(None, fuel, faults)
             }
             Driven::Ready((store, result)) => {
                 let left = store.get_fuel().unwrap_or(0);
                 let spent = start_left.saturating_sub(left).saturating_sub(charged);
-                self.ledger.game_fuel_left = left;
+                core.ledger.game_fuel_left = left;
                 fuel += spent;
                 match result {
                     Ok((instance, answer)) => {
-                        self.slot = Slot::Idle(Live { store, instance });
+                        core.live = Some(LiveBot { slot: Slot::Idle(Live { store, instance }), meter });
                         match B::decode(answer) {
-                            Ok(action) => self.finish_turn(Some(action), fuel, faults),
+                            Ok(action) => core.finish_turn(Some(action), fuel, faults),
                             Err(reason) => {
-                                self.ledger.invalid(reason, &mut faults);
-                                self.finish_turn(None, fuel, faults)
+                                core.ledger.invalid(reason, &mut faults);
+                                core.finish_turn(None, fuel, faults)
                             }
                         }
                     }
                     Err(err) => {
                         drop(store);
                         if is_lift_failure(&err) {
-                            self.slot = Slot::Empty;
-                            self.ledger.invalid(InvalidReason::malformed(&err), &mut faults);
-                            return self.finish_turn(None, fuel, faults);
+                            // The instance cannot be re-entered: replaced before the next turn,
+                            // without counting a trap.
+                            core.ledger.invalid(InvalidReason::malformed(&err), &mut faults);
+                            return core.finish_turn(None, fuel, faults);
                         }
-                        self.ledger.missed += 1;
-                        if is_out_of_fuel(&err) {
-                            self.ledger.game_fuel_left = 0;
-                            self.forfeit_now(ForfeitReason::GameFuelExhausted, &mut faults);
-                        } else {
-                            self.trap(Phase::Turn, classify(&err), &mut faults);
-                        }
-                        self.finish_turn(None, fuel, faults)
+                        core.ledger.missed += 1;
+                        core.call_failed(Phase::Turn, &err, &mut faults);
+                        core.finish_turn(None, fuel, faults)
                     }
                 }
             }
         }
     }
+}
 
-    /// Creates a fresh store and instance and calls `init`, each capped at one turn budget.
-    /// Returns the fuel spent; on failure the slot stays empty and the fault is recorded.
-    fn start_instance(&mut self, faults: &mut Vec<BotFault>) -> u64 {
-        let handles = StoreHandles::fresh(&self.log, &self.deadline);
-        let wasi = locked_down_ctx(self.match_seed, &self.bot.sha256, &self.log, &handles.clock);
-        let store = self.arena.new_store(&self.budget, wasi, &handles);
-        self.meter = handles.meter;
-        let mut spent = 0;
+/// A WIT bot takes a seat as a [`BotRunner`].
+pub struct WitContestant<B: Binding>(pub Arc<LoadedBot<B>>);
 
-        let bot = self.bot.clone();
-        let (store, instance) = match self
-            .startup_step(store, Phase::Instantiate, &mut spent, faults, |store| B::instantiate(&bot.pre, store))
-        {
-            Some(ok) => ok,
-            None => return spent,
-        };
-        let info = InitInfo {
-            seat: self.seat,
-            players: self.players,
-            restart_count: self.ledger.restarts,
-            seed: init_seed(self.match_seed, &self.bot.sha256),
-            turn_fuel: self.budget.turn_fuel,
-            game_fuel: self.budget.game_fuel,
-            game_fuel_remaining: self.ledger.game_fuel_left,
-        };
-        let initial = self.initial.clone();
-        if let Some((store, instance)) = self.startup_step(store, Phase::Init, &mut spent, faults, |store| {
-            B::init_in(Live { store, instance }, info, initial.as_deref())
-        }) {
-            self.slot = Slot::Idle(Live { store, instance });
-        }
-        spent
+impl<B: Binding> Contestant<B::Game> for WitContestant<B> {
+    fn identity(&self) -> BotRef {
+        self.0.identity()
     }
 
-    /// Runs one start-up call with at most one turn budget of fuel and no yielding.
-    fn startup_step<T>(
-        &mut self,
-        mut store: Store<BotState>,
-        phase: Phase,
-        spent: &mut u64,
-        faults: &mut Vec<BotFault>,
-        call: impl FnOnce(Store<BotState>) -> OwnedCall<T>,
-    ) -> Option<(Store<BotState>, T)> {
-        if self.ledger.game_fuel_left == 0 {
-            self.forfeit_now(ForfeitReason::GameFuelExhausted, faults);
-            return None;
-        }
-        let cap = self.budget.turn_fuel.min(self.ledger.game_fuel_left);
-        if let Err(err) = store.set_fuel(cap) {
-            self.trap(phase, TrapKind::other(&err), faults);
-            return None;
-        }
-        self.meter.set_fuel(cap);
-        let mut call = call(store);
-        let outcome = self.drive(&mut call, false);
-        drop(call);
-        let left = match &outcome {
-            Driven::Ready((store, _)) => store.get_fuel().unwrap_or(0),
-            Driven::Suspended | Driven::Stuck | Driven::Idle => self.meter.fuel(),
-        };
-        let used = cap.saturating_sub(left);
-        *spent += used;
-        self.ledger.game_fuel_left = self.ledger.game_fuel_left.saturating_sub(used);
-        let (store, result) = match outcome {
-            Driven::Ready(ready) => ready,
-            Driven::Suspended | Driven::Stuck | Driven::Idle => {
-                self.trap(phase, TrapKind::WallClockBackstop, faults);
-                return None;
-            }
-        };
-        match result {
-            Ok(value) => Some((store, value)),
-            Err(err) if is_host_exhaustion(&err) => {
-                self.host_failure = Some(format!("{err:#}"));
-                None
-            }
-            Err(err) if is_out_of_fuel(&err) && self.ledger.game_fuel_left == 0 => {
-                self.forfeit_now(ForfeitReason::GameFuelExhausted, faults);
-                None
-            }
-            Err(err) if is_out_of_fuel(&err) => {
-                self.trap(phase, TrapKind::StartupFuelExhausted, faults);
-                None
-            }
-            Err(err) => {
-                self.trap(phase, classify(&err), faults);
-                None
-            }
-        }
-    }
-
-    /// Records a trap (the last allowed one forfeits) and drops the instance.
-    fn trap(&mut self, phase: Phase, trap: TrapKind, faults: &mut Vec<BotFault>) {
-        self.slot = Slot::Empty;
-        self.ledger.trap(phase, trap, faults);
-    }
-
-    /// Forfeits the bot and drops the instance.
-    fn forfeit_now(&mut self, reason: ForfeitReason, faults: &mut Vec<BotFault>) {
-        self.slot = Slot::Empty;
-        self.ledger.forfeit(reason, faults);
-    }
-
-    /// Closes a turn with this turn's log.
-    fn finish_turn(&mut self, answer: Option<Action<B>>, fuel: u64, faults: Vec<BotFault>) -> TurnReport<Action<B>> {
-        let log = self.log.take_turn();
-        self.ledger.finish_turn(answer, fuel, faults, log)
-    }
-
-    /// Drives `call` with this bot's backstop.
-    fn drive<F: Future + ?Sized>(&self, call: &mut Pin<Box<F>>, yield_is_suspend: bool) -> Driven<F::Output> {
-        drive(&self.arena, &self.deadline, self.budget.backstop_ms, &self.meter, call.as_mut(), yield_is_suspend)
+    fn seat(&self, arena: &Arena, budget: Budget, seat: u8, players: u8, match_seed: u64) -> Box<dyn SeatBot<B::Game>> {
+        Box::new(BotRunner::new(arena, self.0.clone(), budget, seat, players, match_seed))
     }
 }

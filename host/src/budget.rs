@@ -1,6 +1,16 @@
-//! Per-match budgets and limits (DESIGN.md section 1), with the platform's defaults.
+//! Per-match budgets and limits (DESIGN.md section 1), with the platform's defaults, and what a
+//! unit of fuel means: the wasmtime release and the fuel costs every replay records.
 
 use serde::{Deserialize, Serialize};
+
+/// The exact wasmtime release the arena runs; replays record it (fuel costs may change between
+/// releases, so a budget means something only with its release).
+pub const WASMTIME_VERSION: &str = "48.0.8";
+/// The fuel cost settings, recorded in replays: what one unit of fuel means.
+pub const FUEL_COSTS: &str = "wasmtime default operator costs (1 per operator), bulk memory per byte";
+/// Fuel charged per byte a host function reads, writes or generates for the bot (per pollable
+/// for `poll`): host work a bot causes is paid from its budget ([`crate::host_fuel`]).
+pub const FUEL_PER_BYTE: u64 = 1;
 
 /// Default fuel per turn.
 pub const DEFAULT_TURN_FUEL: u64 = 10_000_000;

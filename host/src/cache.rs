@@ -33,7 +33,7 @@
 //!   modification time) until they fit. The entry just written, the key file and files that are
 //!   not entries are never deleted; an artifact larger than the bound is not stored.
 
-use crate::runtime::WASMTIME_VERSION;
+use crate::budget::WASMTIME_VERSION;
 use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 use std::fs::{File, Metadata, OpenOptions};

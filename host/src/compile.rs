@@ -1,7 +1,7 @@
 //! Compiling a bot's component with bounded time and memory.
 //!
 //! The static shape limits ([`crate::shape`]) refuse the shapes known to blow up Cranelift;
-//! this module is the defence in depth for whatever they let through. When the [`Arena`] has a
+//! this module is the defence in depth for whatever they let through. When the [`Arena`](crate::runtime::Arena) has a
 //! [`CompileWorker`] (the CLI always sets one: its own executable), the component is compiled
 //! in a child process (`arena compile-worker`) that caps its own address space (`RLIMIT_AS`) and
 //! CPU time (`RLIMIT_CPU`: unlike wall-clock time it does not depend on how busy the machine
@@ -14,12 +14,14 @@
 //! which compiles the same code: the allocator is not part of an artifact's compatibility), so
 //! the artifact loads into the parent's engine; wasmtime checks that again when deserialising.
 
-use crate::runtime::{Allocator, Arena, ArenaOptions};
+use crate::cache::ArtifactCache;
+use crate::engine::{Allocator, ArenaOptions, new_engine};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::{Command, ExitStatus, Stdio};
-use std::sync::{Arc, Mutex};
+
 use std::time::{Duration, Instant};
+use wasmtime::Engine;
 use wasmtime::component::Component;
 
 /// The hidden CLI subcommand that runs [`worker_main`].
@@ -72,42 +74,6 @@ impl CompileWorker {
     }
 }
 
-/// What an [`Arena`] loads bots with beyond its engine: the compile worker, the memory limit
-/// declared minimums are checked against, and the reference components built from the games'
-/// WIT (see [`crate::typecheck`]), shared by the arena's clones.
-#[derive(Clone, Default)]
-pub struct LoadSettings {
-    worker: Option<CompileWorker>,
-    memory_limit_mib: Option<u32>,
-    pub(crate) references: Arc<Mutex<Vec<(&'static str, Component)>>>,
-}
-
-impl Arena {
-    /// This arena, compiling bots in `worker` (`None`: in this process, the default).
-    pub fn with_compile_worker(mut self, worker: Option<CompileWorker>) -> Arena {
-        self.load.worker = worker;
-        self
-    }
-
-    /// This arena, refusing at load a bot whose core modules declare more initial memory than
-    /// `mib` (a match's [`crate::Budget::memory_mib`]); by default the limit is
-    /// [`ArenaOptions::max_memory_mib`], the most any match may grant.
-    pub fn with_load_memory_limit(mut self, mib: u32) -> Arena {
-        self.load.memory_limit_mib = Some(mib);
-        self
-    }
-
-    /// The compile worker, if bots are compiled in one.
-    pub fn compile_worker(&self) -> Option<&CompileWorker> {
-        self.load.worker.as_ref()
-    }
-
-    /// The memory limit, in MiB, bots' declared initial memory is checked against at load.
-    pub fn load_memory_limit_mib(&self) -> u32 {
-        self.load.memory_limit_mib.unwrap_or(self.options().max_memory_mib)
-    }
-}
-
 /// Why a component did not compile.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CompileError {
@@ -124,15 +90,21 @@ pub enum CompileError {
 #[error("{0}")]
 struct BoundExceeded(String);
 
-/// Compiles `bytes` with the arena's engine: through its artifact cache if it has one, in its
-/// compile worker if it has one.
-pub fn compile(arena: &Arena, bytes: &[u8]) -> Result<Component, CompileError> {
-    let build = || match arena.compile_worker() {
-        Some(worker) => compile_in_worker(arena, worker, bytes),
-        None => Component::new(arena.engine(), bytes),
+/// Compiles `bytes` with `engine` (built from `options`): through `cache` if there is one, in
+/// `worker` if there is one.
+pub fn compile(
+    engine: &Engine,
+    options: &ArenaOptions,
+    cache: Option<&ArtifactCache>,
+    worker: Option<&CompileWorker>,
+    bytes: &[u8],
+) -> Result<Component, CompileError> {
+    let build = || match worker {
+        Some(worker) => compile_in_worker(engine, options, worker, bytes),
+        None => Component::new(engine, bytes),
     };
-    let compiled = match arena.cache() {
-        Some(cache) => cache.load_or_compile_with(arena.engine(), bytes, build).map(|(component, _)| component),
+    let compiled = match cache {
+        Some(cache) => cache.load_or_compile_with(engine, bytes, build).map(|(component, _)| component),
         None => build(),
     };
     compiled.map_err(|err| match err.downcast::<BoundExceeded>() {
@@ -147,11 +119,16 @@ pub(crate) fn one_line(err: &wasmtime::Error) -> String {
 }
 
 /// Runs the worker on `bytes` and deserialises its artifact.
-fn compile_in_worker(arena: &Arena, worker: &CompileWorker, bytes: &[u8]) -> wasmtime::Result<Component> {
+fn compile_in_worker(
+    engine: &Engine,
+    options: &ArenaOptions,
+    worker: &CompileWorker,
+    bytes: &[u8],
+) -> wasmtime::Result<Component> {
     let mut child = Command::new(&worker.exe)
         .arg(WORKER_SUBCOMMAND)
         .arg("--max-memory-mib")
-        .arg(arena.options().max_memory_mib.to_string())
+        .arg(options.max_memory_mib.to_string())
         .arg("--address-space-mib")
         .arg(worker.memory_mib.to_string())
         .arg("--cpu-seconds")
@@ -191,7 +168,7 @@ fn compile_in_worker(arena: &Arena, worker: &CompileWorker, bytes: &[u8]) -> was
     };
     if status.success() {
         let artifact = artifact.unwrap_or_default();
-        return deserialize(arena, &artifact);
+        return deserialize(engine, &artifact);
     }
     if status.code() == Some(EXIT_INVALID.into()) {
         wasmtime::bail!("{message}");
@@ -249,14 +226,14 @@ fn wait_until(child: &mut std::process::Child, deadline: Instant) -> std::io::Re
 
 /// Deserialises the worker's artifact.
 #[allow(unsafe_code)]
-fn deserialize(arena: &Arena, artifact: &[u8]) -> wasmtime::Result<Component> {
+fn deserialize(engine: &Engine, artifact: &[u8]) -> wasmtime::Result<Component> {
     // SAFETY: `Component::deserialize` runs the artifact's machine code as is, so it must come
     // from `Component::serialize` of a compatible engine. This artifact was written to a pipe
     // by our own executable (`worker_main`, started by `compile_in_worker` from the path the
     // embedder configured, normally `std::env::current_exe()`), straight from
     // `Component::serialize` of an engine built from this arena's options; nothing else writes
     // to that pipe. wasmtime also checks its own version and settings header.
-    unsafe { Component::deserialize(arena.engine(), artifact) }
+    unsafe { Component::deserialize(engine, artifact) }
 }
 
 /// The worker: reads a component from `input`, caps its address space at what it uses now
@@ -277,8 +254,8 @@ pub fn worker_main(
         return 1;
     }
     let options = ArenaOptions { allocator: Allocator::OnDemand, max_memory_mib };
-    let arena = match Arena::with_options(options) {
-        Ok(arena) => arena,
+    let engine = match new_engine(&options) {
+        Ok(engine) => engine,
         Err(err) => {
             eprintln!("building the engine: {err:#}");
             return 1;
@@ -294,7 +271,7 @@ pub fn worker_main(
         eprintln!("setting the CPU-time limit: {err}");
         return 1;
     }
-    let artifact = Component::new(arena.engine(), &bytes).and_then(|component| component.serialize());
+    let artifact = Component::new(&engine, &bytes).and_then(|component| component.serialize());
     match artifact {
         Ok(artifact) => match output.write_all(&artifact).and_then(|()| output.flush()) {
             Ok(()) => 0,

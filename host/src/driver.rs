@@ -9,7 +9,7 @@
 //! woken or until the backstop has passed.
 //!
 //! A line-protocol bot (a WASI command) never returns between turns: it finishes a turn by
-//! waiting for its next input. [`drive_until_idle`] reports that as [`Driven::Idle`]: `Pending`
+//! waiting for its next input. [`drive`] reports that as [`Driven::Idle`]: `Pending`
 //! without a fuel-yield wake while the bot's stdin says it is waiting for input (its
 //! `Pollable::ready` returned `Pending` on an empty buffer). It does not park then: nothing
 //! but the host's next message can wake the bot.
@@ -31,39 +31,16 @@ pub enum Driven<T> {
     Suspended,
     /// It waited in a host function past the backstop.
     Stuck,
-    /// It waits for input the host has not given yet (only from [`drive_until_idle`]).
+    /// It waits for input the host has not given yet (only when the caller can tell).
     Idle,
 }
 
 /// Polls `call` until it completes, yields for fuel (when `yield_is_suspend`; otherwise a
-/// yield is polled through), or is stuck in a host function past `backstop_ms`. The epoch
+/// yield is polled through), is stuck in a host function past `backstop_ms`, or (for a bot that
+/// reads input) is pending, not for fuel, while `is_idle` says it waits for input. The epoch
 /// `deadline` the store's callback checks is moved to `backstop_ms` from now first; `meter` is
 /// the call's store's.
 pub fn drive<F: Future + ?Sized>(
-    arena: &Arena,
-    deadline: &AtomicU64,
-    backstop_ms: u64,
-    meter: &CallMeter,
-    call: Pin<&mut F>,
-    yield_is_suspend: bool,
-) -> Driven<F::Output> {
-    drive_inner(arena, deadline, backstop_ms, meter, call, yield_is_suspend, &|| false)
-}
-
-/// Like [`drive`] with fuel yields as suspensions, and also stopping with [`Driven::Idle`] when
-/// the call is pending, not for fuel, while `is_idle` says the bot waits for input.
-pub fn drive_until_idle<F: Future + ?Sized>(
-    arena: &Arena,
-    deadline: &AtomicU64,
-    backstop_ms: u64,
-    meter: &CallMeter,
-    call: Pin<&mut F>,
-    is_idle: &dyn Fn() -> bool,
-) -> Driven<F::Output> {
-    drive_inner(arena, deadline, backstop_ms, meter, call, true, is_idle)
-}
-
-fn drive_inner<F: Future + ?Sized>(
     arena: &Arena,
     deadline: &AtomicU64,
     backstop_ms: u64,

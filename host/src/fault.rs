@@ -211,7 +211,7 @@ pub fn classify(err: &wasmtime::Error) -> TrapKind {
 
 /// Whether a call's error came from lifting its result after the bot's code had returned (a
 /// bad enum discriminant, invalid UTF-8, a list out of bounds or over
-/// [`crate::runtime::MAX_HOSTCALL_BYTES`]): not a wasm trap, not an `exit`, and without the
+/// [`crate::store::MAX_HOSTCALL_BYTES`]): not a wasm trap, not an `exit`, and without the
 /// wasm backtrace wasmtime attaches to every error that unwinds through the bot's frames (a
 /// host function's failure inside the call has one).
 pub fn is_lift_failure(err: &wasmtime::Error) -> bool {

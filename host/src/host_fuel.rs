@@ -9,7 +9,7 @@
 //! `write-zeroes`, `blocking-write-zeroes-and-flush`; a write over the stream's `check-write`
 //! permit traps before its bytes are copied) and `poll` (per pollable). Name lookups (not
 //! allowed) are refused without reading the name. What a bot may hand the host in one call is
-//! also bounded ([`crate::runtime::MAX_HOSTCALL_BYTES`]).
+//! also bounded ([`crate::store::MAX_HOSTCALL_BYTES`]).
 //!
 //! **How fuel is charged.** wasmtime can only *set* a store's fuel, and setting it restarts the
 //! turn's fuel chunk, which would hand the bot a fresh turn budget at every host call. So the
@@ -20,19 +20,17 @@
 //! accounting as the bot's own instructions. A charge of `n` fuel runs `ceil(n / 7)` loop
 //! iterations of 7 fuel each.
 
+use crate::budget::FUEL_PER_BYTE;
 use crate::games::common::arena::common::log::Level;
-use crate::log::LogSource;
-use crate::runtime::BotState;
+use crate::log::{BotLog, LogSource};
 use std::future::Future;
 use wasmtime::component::{Linker, Resource, ResourceAny, WasmList, WasmStr};
 use wasmtime::{Engine, Module, StoreContextMut, TypedFunc};
+use wasmtime_wasi::WasiView;
 use wasmtime_wasi::p2::bindings::io::streams::HostOutputStream;
 use wasmtime_wasi::p2::bindings::random::{insecure, random};
 use wasmtime_wasi::p2::{DynOutputStream, DynPollable, StreamError};
 
-/// Fuel charged per byte a host function reads, writes or generates for the bot (per pollable
-/// for `poll`).
-pub const FUEL_PER_BYTE: u64 = 1;
 /// Fuel one iteration of the burner's loop costs (wasmtime's default costs: 7 operators).
 pub const FUEL_PER_BURN_STEP: u64 = 7;
 /// Largest `get-random-bytes` request honoured (larger ones trap the bot, not the host).
@@ -47,6 +45,18 @@ pub const BURNER_WAT: &str = r#"(module
     (if (i64.eqz (local.get $n)) (then (return)))
     (loop $again
       (br_if $again (i64.ne (local.tee $n (i64.sub (local.get $n) (i64.const 1))) (i64.const 0))))))"#;
+
+/// What the charged host functions need of a store's data (the arena's is
+/// [`crate::store::BotState`]): its WASI context and resources, its burner, its log and its
+/// random sources.
+pub trait FuelPayer: WasiView + Send + 'static {
+    /// The store's burner.
+    fn burner(&mut self) -> &mut Burner;
+    /// The bot's log.
+    fn bot_log(&self) -> &BotLog;
+    /// wasmtime-wasi's random sources (seeded per bot).
+    fn random(&mut self) -> &mut wasmtime_wasi::random::WasiRandomCtx;
+}
 
 /// The burner, compiled once per engine.
 pub fn compile_burner(engine: &Engine) -> wasmtime::Result<Module> {
@@ -68,18 +78,18 @@ impl Burner {
 }
 
 /// Charges the bot `bytes` × [`FUEL_PER_BYTE`] by running the burner in its store.
-pub async fn charge(store: &mut StoreContextMut<'_, BotState>, bytes: u64) -> wasmtime::Result<()> {
+pub async fn charge<T: FuelPayer>(store: &mut StoreContextMut<'_, T>, bytes: u64) -> wasmtime::Result<()> {
     let fuel = bytes.saturating_mul(FUEL_PER_BYTE);
     if fuel == 0 {
         return Ok(());
     }
-    let burn = match store.data().burner.burn.clone() {
+    let burn = match store.data_mut().burner().burn.clone() {
         Some(burn) => burn,
         None => {
-            let module = store.data().burner.module.clone().ok_or_else(|| wasmtime::Error::msg("no burner"))?;
+            let module = store.data_mut().burner().module.clone().ok_or_else(|| wasmtime::Error::msg("no burner"))?;
             let instance = wasmtime::Instance::new_async(&mut *store, &module, &[]).await?;
             let burn = instance.get_typed_func::<u64, ()>(&mut *store, "burn")?;
-            store.data_mut().burner.burn = Some(burn.clone());
+            store.data_mut().burner().burn = Some(burn.clone());
             burn
         }
     };
@@ -90,9 +100,9 @@ type HostFuture<'a, R> = Box<dyn Future<Output = wasmtime::Result<R>> + Send + '
 
 /// Defines the charged host functions (see the module documentation) in `linker`, over the
 /// ones wasmtime-wasi defined.
-pub fn add_to_linker(linker: &mut Linker<BotState>) -> wasmtime::Result<()> {
+pub fn add_to_linker<T: FuelPayer>(linker: &mut Linker<T>) -> wasmtime::Result<()> {
     let mut log = linker.instance("arena:common/log@0.1.0")?;
-    log.func_wrap_async("log", |mut store: StoreContextMut<'_, BotState>, (level, message): (Level, WasmStr)| {
+    log.func_wrap_async("log", |mut store: StoreContextMut<'_, T>, (level, message): (Level, WasmStr)| {
         Box::new(async move {
             let source = match level {
                 Level::Debug => LogSource::Debug,
@@ -100,7 +110,7 @@ pub fn add_to_linker(linker: &mut Linker<BotState>) -> wasmtime::Result<()> {
                 Level::Warn => LogSource::Warn,
                 Level::Error => LogSource::Error,
             };
-            let log = store.data().log().clone();
+            let log = store.data().bot_log().clone();
             // Validated in place (at most MAX_HOSTCALL_BYTES), then paid for; only what fits
             // in the log's bounds is copied, the rest is counted.
             let len = match message.to_str(&store) {
@@ -117,76 +127,74 @@ pub fn add_to_linker(linker: &mut Linker<BotState>) -> wasmtime::Result<()> {
 
     linker.allow_shadowing(true);
     let mut secure = linker.instance(&format!("wasi:random/random@{WASI_P2_VERSION}"))?;
-    secure.func_wrap_async("get-random-bytes", |mut store: StoreContextMut<'_, BotState>, (len,): (u64,)| {
+    secure.func_wrap_async("get-random-bytes", |mut store: StoreContextMut<'_, T>, (len,): (u64,)| {
         Box::new(async move {
             check_random_len(len)?;
             charge(&mut store, len).await?;
-            let bytes = random::Host::get_random_bytes(store.data_mut().wasi_random(), len)?;
+            let bytes = random::Host::get_random_bytes(store.data_mut().random(), len)?;
             Ok((bytes,))
         }) as HostFuture<'_, (Vec<u8>,)>
     })?;
     let mut insecure = linker.instance(&format!("wasi:random/insecure@{WASI_P2_VERSION}"))?;
-    insecure.func_wrap_async(
-        "get-insecure-random-bytes",
-        |mut store: StoreContextMut<'_, BotState>, (len,): (u64,)| {
-            Box::new(async move {
-                check_random_len(len)?;
-                charge(&mut store, len).await?;
-                let bytes = insecure::Host::get_insecure_random_bytes(store.data_mut().wasi_random(), len)?;
-                Ok((bytes,))
-            }) as HostFuture<'_, (Vec<u8>,)>
-        },
-    )?;
+    insecure.func_wrap_async("get-insecure-random-bytes", |mut store: StoreContextMut<'_, T>, (len,): (u64,)| {
+        Box::new(async move {
+            check_random_len(len)?;
+            charge(&mut store, len).await?;
+            let bytes = insecure::Host::get_insecure_random_bytes(store.data_mut().random(), len)?;
+            Ok((bytes,))
+        }) as HostFuture<'_, (Vec<u8>,)>
+    })?;
 
     let mut streams = linker.instance(&format!("wasi:io/streams@{WASI_P2_VERSION}"))?;
     streams.func_wrap_async(
         "[method]output-stream.write",
-        |mut store: StoreContextMut<'_, BotState>, (stream, contents): (Resource<DynOutputStream>, WasmList<u8>)| {
+        |mut store: StoreContextMut<'_, T>, (stream, contents): (Resource<DynOutputStream>, WasmList<u8>)| {
             Box::new(async move {
                 if let Err(err) = pay_for_write(&mut store, &stream, contents.len() as u64, None).await? {
                     return stream_result(&mut store, Err(err));
                 }
                 let bytes = contents.as_le_slice(&store).to_vec();
-                let written = HostOutputStream::write(store.data_mut().table(), stream, bytes);
+                let written = HostOutputStream::write(store.data_mut().ctx().table, stream, bytes);
                 stream_result(&mut store, written)
             }) as HostFuture<'_, (Result<(), StreamErrorWit>,)>
         },
     )?;
     streams.func_wrap_async(
         "[method]output-stream.blocking-write-and-flush",
-        |mut store: StoreContextMut<'_, BotState>, (stream, contents): (Resource<DynOutputStream>, WasmList<u8>)| {
+        |mut store: StoreContextMut<'_, T>, (stream, contents): (Resource<DynOutputStream>, WasmList<u8>)| {
             Box::new(async move {
                 let limit = Some(BLOCKING_WRITE_LIMIT);
                 if let Err(err) = pay_for_write(&mut store, &stream, contents.len() as u64, limit).await? {
                     return stream_result(&mut store, Err(err));
                 }
                 let bytes = contents.as_le_slice(&store).to_vec();
-                let written = HostOutputStream::blocking_write_and_flush(store.data_mut().table(), stream, bytes).await;
+                let written =
+                    HostOutputStream::blocking_write_and_flush(store.data_mut().ctx().table, stream, bytes).await;
                 stream_result(&mut store, written)
             }) as HostFuture<'_, (Result<(), StreamErrorWit>,)>
         },
     )?;
     streams.func_wrap_async(
         "[method]output-stream.write-zeroes",
-        |mut store: StoreContextMut<'_, BotState>, (stream, len): (Resource<DynOutputStream>, u64)| {
+        |mut store: StoreContextMut<'_, T>, (stream, len): (Resource<DynOutputStream>, u64)| {
             Box::new(async move {
                 if let Err(err) = pay_for_write(&mut store, &stream, len, None).await? {
                     return stream_result(&mut store, Err(err));
                 }
-                let written = HostOutputStream::write_zeroes(store.data_mut().table(), stream, len);
+                let written = HostOutputStream::write_zeroes(store.data_mut().ctx().table, stream, len);
                 stream_result(&mut store, written)
             }) as HostFuture<'_, (Result<(), StreamErrorWit>,)>
         },
     )?;
     streams.func_wrap_async(
         "[method]output-stream.blocking-write-zeroes-and-flush",
-        |mut store: StoreContextMut<'_, BotState>, (stream, len): (Resource<DynOutputStream>, u64)| {
+        |mut store: StoreContextMut<'_, T>, (stream, len): (Resource<DynOutputStream>, u64)| {
             Box::new(async move {
                 if let Err(err) = pay_for_write(&mut store, &stream, len, Some(BLOCKING_WRITE_LIMIT)).await? {
                     return stream_result(&mut store, Err(err));
                 }
                 let written =
-                    HostOutputStream::blocking_write_zeroes_and_flush(store.data_mut().table(), stream, len).await;
+                    HostOutputStream::blocking_write_zeroes_and_flush(store.data_mut().ctx().table, stream, len).await;
                 stream_result(&mut store, written)
             }) as HostFuture<'_, (Result<(), StreamErrorWit>,)>
         },
@@ -195,7 +203,7 @@ pub fn add_to_linker(linker: &mut Linker<BotState>) -> wasmtime::Result<()> {
     let mut poll = linker.instance(&format!("wasi:io/poll@{WASI_P2_VERSION}"))?;
     poll.func_wrap_async(
         "poll",
-        |mut store: StoreContextMut<'_, BotState>, (pollables,): (WasmList<Resource<DynPollable>>,)| {
+        |mut store: StoreContextMut<'_, T>, (pollables,): (WasmList<Resource<DynPollable>>,)| {
             Box::new(async move {
                 charge(&mut store, pollables.len() as u64).await?;
                 let mut list = Vec::with_capacity(pollables.len());
@@ -205,7 +213,8 @@ pub fn add_to_linker(linker: &mut Linker<BotState>) -> wasmtime::Result<()> {
                         None => break,
                     }
                 }
-                let ready = wasmtime_wasi::p2::bindings::io::poll::Host::poll(store.data_mut().table(), list).await?;
+                let ready =
+                    wasmtime_wasi::p2::bindings::io::poll::Host::poll(store.data_mut().ctx().table, list).await?;
                 Ok((ready,))
             }) as HostFuture<'_, (Vec<u32>,)>
         },
@@ -215,7 +224,7 @@ pub fn add_to_linker(linker: &mut Linker<BotState>) -> wasmtime::Result<()> {
     let mut lookup = linker.instance(&format!("wasi:sockets/ip-name-lookup@{WASI_P2_VERSION}"))?;
     lookup.func_wrap(
         "resolve-addresses",
-        |_store: StoreContextMut<'_, BotState>, (_network, _name): (Resource<wasmtime_wasi::p2::Network>, WasmStr)| {
+        |_store: StoreContextMut<'_, T>, (_network, _name): (Resource<wasmtime_wasi::p2::Network>, WasmStr)| {
             Ok((Err::<ResourceAny, _>(SocketErrorCode::PermanentResolverFailure),))
         },
     )?;
@@ -249,15 +258,15 @@ fn check_random_len(len: u64) -> wasmtime::Result<()> {
 /// Checks and charges a write of `len` bytes before its bytes are copied: over `limit` (a
 /// blocking write's bound) or else over the stream's `check-write` permit it traps (WASI's rule);
 /// a stream that cannot report its permit returns that stream error instead.
-async fn pay_for_write(
-    store: &mut StoreContextMut<'_, BotState>,
+async fn pay_for_write<T: FuelPayer>(
+    store: &mut StoreContextMut<'_, T>,
     stream: &Resource<DynOutputStream>,
     len: u64,
     limit: Option<u64>,
 ) -> wasmtime::Result<Result<(), StreamError>> {
     let permit = match limit {
         Some(limit) => limit,
-        None => match HostOutputStream::check_write(store.data_mut().table(), borrow(stream)) {
+        None => match HostOutputStream::check_write(store.data_mut().ctx().table, borrow(stream)) {
             Ok(permit) => permit,
             Err(err) => return Ok(Err(err)),
         },
@@ -270,15 +279,17 @@ async fn pay_for_write(
 }
 
 /// A stream operation's result as the WIT returns it (a trap stays a trap).
-fn stream_result<T>(
-    store: &mut StoreContextMut<'_, BotState>,
-    result: Result<T, StreamError>,
-) -> wasmtime::Result<(Result<T, StreamErrorWit>,)> {
+fn stream_result<T: FuelPayer, R>(
+    store: &mut StoreContextMut<'_, T>,
+    result: Result<R, StreamError>,
+) -> wasmtime::Result<(Result<R, StreamErrorWit>,)> {
     match result {
         Ok(value) => Ok((Ok(value),)),
         Err(err) => {
-            let wit =
-                wasmtime_wasi::p2::bindings::io::streams::Host::convert_stream_error(store.data_mut().table(), err)?;
+            let wit = wasmtime_wasi::p2::bindings::io::streams::Host::convert_stream_error(
+                store.data_mut().ctx().table,
+                err,
+            )?;
             Ok((Err(wit),))
         }
     }

@@ -1,23 +1,27 @@
 //! The Wasm Arena host: runs untrusted WebAssembly bots under wasmtime fuel metering and steps
 //! native game engines turn by turn.
 //!
-//! - [`runtime`]: the wasmtime engine (fuel, determinism, limits, the epoch backstop) and the
-//!   locked-down WASI each bot gets ([`wasi`]: virtual clocks and timers, seeded randomness).
+//! - [`engine`]: the wasmtime engine's settings (fuel, determinism, stack, allocator);
+//!   [`runtime`]: the [`Arena`] (engine, linker, epoch backstop, compile settings) and each
+//!   bot's store, whose data is [`store::BotState`]; the locked-down WASI each bot gets
+//!   ([`wasi`]: virtual clocks and timers, seeded randomness).
 //! - [`meter`]: each store's fuel at every host-call transition (fuel yields, stuck calls);
 //!   [`host_fuel`]: host functions charging fuel per byte; [`limits`]: the whole-bot memory limit.
 //! - [`loader`]: reads a bot file, compiles it once per run and checks which game it plays.
 //! - [`cache`]: the compiled-artifact cache the loader may compile through.
+//! - [`budget`]: what a bot may spend, and what a unit of fuel means (wasmtime release, costs).
 //! - [`shape`]: static limits on a bot's code, checked before compiling; [`compile`]: compiling
 //!   (in a bounded worker process when the arena has one); [`typecheck`]: export types checked
 //!   against each game's WIT without running bot code.
-//! - [`bot`]: one bot's life in a match: its store, budgets, suspension, restarts, faults.
+//! - [`seat`]: what the match loop talks to, one [`seat::SeatBot`] per seat, whatever the bot's
+//!   kind; [`seat::runner`] is what every kind shares (the seat's books, metered start-up, the
+//!   turn's prologue). [`bot`]: a WIT component's turns (suspension, lift failures).
 //! - [`games`]: one binding module per game, converting engine types to and from WIT.
-//! - [`seat`]: what the match loop talks to, one [`seat::SeatBot`] per seat, whatever the bot's kind.
 //! - [`protocol`]: line-protocol bots (WASI commands speaking a game's original text protocol).
 //! - [`play`]: the match loop; [`replay`]: the replay file and its verification.
 //!
-//! The budget contract (DESIGN.md section 1) is implemented in [`bot`] (and, for line-protocol
-//! bots, in [`protocol::runner`]); every exception a bot
+//! The budget contract (DESIGN.md section 1) is implemented in [`seat::runner`], [`bot`] and,
+//! for line-protocol bots, [`protocol::runner`]; every exception a bot
 //! can cause is a [`fault::BotFault`] value in the match record, never a host error.
 
 pub mod bot;
@@ -25,11 +29,11 @@ pub mod budget;
 pub mod cache;
 pub mod compile;
 pub mod driver;
+pub mod engine;
 pub mod fault;
 pub mod fuel_profile;
 pub mod games;
 pub mod host_fuel;
-mod ledger;
 pub mod limits;
 pub mod loader;
 pub mod log;
@@ -41,6 +45,7 @@ pub mod replay;
 pub mod runtime;
 pub mod seat;
 pub mod shape;
+pub mod store;
 pub mod typecheck;
 pub mod wasi;
 

@@ -7,9 +7,12 @@
 //! element) adds to it, and a request that would take the total over the limit is refused (the
 //! guest's `memory.grow` returns -1; instantiation fails for an initial size). The number of
 //! instances, memories and tables is capped too, and each table at
-//! [`crate::runtime::MAX_TABLE_ELEMENTS`] elements.
+//! [`MAX_TABLE_ELEMENTS`] elements.
 
 use wasmtime::ResourceLimiter;
+
+/// Most elements a bot's table may hold (a table declared larger is refused at load).
+pub const MAX_TABLE_ELEMENTS: usize = 100_000;
 
 /// Bytes one table element is counted as (a pointer-sized slot on the host).
 pub const TABLE_ELEMENT_BYTES: usize = 8;
@@ -67,7 +70,7 @@ impl ResourceLimiter for BotLimits {
     }
 
     fn table_growing(&mut self, current: usize, desired: usize, _maximum: Option<usize>) -> wasmtime::Result<bool> {
-        if desired > crate::runtime::MAX_TABLE_ELEMENTS {
+        if desired > MAX_TABLE_ELEMENTS {
             return Ok(false);
         }
         Ok(self.grow(desired.saturating_sub(current).saturating_mul(TABLE_ELEMENT_BYTES)))
@@ -105,10 +108,7 @@ mod tests {
         assert_eq!(limits.total(), (94 << 20) + 8000);
         assert!(!limits.table_growing(1000, 1 << 20, None).unwrap_or(true));
         let mut roomy = BotLimits::new(1 << 30);
-        assert!(
-            !roomy.table_growing(0, crate::runtime::MAX_TABLE_ELEMENTS + 1, None).unwrap_or(true),
-            "one table's cap"
-        );
+        assert!(!roomy.table_growing(0, MAX_TABLE_ELEMENTS + 1, None).unwrap_or(true), "one table's cap");
     }
 
     #[test]

@@ -13,9 +13,11 @@
 
 use crate::compile::{CompileError, one_line};
 use crate::games::Binding;
+use crate::limits::MAX_TABLE_ELEMENTS;
 use crate::play::BotRef;
-use crate::runtime::{Arena, BotState, MAX_TABLE_ELEMENTS};
+use crate::runtime::Arena;
 use crate::shape::{ShapeLimits, scan};
+use crate::store::BotState;
 use crate::typecheck::{check_command_exports, check_world_exports};
 use sha2::{Digest, Sha256};
 use std::marker::PhantomData;
@@ -211,7 +213,7 @@ pub fn compile(arena: &Arena, path: &Path, bytes: &[u8], expected: &'static str)
         let declared = shape.max_initial_table_elements;
         return Err(LoadError::InitialTable { path: path_buf, declared, limit: MAX_TABLE_ELEMENTS });
     }
-    crate::compile::compile(arena, bytes).map_err(|err| match err {
+    arena.compile(bytes).map_err(|err| match err {
         CompileError::Invalid(detail) => LoadError::Invalid { path: path_buf, detail },
         CompileError::Bound(what) => LoadError::CompileBound { path: path_buf, what },
     })
@@ -279,6 +281,13 @@ pub struct LoadedCommand {
     pub component: Component,
     /// Pre-instantiated against the arena's linker.
     pub pre: CommandPre<BotState>,
+}
+
+impl<B: Binding> LoadedBot<B> {
+    /// The bot as the replay names it.
+    pub fn identity(&self) -> BotRef {
+        BotRef { name: self.name.clone(), path: self.path.clone(), sha256: self.sha256_hex() }
+    }
 }
 
 impl LoadedCommand {

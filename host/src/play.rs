@@ -3,14 +3,16 @@
 //! few bots are left in it. Seats are [`SeatBot`]s, so WIT bots and line-protocol bots play in
 //! one match.
 
-use crate::bot::{BotStats, TurnReport};
+use crate::bot::WitContestant;
 use crate::budget::Budget;
+use crate::budget::{FUEL_COSTS, WASMTIME_VERSION};
 use crate::fault::{BotFault, ForfeitReason, InvalidReason};
 use crate::games::Binding;
 use crate::loader::LoadedBot;
 use crate::log::TurnLog;
-use crate::runtime::{Arena, FUEL_COSTS, WASMTIME_VERSION};
-use crate::seat::{Contestant, SeatBot, WitContestant};
+use crate::runtime::Arena;
+use crate::seat::{BotStats, TurnReport};
+use crate::seat::{Contestant, SeatBot};
 use arena_game::{Game, Outcome, RNG_ALGORITHM, SetupError, ranks_from_scores};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -231,7 +233,7 @@ pub fn play_contestants<G: Game>(
         let mut seat_turns = Vec::new();
         for seat in game.to_act() {
             let Some(runner) = runners.get_mut(seat) else { continue };
-            let mut report = runner.play(&game.observe(seat));
+            let mut report = runner.take_turn(&game.observe(seat));
             host_check(seat, runner.as_ref())?;
             let valid = match report.answer.as_ref().map(|action| game.check(seat, action)) {
                 Some(Err(invalid)) => {

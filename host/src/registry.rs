@@ -4,6 +4,7 @@
 //! `ProtocolEntry<Binding, LineProtocol>` for one that also seats WASI commands speaking its
 //! original line protocol (any bot file exporting `wasi:cli/run` is loaded as one).
 
+use crate::bot::WitContestant;
 use crate::budget::Budget;
 use crate::games::Binding;
 use crate::games::azul::AzulBinding;
@@ -16,7 +17,7 @@ use crate::protocol::azul::AzulText;
 use crate::protocol::{CommandContestant, LineProtocol};
 use crate::replay::{ReplayError, SeatLoader, Verdict, read_replay, verify, verify_with};
 use crate::runtime::Arena;
-use crate::seat::{Contestant, WitContestant};
+use crate::seat::Contestant;
 use arena_game::{Game, OptionDoc, SetupError};
 use serde::Serialize;
 use std::marker::PhantomData;

@@ -1,11 +1,12 @@
 //! Replay files: a [`MatchRecord`] as JSON, and verification by re-running the match from what
 //! the replay records (seed, config, budget, bots by sha256) and comparing turn by turn.
 
+use crate::bot::WitContestant;
 use crate::games::Binding;
 use crate::loader::{LoadError, sha256};
 use crate::play::{MatchRecord, REPLAY_FORMAT, RuntimeInfo, play_contestants};
 use crate::runtime::Arena;
-use crate::seat::{Contestant, WitContestant};
+use crate::seat::Contestant;
 use arena_game::Game;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -5,126 +5,24 @@
 
 use crate::budget::Budget;
 use crate::cache::ArtifactCache;
+use crate::compile::{CompileError, CompileWorker};
+use crate::engine::{ArenaOptions, new_engine};
 use crate::host_fuel::{Burner, WASI_P2_VERSION};
 use crate::limits::BotLimits;
-use crate::log::BotLog;
-use crate::meter::CallMeter;
-use crate::wasi::VirtualClock;
-use std::sync::Arc;
+use crate::store::{MAX_HOSTCALL_BYTES, StoreHandles};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use wasmtime::component::{Linker, ResourceTable};
-use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store, UpdateDeadline};
-use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
+use wasmtime::component::{Component, Linker};
+use wasmtime::{Engine, Store, UpdateDeadline};
+use wasmtime_wasi::WasiCtx;
 
-/// The exact wasmtime release the arena runs; replays record it.
-pub const WASMTIME_VERSION: &str = "48.0.8";
-/// The fuel cost settings, recorded in replays: what one unit of fuel means.
-pub const FUEL_COSTS: &str = "wasmtime default operator costs (1 per operator), bulk memory per byte";
+// The bindings name the store's data here until they move to `crate::store` (issue 13).
+#[doc(hidden)]
+pub use crate::store::BotState;
+
 /// Interval of the epoch ticker behind the wall-clock backstop.
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);
-/// Most elements a bot's table may hold (a table declared larger is refused at load).
-pub const MAX_TABLE_ELEMENTS: usize = 100_000;
-/// Wasm stack limit per bot (unbounded recursion traps with `StackOverflow`).
-pub const MAX_WASM_STACK: usize = 1 << 20;
-/// Most bytes a bot may hand the host in one call (a string or list argument, or its answer),
-/// checked by wasmtime before it copies them (`Store::set_hostcall_fuel`). Over it, a host call
-/// traps and an answer is malformed. Far above any game's answer and the log's bounds.
-pub const MAX_HOSTCALL_BYTES: usize = 1 << 20;
-
-/// How instances are allocated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Allocator {
-    /// Memory mapped on demand for each instance.
-    #[default]
-    OnDemand,
-    /// wasmtime's pooling allocator: slots reserved up front, instantiation in about a
-    /// microsecond. Sized for `max_bots` live instances.
-    Pooling {
-        /// Live bot instances the pool holds at once.
-        max_bots: u32,
-    },
-}
-
-/// What an [`Arena`] is built with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ArenaOptions {
-    /// Instance allocation.
-    pub allocator: Allocator,
-    /// Largest linear memory any match may grant (the pooling allocator reserves this much per
-    /// slot); per-match limits are set by [`Budget::memory_mib`].
-    pub max_memory_mib: u32,
-}
-
-impl Default for ArenaOptions {
-    fn default() -> Self {
-        ArenaOptions { allocator: Allocator::OnDemand, max_memory_mib: 4096 }
-    }
-}
-
-/// The host state inside each bot's [`Store`].
-pub struct BotState {
-    wasi: WasiCtx,
-    table: ResourceTable,
-    limits: BotLimits,
-    log: BotLog,
-    /// Epoch count at which the running call is interrupted (the backstop); shared with the
-    /// bot's driver, which moves it forward at every poll.
-    deadline: Arc<AtomicU64>,
-    /// The instance's virtual time (clocks and timers).
-    clock: VirtualClock,
-    /// Runs the fuel charges of host functions ([`crate::host_fuel`]).
-    pub(crate) burner: Burner,
-}
-
-/// The handles a runner keeps to a store it hands to a call's future: its log, backstop
-/// deadline, call meter and virtual clock. One set per instance.
-#[derive(Clone)]
-pub struct StoreHandles {
-    /// The bot's log (shared across its instances).
-    pub log: BotLog,
-    /// The backstop deadline (shared across its instances).
-    pub deadline: Arc<AtomicU64>,
-    /// This instance's fuel at every host-call transition, and whether it is in a fuel yield.
-    pub meter: Arc<CallMeter>,
-    /// This instance's virtual time.
-    pub clock: VirtualClock,
-}
-
-impl StoreHandles {
-    /// Handles for a fresh instance: the bot's log and deadline, a new meter and clock.
-    pub fn fresh(log: &BotLog, deadline: &Arc<AtomicU64>) -> StoreHandles {
-        StoreHandles {
-            log: log.clone(),
-            deadline: deadline.clone(),
-            meter: CallMeter::new(),
-            clock: VirtualClock::new(),
-        }
-    }
-}
-
-impl BotState {
-    /// The bot's log.
-    pub fn log(&self) -> &BotLog {
-        &self.log
-    }
-
-    /// The instance's resource table.
-    pub(crate) fn table(&mut self) -> &mut ResourceTable {
-        &mut self.table
-    }
-
-    /// wasmtime-wasi's random sources (seeded by [`crate::wasi::bot_seed`]).
-    pub(crate) fn wasi_random(&mut self) -> &mut wasmtime_wasi::random::WasiRandomCtx {
-        self.wasi.random()
-    }
-}
-
-impl WasiView for BotState {
-    fn ctx(&mut self) -> WasiCtxView<'_> {
-        WasiCtxView { ctx: &mut self.wasi, table: &mut self.table }
-    }
-}
 
 /// Engine, linker and epoch ticker, shared by every match in the process.
 #[derive(Clone)]
@@ -136,8 +34,8 @@ pub struct Arena {
     cache: Option<ArtifactCache>,
     /// The loop host functions charge fuel with ([`crate::host_fuel`]).
     burner: wasmtime::Module,
-    /// Compile worker, load limits, reference components (set in [`crate::compile`]).
-    pub(crate) load: crate::compile::LoadSettings,
+    /// Compile worker, load limits, reference components.
+    pub(crate) load: LoadSettings,
 }
 
 impl Arena {
@@ -148,7 +46,7 @@ impl Arena {
 
     /// An arena with explicit options.
     pub fn with_options(options: ArenaOptions) -> anyhow::Result<Arena> {
-        let engine = Engine::new(&engine_config(&options))?;
+        let engine = new_engine(&options)?;
         let linker = Arc::new(bot_linker(&engine)?);
         let epoch = EpochTicker::start(&engine);
         let burner = crate::host_fuel::compile_burner(&engine)?;
@@ -189,24 +87,17 @@ impl Arena {
     /// A fresh store for one bot instance, with its limits, locked-down WASI (built with
     /// `handles.clock`), log and call meter.
     pub fn new_store(&self, budget: &Budget, wasi: WasiCtx, handles: &StoreHandles) -> Store<BotState> {
-        let state = BotState {
-            wasi,
-            table: ResourceTable::new(),
-            limits: BotLimits::new(budget.memory_bytes()),
-            log: handles.log.clone(),
-            deadline: handles.deadline.clone(),
-            clock: handles.clock.clone(),
-            burner: Burner::new(self.burner.clone()),
-        };
+        let limits = BotLimits::new(budget.memory_bytes());
+        let state = BotState::new(wasi, limits, handles, Burner::new(self.burner.clone()));
         let mut store = Store::new(&self.engine, state);
-        store.limiter(|state| &mut state.limits);
+        store.limiter(|state| state.limits());
         store.set_hostcall_fuel(MAX_HOSTCALL_BYTES);
         let meter = handles.meter.clone();
         store.call_hook(move |ctx, hook| meter.hook(ctx, hook));
         let epoch = self.epoch.clone();
         // Checked every tick: interrupt the call once the shared deadline has passed.
         store.epoch_deadline_callback(move |ctx| {
-            if epoch.now.load(Ordering::Relaxed) >= ctx.data().deadline.load(Ordering::Relaxed) {
+            if epoch.now.load(Ordering::Relaxed) >= ctx.data().deadline() {
                 Err(wasmtime::Trap::Interrupt.into())
             } else {
                 Ok(UpdateDeadline::Continue(1))
@@ -217,35 +108,46 @@ impl Arena {
     }
 }
 
-fn engine_config(options: &ArenaOptions) -> Config {
-    let mut config = Config::new();
-    config
-        .consume_fuel(true)
-        .epoch_interruption(true)
-        // Determinism (DESIGN.md section 1): the same bot computes the same bits everywhere.
-        .cranelift_nan_canonicalization(true)
-        .relaxed_simd_deterministic(true)
-        // Threads are off: wasmtime's `threads` feature is not compiled in.
-        .wasm_shared_everything_threads(false)
-        .max_wasm_stack(MAX_WASM_STACK)
-        .async_stack_size(MAX_WASM_STACK + (1 << 20));
-    if let Allocator::Pooling { max_bots } = options.allocator {
-        let mut pool = PoolingAllocationConfig::default();
-        pool.total_component_instances(max_bots)
-            .total_core_instances(max_bots.saturating_mul(8))
-            .total_memories(max_bots.saturating_mul(2))
-            .total_tables(max_bots.saturating_mul(4))
-            .max_memories_per_component(2)
-            .max_tables_per_component(4)
-            .max_core_instances_per_component(16)
-            .max_memory_size((options.max_memory_mib as usize) << 20)
-            // Zero a freed slot's first pages with memset instead of madvise: cheaper when the
-            // slot is reused right away, as it is match after match (measured by the benchmark).
-            .linear_memory_keep_resident(4 << 20)
-            .table_keep_resident(1 << 20);
-        config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+/// What an [`Arena`] loads bots with beyond its engine: the compile worker, the memory limit
+/// declared minimums are checked against, and the reference components built from the games'
+/// WIT (see [`crate::typecheck`]), shared by the arena's clones.
+#[derive(Clone, Default)]
+pub struct LoadSettings {
+    worker: Option<CompileWorker>,
+    memory_limit_mib: Option<u32>,
+    pub(crate) references: Arc<Mutex<Vec<(&'static str, Component)>>>,
+}
+
+impl Arena {
+    /// This arena, compiling bots in `worker` (`None`: in this process, the default).
+    pub fn with_compile_worker(mut self, worker: Option<CompileWorker>) -> Arena {
+        self.load.worker = worker;
+        self
     }
-    config
+
+    /// This arena, refusing at load a bot whose core modules declare more initial memory than
+    /// `mib` (a match's [`crate::Budget::memory_mib`]); by default the limit is
+    /// [`ArenaOptions::max_memory_mib`], the most any match may grant.
+    pub fn with_load_memory_limit(mut self, mib: u32) -> Arena {
+        self.load.memory_limit_mib = Some(mib);
+        self
+    }
+
+    /// The compile worker, if bots are compiled in one.
+    pub fn compile_worker(&self) -> Option<&CompileWorker> {
+        self.load.worker.as_ref()
+    }
+
+    /// Compiles `bytes` with this arena's engine: through its artifact cache if it has one, in
+    /// its compile worker if it has one ([`crate::compile`]).
+    pub fn compile(&self, bytes: &[u8]) -> Result<Component, CompileError> {
+        crate::compile::compile(&self.engine, &self.options, self.cache(), self.compile_worker(), bytes)
+    }
+
+    /// The memory limit, in MiB, bots' declared initial memory is checked against at load.
+    pub fn load_memory_limit_mib(&self) -> u32 {
+        self.load.memory_limit_mib.unwrap_or(self.options().max_memory_mib)
+    }
 }
 
 /// The imports a bot may use: locked-down WASI p2 and the arena log.
@@ -258,13 +160,11 @@ fn bot_linker(engine: &Engine) -> anyhow::Result<Linker<BotState>> {
     clocks.func_wrap(
         "subscribe-duration",
         |mut store: wasmtime::StoreContextMut<'_, BotState>, (duration,): (u64,)| {
-            let state = store.data_mut();
-            Ok((state.clock.subscribe_duration(&mut state.table, duration)?,))
+            Ok((store.data_mut().subscribe_duration(duration)?,))
         },
     )?;
     clocks.func_wrap("subscribe-instant", |mut store: wasmtime::StoreContextMut<'_, BotState>, (when,): (u64,)| {
-        let state = store.data_mut();
-        Ok((state.clock.subscribe(&mut state.table, when)?,))
+        Ok((store.data_mut().subscribe_instant(when)?,))
     })?;
     linker.allow_shadowing(false);
     crate::host_fuel::add_to_linker(&mut linker)?;

@@ -8,7 +8,8 @@ mod common;
 use arena_host::Budget;
 use arena_host::driver::{Driven, drive};
 use arena_host::log::BotLog;
-use arena_host::runtime::{Arena, BotState, StoreHandles};
+use arena_host::runtime::Arena;
+use arena_host::store::{BotState, StoreHandles};
 use arena_host::wasi::locked_down_ctx;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -30,7 +31,7 @@ fn new_store(budget: &Budget) -> (Store<BotState>, StoreHandles) {
 
 /// Runs a future that needs no fuel yields to completion.
 fn run<F: std::future::Future>(handles: &StoreHandles, future: F) -> F::Output {
-    match drive(arena(), &handles.deadline, 10_000, &handles.meter, std::pin::pin!(future), false) {
+    match drive(arena(), &handles.deadline, 10_000, &handles.meter, std::pin::pin!(future), false, &|| false) {
         Driven::Ready(output) => output,
         _ => panic!("the call did not finish"),
     }
@@ -131,6 +132,7 @@ fn a_call_stuck_in_the_host_is_metered_to_the_instruction() {
         &handles.meter,
         std::pin::pin!(spin.call_async(&mut store, (1000,))),
         true,
+        &|| false,
     );
     assert!(matches!(stuck, Driven::Stuck), "a host function that never returns is stuck");
     assert_eq!(handles.meter.fuel(), expected, "the meter holds the fuel left on entering the host");
@@ -142,9 +144,9 @@ fn a_call_stuck_in_the_host_is_metered_to_the_instruction() {
 #[test]
 fn a_full_instance_pool_is_a_host_error_not_a_bot_fault() {
     use arena_azul::AzulConfig;
+    use arena_host::engine::{Allocator, ArenaOptions};
     use arena_host::games::azul::AzulBinding;
     use arena_host::play::MatchError;
-    use arena_host::runtime::{Allocator, ArenaOptions};
     let options = ArenaOptions { allocator: Allocator::Pooling { max_bots: 1 }, max_memory_mib: 64 };
     let arena = Arena::with_options(options).unwrap();
     let bot = Arc::new(

@@ -16,11 +16,11 @@ use crate::mutate;
 use arbitrary::Unstructured;
 use arena_game::{Game, GameRng, new_rng};
 use arena_host::Budget;
-use arena_host::bot::{BotStats, TurnReport};
 use arena_host::fault::ForfeitReason;
 use arena_host::play::{BotRef, play_contestants};
 use arena_host::replay::{Verdict, compare, read_replay, replay_game};
 use arena_host::runtime::Arena;
+use arena_host::seat::{BotStats, TurnReport};
 use arena_host::seat::{Contestant, SeatBot};
 use rand_core::Rng;
 use serde_json::Value;
@@ -113,7 +113,7 @@ impl<G: Subject> SeatBot<G> for NativeSeat<G> {
         self.report(None)
     }
 
-    fn play(&mut self, _observation: &G::Observation) -> TurnReport<G::Action> {
+    fn take_turn(&mut self, _observation: &G::Observation) -> TurnReport<G::Action> {
         let mut bytes = [0u8; 64];
         self.rng.fill_bytes(&mut bytes);
         let answer = G::wild_action(&mut Unstructured::new(&bytes)).ok();

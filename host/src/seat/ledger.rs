@@ -1,13 +1,12 @@
-//! A bot's books over one match, whatever kind of bot it is (a WIT component in
-//! [`crate::bot::BotRunner`], a line-protocol command in [`crate::protocol::ProtocolRunner`]):
+//! A bot's books over one match, whatever kind of bot it is (kept by its
+//! [`crate::seat::runner::SeatCore`]):
 //! game fuel left, the totals, restarts, turns asked and missed, and the fault rules that turn
 //! events into typed faults (every trap counts and the third forfeits; a forfeit happens once).
-//! The runners own the instance and drop it on a trap or forfeit; this owns the counting, so
-//! both kinds of bot are charged and faulted by the same code.
+//! The seat core owns the instance and drops it on a trap or forfeit; this owns the counting.
 
-use crate::bot::{BotStats, TurnReport};
 use crate::fault::{BotFault, ForfeitReason, InvalidReason, Phase, TrapKind};
 use crate::log::TurnLog;
+use crate::seat::{BotStats, TurnReport};
 
 /// One bot's books in one match.
 #[derive(Debug)]

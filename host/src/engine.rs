@@ -1,0 +1,74 @@
+//! The wasmtime engine every bot runs on, as configured for the arena: fuel metering, epoch
+//! interruption, determinism settings, stack limits and the instance allocator. A leaf: the
+//! compile worker builds the very same engine from the same options.
+
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
+
+/// Wasm stack limit per bot (unbounded recursion traps with `StackOverflow`).
+pub const MAX_WASM_STACK: usize = 1 << 20;
+
+/// How instances are allocated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Allocator {
+    /// Memory mapped on demand for each instance.
+    #[default]
+    OnDemand,
+    /// wasmtime's pooling allocator: slots reserved up front, instantiation in about a
+    /// microsecond. Sized for `max_bots` live instances.
+    Pooling {
+        /// Live bot instances the pool holds at once.
+        max_bots: u32,
+    },
+}
+
+/// What an [`Arena`] is built with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArenaOptions {
+    /// Instance allocation.
+    pub allocator: Allocator,
+    /// Largest linear memory any match may grant (the pooling allocator reserves this much per
+    /// slot); per-match limits are set by [`Budget::memory_mib`].
+    pub max_memory_mib: u32,
+}
+
+impl Default for ArenaOptions {
+    fn default() -> Self {
+        ArenaOptions { allocator: Allocator::OnDemand, max_memory_mib: 4096 }
+    }
+}
+
+/// A new engine configured for `options`.
+pub fn new_engine(options: &ArenaOptions) -> wasmtime::Result<Engine> {
+    Engine::new(&engine_config(options))
+}
+
+fn engine_config(options: &ArenaOptions) -> Config {
+    let mut config = Config::new();
+    config
+        .consume_fuel(true)
+        .epoch_interruption(true)
+        // Determinism (DESIGN.md section 1): the same bot computes the same bits everywhere.
+        .cranelift_nan_canonicalization(true)
+        .relaxed_simd_deterministic(true)
+        // Threads are off: wasmtime's `threads` feature is not compiled in.
+        .wasm_shared_everything_threads(false)
+        .max_wasm_stack(MAX_WASM_STACK)
+        .async_stack_size(MAX_WASM_STACK + (1 << 20));
+    if let Allocator::Pooling { max_bots } = options.allocator {
+        let mut pool = PoolingAllocationConfig::default();
+        pool.total_component_instances(max_bots)
+            .total_core_instances(max_bots.saturating_mul(8))
+            .total_memories(max_bots.saturating_mul(2))
+            .total_tables(max_bots.saturating_mul(4))
+            .max_memories_per_component(2)
+            .max_tables_per_component(4)
+            .max_core_instances_per_component(16)
+            .max_memory_size((options.max_memory_mib as usize) << 20)
+            // Zero a freed slot's first pages with memset instead of madvise: cheaper when the
+            // slot is reused right away, as it is match after match (measured by the benchmark).
+            .linear_memory_keep_resident(4 << 20)
+            .table_keep_resident(1 << 20);
+        config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+    }
+    config
+}

@@ -1,0 +1,122 @@
+//! What the match loop talks to: one [`SeatBot`] per seat, whatever kind of bot sits there, the
+//! [`Contestant`] that makes one for each match, and what a seat reports ([`TurnReport`],
+//! [`BotStats`]).
+//!
+//! Two kinds of bot take a seat: a component exporting the game's WIT world
+//! ([`BotRunner`], from a [`LoadedBot`]) and a WASI command speaking the game's original line
+//! protocol ([`ProtocolRunner`](crate::protocol::runner::ProtocolRunner), from a
+//! [`LoadedCommand`](crate::loader::LoadedCommand)). Both are [`runner::Runner`]s: the seat's
+//! context, books, start-up metering and turn prologue are [`runner::SeatCore`]'s, written once,
+//! so both keep the same budget contract (DESIGN.md section 1) and one match can seat both.
+
+pub(crate) mod ledger;
+pub mod runner;
+
+use crate::budget::Budget;
+use crate::fault::{BotFault, ForfeitReason};
+use crate::log::TurnLog;
+use crate::play::BotRef;
+use crate::runtime::Arena;
+use arena_game::Game;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// Per-bot totals over a match.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotStats {
+    /// Fuel spent in the match, start-up included.
+    pub fuel_total: u64,
+    /// Most fuel spent in one turn (start-up included in the turn it happened in).
+    pub fuel_max_turn: u64,
+    /// Turns with no answer because the bot was suspended.
+    pub skipped_turns: u32,
+    /// Traps, start-up included.
+    pub traps: u32,
+    /// Answers the game refused.
+    pub invalid_actions: u32,
+}
+
+/// What one turn of one bot produced.
+#[derive(Debug)]
+pub struct TurnReport<A> {
+    /// The decoded answer, if the bot answered this turn (not yet checked against the game).
+    pub answer: Option<A>,
+    /// Fuel spent this turn (a restart's start-up included).
+    pub fuel: u64,
+    /// What went wrong, in order.
+    pub faults: Vec<BotFault>,
+    /// What the bot logged this turn.
+    pub log: TurnLog,
+}
+
+/// One bot in one seat of one match. Object-safe: the match loop holds `Box<dyn SeatBot<G>>`.
+pub trait SeatBot<G: Game>: Send {
+    /// Starts the bot (metered: instantiation and `init` or the protocol's greeting). Called
+    /// once before the match; restarts after traps happen inside [`SeatBot::take_turn`].
+    fn start(&mut self) -> TurnReport<G::Action>;
+    /// Tells the bot the match's initial state before [`SeatBot::start`] (a WIT bot passes it to
+    /// [`Binding::init_in`](crate::games::Binding::init_in)); the default ignores it.
+    fn seated_in(&mut self, game: &Arc<G>) {
+        let _ = game;
+    }
+    /// Takes one turn: restarts the bot if it trapped, then asks (or resumes) it.
+    fn take_turn(&mut self, observation: &G::Observation) -> TurnReport<G::Action>;
+    /// Records that the game refused this turn's answer.
+    fn note_invalid_action(&mut self);
+    /// Totals so far.
+    fn stats(&self) -> BotStats;
+    /// Why the bot is out, if it is.
+    fn forfeit(&self) -> Option<ForfeitReason>;
+    /// The bot as the replay names it.
+    fn identity(&self) -> BotRef;
+    /// Why the host could not run the bot (an instance it could not make for want of host
+    /// resources, see [`crate::fault::is_host_exhaustion`]), if that happened: the match cannot
+    /// be played fairly and stops with [`crate::play::MatchError::HostResources`], no fault is
+    /// recorded against the bot.
+    fn host_failure(&self) -> Option<String> {
+        None
+    }
+}
+
+/// A loaded bot that can take a seat: makes a fresh [`SeatBot`] for each match.
+pub trait Contestant<G: Game>: Send + Sync {
+    /// The bot as the replay names it.
+    fn identity(&self) -> BotRef;
+    /// A bot for `seat` of a match with `players` seats, not started yet.
+    fn seat(&self, arena: &Arena, budget: Budget, seat: u8, players: u8, match_seed: u64) -> Box<dyn SeatBot<G>>;
+}
+
+/// Every kind of bot is a [`SeatBot`] the same way: its [`runner::SeatCore`] keeps the books.
+impl<R: runner::Runner> SeatBot<R::Game> for R {
+    fn start(&mut self) -> TurnReport<<R::Game as Game>::Action> {
+        runner::start(self)
+    }
+
+    fn seated_in(&mut self, game: &Arc<R::Game>) {
+        runner::Runner::seated_in(self, game)
+    }
+
+    fn take_turn(&mut self, observation: &<R::Game as Game>::Observation) -> TurnReport<<R::Game as Game>::Action> {
+        runner::take_turn(self, observation)
+    }
+
+    fn note_invalid_action(&mut self) {
+        self.core_mut().note_invalid_action()
+    }
+
+    fn stats(&self) -> BotStats {
+        self.core().stats()
+    }
+
+    fn forfeit(&self) -> Option<ForfeitReason> {
+        self.core().forfeit_reason()
+    }
+
+    fn identity(&self) -> BotRef {
+        runner::Runner::identity(self)
+    }
+
+    fn host_failure(&self) -> Option<String> {
+        self.core().host_failure()
+    }
+}

@@ -1,0 +1,335 @@
+//! What every kind of bot shares in its seat, written once: [`SeatCore`] holds the seat's
+//! context (arena, budget, seat, seeds, log, backstop deadline), its books ([`Ledger`]) and its
+//! live instance, and meters start-up under a one-turn cap; [`Runner`] is what a kind of bot adds
+//! (starting an instance, taking a turn with a live one). Every `Runner` is a
+//! [`SeatBot`](super::SeatBot) through one blanket implementation in [`super`], so the turn's
+//! prologue (a forfeited bot, a restart after a trap, a start-up that failed), the totals and the
+//! fault rules are the same code for a WIT component ([`crate::bot::BotRunner`]) and a
+//! line-protocol command ([`crate::protocol::runner::ProtocolRunner`]).
+
+use super::{BotStats, TurnReport};
+use crate::budget::Budget;
+use crate::driver::{Driven, drive};
+use crate::fault::{BotFault, ForfeitReason, Phase, TrapKind, classify, is_host_exhaustion, is_out_of_fuel};
+use crate::games::{InitInfo, TurnInfo};
+use crate::log::BotLog;
+use crate::meter::CallMeter;
+use crate::play::BotRef;
+use crate::runtime::Arena;
+use crate::seat::ledger::Ledger;
+use crate::store::{BotState, StoreHandles};
+use crate::wasi::init_seed;
+use arena_game::Game;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+use wasmtime::Store;
+
+/// A kind of bot: how it starts an instance and takes a turn with a live one. The rest of its
+/// life in a match is [`SeatCore`]'s, and the [`SeatBot`](super::SeatBot) it becomes is written
+/// once over this trait.
+pub trait Runner: Send {
+    /// The game the bot plays.
+    type Game: Game;
+    /// A live instance (dropped on a trap or forfeit).
+    type Live: Send;
+
+    /// The shared part of the seat.
+    fn core(&self) -> &SeatCore<Self::Live>;
+    /// The shared part of the seat, mutably.
+    fn core_mut(&mut self) -> &mut SeatCore<Self::Live>;
+    /// The bot as the replay names it.
+    fn identity(&self) -> BotRef;
+    /// Starts an instance (metered: at most one turn budget per start-up step), leaving it in
+    /// [`SeatCore::live`] on success. Returns the fuel spent; a failure is recorded in `faults`.
+    fn start_instance(&mut self, faults: &mut Vec<BotFault>) -> u64;
+    /// Takes one turn with `live` (taken out of the core: put it back if it stays live).
+    /// `fuel` is what this turn already spent (a restart's start-up).
+    fn take_turn_with(
+        &mut self,
+        live: Self::Live,
+        observation: &<Self::Game as Game>::Observation,
+        fuel: u64,
+        faults: Vec<BotFault>,
+    ) -> TurnReport<<Self::Game as Game>::Action>;
+    /// Tells the runner the match's initial state (see [`SeatBot::seated_in`](super::SeatBot::seated_in)).
+    fn seated_in(&mut self, game: &Arc<Self::Game>) {
+        let _ = game;
+    }
+}
+
+/// The seat's context, books and live instance.
+pub struct SeatCore<L> {
+    arena: Arena,
+    budget: Budget,
+    seat: u8,
+    players: u8,
+    match_seed: u64,
+    bot_sha256: [u8; 32],
+    log: BotLog,
+    deadline: Arc<AtomicU64>,
+    /// Fuel, totals and faults.
+    pub(crate) ledger: Ledger,
+    /// The live instance, if there is one (none before start-up and after a trap or forfeit).
+    pub(crate) live: Option<L>,
+    /// The host could not make an instance (see [`SeatCore::host_failure`]).
+    host_failure: Option<String>,
+}
+
+impl<L> SeatCore<L> {
+    /// A seat with nothing started yet and the whole game budget left.
+    pub(crate) fn new(
+        arena: &Arena,
+        budget: Budget,
+        seat: u8,
+        players: u8,
+        match_seed: u64,
+        bot_sha256: [u8; 32],
+    ) -> SeatCore<L> {
+        SeatCore {
+            arena: arena.clone(),
+            budget,
+            seat,
+            players,
+            match_seed,
+            bot_sha256,
+            log: BotLog::default(),
+            deadline: Arc::new(AtomicU64::new(u64::MAX)),
+            ledger: Ledger::new(budget.game_fuel, budget.max_traps),
+            live: None,
+            host_failure: None,
+        }
+    }
+
+    /// The match's budget.
+    pub(crate) fn budget(&self) -> &Budget {
+        &self.budget
+    }
+
+    /// The arena the bot runs in.
+    pub(crate) fn arena(&self) -> &Arena {
+        &self.arena
+    }
+
+    /// The match seed (WASI randomness derives from it and the bot's hash).
+    pub(crate) fn match_seed(&self) -> u64 {
+        self.match_seed
+    }
+
+    /// The bot's log (shared by all its instances).
+    pub(crate) fn log(&self) -> &BotLog {
+        &self.log
+    }
+
+    /// Game fuel left.
+    pub fn game_fuel_left(&self) -> u64 {
+        self.ledger.game_fuel_left
+    }
+
+    /// Totals so far.
+    pub fn stats(&self) -> BotStats {
+        self.ledger.stats
+    }
+
+    /// Why the bot is out, if it is.
+    pub fn forfeit_reason(&self) -> Option<ForfeitReason> {
+        self.ledger.forfeit
+    }
+
+    /// Why the host could not run the bot (an instance it could not make for want of host
+    /// resources), if that happened.
+    pub fn host_failure(&self) -> Option<String> {
+        self.host_failure.clone()
+    }
+
+    /// Records that the game refused this turn's answer.
+    pub fn note_invalid_action(&mut self) {
+        self.ledger.stats.invalid_actions += 1;
+    }
+
+    /// The handles of a fresh instance's store: the bot's log and deadline, a new meter and clock.
+    pub(crate) fn fresh_handles(&self) -> StoreHandles {
+        StoreHandles::fresh(&self.log, &self.deadline)
+    }
+
+    /// What `init` (or a protocol's greeting) is told as an instance starts.
+    pub(crate) fn init_info(&self) -> InitInfo {
+        InitInfo {
+            seat: self.seat,
+            players: self.players,
+            restart_count: self.ledger.restarts,
+            seed: init_seed(self.match_seed, &self.bot_sha256),
+            turn_fuel: self.budget.turn_fuel,
+            game_fuel: self.budget.game_fuel,
+            game_fuel_remaining: self.ledger.game_fuel_left,
+        }
+    }
+
+    /// What a new turn's call (or message) is told, and counts the turn as asked. The missed
+    /// turns are reset when a new call is told, not when an answer returns: a call that was
+    /// suspended answers from an old observation, and the next one must still say how many
+    /// turns were missed.
+    pub(crate) fn ask_turn(&mut self, turn_fuel_remaining: u64, game_fuel_remaining: u64) -> TurnInfo {
+        let info = TurnInfo {
+            turn: self.ledger.turns_asked,
+            turn_fuel_remaining,
+            game_fuel_remaining,
+            missed_turns: self.ledger.missed,
+        };
+        self.ledger.missed = 0;
+        self.ledger.turns_asked += 1;
+        info
+    }
+
+    /// Records a trap (the last allowed one forfeits) and drops the instance.
+    pub(crate) fn trap(&mut self, phase: Phase, trap: TrapKind, faults: &mut Vec<BotFault>) {
+        self.live = None;
+        self.ledger.trap(phase, trap, faults);
+    }
+
+    /// Forfeits the bot and drops the instance.
+    pub(crate) fn forfeit(&mut self, reason: ForfeitReason, faults: &mut Vec<BotFault>) {
+        self.live = None;
+        self.ledger.forfeit(reason, faults);
+    }
+
+    /// Records a call that ended with `err`: the game budget used up forfeits, anything else
+    /// is a trap. Drops the instance.
+    pub(crate) fn call_failed(&mut self, phase: Phase, err: &wasmtime::Error, faults: &mut Vec<BotFault>) {
+        if is_out_of_fuel(err) {
+            self.ledger.game_fuel_left = 0;
+            self.forfeit(ForfeitReason::GameFuelExhausted, faults);
+        } else {
+            self.trap(phase, classify(err), faults);
+        }
+    }
+
+    /// Closes a turn with this turn's log.
+    pub(crate) fn finish_turn<A>(&mut self, answer: Option<A>, fuel: u64, faults: Vec<BotFault>) -> TurnReport<A> {
+        let log = self.log.take_turn();
+        self.ledger.finish_turn(answer, fuel, faults, log)
+    }
+
+    /// Drives `call` (of a store metered by `meter`) with this bot's backstop; see
+    /// [`crate::driver::drive`].
+    pub(crate) fn drive<F: Future + ?Sized>(
+        &self,
+        meter: &CallMeter,
+        call: Pin<&mut F>,
+        yield_is_suspend: bool,
+        is_idle: &dyn Fn() -> bool,
+    ) -> Driven<F::Output> {
+        drive(&self.arena, &self.deadline, self.budget.backstop_ms, meter, call, yield_is_suspend, is_idle)
+    }
+
+    /// Runs one start-up call (instantiation, `init`) with at most one turn budget of fuel,
+    /// charged to the game budget, and no suspension: a start-up that runs out of its turn is a
+    /// trap ([`TrapKind::StartupFuelExhausted`]), one that exhausts the game budget forfeits.
+    /// `call` gets the store (the future owns it while it runs and hands it back); `is_idle`
+    /// tells a bot waiting for input, which no start-up call may do. Returns the fuel spent and,
+    /// on success, the store and the call's value; a failure is recorded in `faults` after
+    /// `before_faults` has added what the call itself caused (a protocol's stray lines).
+    #[allow(clippy::too_many_arguments)] // each is one fact about the step; a struct would only rename them
+    pub(crate) fn startup_step<T, F>(
+        &mut self,
+        mut store: Store<BotState>,
+        meter: &CallMeter,
+        phase: Phase,
+        faults: &mut Vec<BotFault>,
+        call: impl FnOnce(Store<BotState>) -> F,
+        is_idle: &dyn Fn() -> bool,
+        before_faults: impl FnOnce(&mut Ledger, &mut Vec<BotFault>),
+    ) -> (u64, Option<(Store<BotState>, T)>)
+    where
+        F: Future<Output = (Store<BotState>, wasmtime::Result<T>)>,
+    {
+        if self.ledger.game_fuel_left == 0 {
+            self.forfeit(ForfeitReason::GameFuelExhausted, faults);
+            return (0, None);
+        }
+        let cap = self.budget.turn_fuel.min(self.ledger.game_fuel_left);
+        if let Err(err) = store.set_fuel(cap) {
+            self.trap(phase, TrapKind::other(&err), faults);
+            return (0, None);
+        }
+        meter.set_fuel(cap);
+        let outcome = {
+            let mut call = std::pin::pin!(call(store));
+            self.drive(meter, call.as_mut(), false, is_idle)
+        };
+        // A call that did not hand its store back is charged from the meter: exact for one
+        // stuck in a host function or waiting for input, the only ways not to return here.
+        let left = match &outcome {
+            Driven::Ready((store, _)) => store.get_fuel().unwrap_or(0),
+            Driven::Suspended | Driven::Stuck | Driven::Idle => meter.fuel(),
+        };
+        let used = cap.saturating_sub(left);
+        self.ledger.game_fuel_left = self.ledger.game_fuel_left.saturating_sub(used);
+        before_faults(&mut self.ledger, faults);
+        let (store, result) = match outcome {
+            Driven::Ready(ready) => ready,
+            Driven::Idle => {
+                let detail = "waited for input during start-up".into();
+                self.trap(phase, TrapKind::Other { detail }, faults);
+                return (used, None);
+            }
+            Driven::Suspended | Driven::Stuck => {
+                self.trap(phase, TrapKind::WallClockBackstop, faults);
+                return (used, None);
+            }
+        };
+        match result {
+            Ok(value) => (used, Some((store, value))),
+            Err(err) if is_host_exhaustion(&err) => {
+                self.host_failure = Some(format!("{err:#}"));
+                (used, None)
+            }
+            Err(err) if is_out_of_fuel(&err) && self.ledger.game_fuel_left == 0 => {
+                self.forfeit(ForfeitReason::GameFuelExhausted, faults);
+                (used, None)
+            }
+            Err(err) if is_out_of_fuel(&err) => {
+                self.trap(phase, TrapKind::StartupFuelExhausted, faults);
+                (used, None)
+            }
+            Err(err) => {
+                self.trap(phase, classify(&err), faults);
+                (used, None)
+            }
+        }
+    }
+}
+
+/// The turn's prologue every kind of bot shares: a forfeited bot is not asked; a bot without an
+/// instance (it trapped) is restarted first; if that fails, the turn has no action.
+pub(super) fn take_turn<R: Runner>(
+    runner: &mut R,
+    observation: &<R::Game as Game>::Observation,
+) -> TurnReport<<R::Game as Game>::Action> {
+    let mut faults = Vec::new();
+    let mut fuel = 0;
+    if runner.core().ledger.forfeit.is_some() {
+        return runner.core_mut().finish_turn(None, 0, faults);
+    }
+    if runner.core().live.is_none() {
+        runner.core_mut().ledger.restarts += 1;
+        fuel += runner.start_instance(&mut faults);
+    }
+    match runner.core_mut().live.take() {
+        Some(live) => runner.take_turn_with(live, observation, fuel, faults),
+        None => {
+            // Start-up failed: this turn has no action.
+            let core = runner.core_mut();
+            core.ledger.missed += 1;
+            core.finish_turn(None, fuel, faults)
+        }
+    }
+}
+
+/// Starts the bot before the match (its start-up is a turn of its own in the replay).
+pub(super) fn start<R: Runner>(runner: &mut R) -> TurnReport<<R::Game as Game>::Action> {
+    let mut faults = Vec::new();
+    let fuel = runner.start_instance(&mut faults);
+    runner.core_mut().finish_turn(None, fuel, faults)
+}

@@ -1,0 +1,126 @@
+//! The host state inside each bot's [`Store`](wasmtime::Store): its WASI context and resources, its memory
+//! limits, log, backstop deadline, virtual clock and fuel burner, and the [`StoreHandles`] a
+//! runner keeps to a store it hands to a call's future.
+
+use crate::host_fuel::{Burner, FuelPayer};
+use crate::limits::BotLimits;
+use crate::log::BotLog;
+use crate::meter::CallMeter;
+use crate::wasi::VirtualClock;
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+use wasmtime::component::ResourceTable;
+use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
+
+/// Most bytes a bot may hand the host in one call (a string or list argument, or its answer),
+/// checked by wasmtime before it copies them (`Store::set_hostcall_fuel`). Over it, a host call
+/// traps and an answer is malformed. Far above any game's answer and the log's bounds.
+pub const MAX_HOSTCALL_BYTES: usize = 1 << 20;
+
+/// The host state inside each bot's [`Store`](wasmtime::Store).
+pub struct BotState {
+    wasi: WasiCtx,
+    table: ResourceTable,
+    limits: BotLimits,
+    log: BotLog,
+    /// Epoch count at which the running call is interrupted (the backstop); shared with the
+    /// bot's driver, which moves it forward at every poll.
+    deadline: Arc<AtomicU64>,
+    /// The instance's virtual time (clocks and timers).
+    clock: VirtualClock,
+    /// Runs the fuel charges of host functions ([`crate::host_fuel`]).
+    burner: Burner,
+}
+
+/// The handles a runner keeps to a store it hands to a call's future: its log, backstop
+/// deadline, call meter and virtual clock. One set per instance.
+#[derive(Clone)]
+pub struct StoreHandles {
+    /// The bot's log (shared across its instances).
+    pub log: BotLog,
+    /// The backstop deadline (shared across its instances).
+    pub deadline: Arc<AtomicU64>,
+    /// This instance's fuel at every host-call transition, and whether it is in a fuel yield.
+    pub meter: Arc<CallMeter>,
+    /// This instance's virtual time.
+    pub clock: VirtualClock,
+}
+
+impl StoreHandles {
+    /// Handles for a fresh instance: the bot's log and deadline, a new meter and clock.
+    pub fn fresh(log: &BotLog, deadline: &Arc<AtomicU64>) -> StoreHandles {
+        StoreHandles {
+            log: log.clone(),
+            deadline: deadline.clone(),
+            meter: CallMeter::new(),
+            clock: VirtualClock::new(),
+        }
+    }
+}
+
+impl BotState {
+    /// The state of a fresh instance: its locked-down WASI context (built with `handles.clock`),
+    /// its limits, the bot's handles and a burner for host charges.
+    pub(crate) fn new(wasi: WasiCtx, limits: BotLimits, handles: &StoreHandles, burner: Burner) -> BotState {
+        BotState {
+            wasi,
+            table: ResourceTable::new(),
+            limits,
+            log: handles.log.clone(),
+            deadline: handles.deadline.clone(),
+            clock: handles.clock.clone(),
+            burner,
+        }
+    }
+
+    /// The bot's log.
+    pub fn log(&self) -> &BotLog {
+        &self.log
+    }
+
+    /// The store's limiter.
+    pub(crate) fn limits(&mut self) -> &mut BotLimits {
+        &mut self.limits
+    }
+
+    /// The epoch count past which the running call is interrupted.
+    pub(crate) fn deadline(&self) -> u64 {
+        self.deadline.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// A pollable ready `duration` ns from now on the instance's virtual clock.
+    pub(crate) fn subscribe_duration(
+        &mut self,
+        duration: u64,
+    ) -> wasmtime::Result<wasmtime::component::Resource<wasmtime_wasi::p2::DynPollable>> {
+        self.clock.subscribe_duration(&mut self.table, duration)
+    }
+
+    /// A pollable ready at `when` ns on the instance's virtual clock.
+    pub(crate) fn subscribe_instant(
+        &mut self,
+        when: u64,
+    ) -> wasmtime::Result<wasmtime::component::Resource<wasmtime_wasi::p2::DynPollable>> {
+        self.clock.subscribe(&mut self.table, when)
+    }
+}
+
+impl FuelPayer for BotState {
+    fn burner(&mut self) -> &mut Burner {
+        &mut self.burner
+    }
+
+    fn bot_log(&self) -> &BotLog {
+        &self.log
+    }
+
+    fn random(&mut self) -> &mut wasmtime_wasi::random::WasiRandomCtx {
+        self.wasi.random()
+    }
+}
+
+impl WasiView for BotState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView { ctx: &mut self.wasi, table: &mut self.table }
+    }
+}
