@@ -9,7 +9,7 @@ pub const WASMTIME_VERSION: &str = "48.0.8";
 /// The fuel cost settings, recorded in replays: what one unit of fuel means.
 pub const FUEL_COSTS: &str = "wasmtime default operator costs (1 per operator), bulk memory per byte";
 /// Fuel charged per byte a host function reads, writes or generates for the bot (per pollable
-/// for `poll`): host work a bot causes is paid from its budget ([`crate::host_fuel`]).
+/// for `poll`): host work a bot causes is paid from its budget (`host_fuel`).
 pub const FUEL_PER_BYTE: u64 = 1;
 
 /// Default fuel per turn.
@@ -31,7 +31,7 @@ pub struct Budget {
     pub turn_fuel: u64,
     /// Fuel for the whole match (instantiation and `init` included); running out forfeits.
     pub game_fuel: u64,
-    /// Memory per bot, in MiB: all of its linear memories and tables together ([`crate::limits`]).
+    /// Memory per bot, in MiB: all of its linear memories and tables together (`limits`).
     pub memory_mib: u32,
     /// Traps after which a bot forfeits.
     pub max_traps: u32,

@@ -21,13 +21,13 @@ pub enum Allocator {
     },
 }
 
-/// What an [`Arena`] is built with.
+/// What an [`Arena`](crate::runtime::Arena) is built with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ArenaOptions {
     /// Instance allocation.
     pub allocator: Allocator,
     /// Largest linear memory any match may grant (the pooling allocator reserves this much per
-    /// slot); per-match limits are set by [`Budget::memory_mib`].
+    /// slot); per-match limits are set by [`Budget::memory_mib`](crate::budget::Budget::memory_mib).
     pub max_memory_mib: u32,
 }
 

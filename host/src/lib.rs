@@ -6,12 +6,12 @@
 //!   bot's store, whose data is [`store::BotState`]; the locked-down WASI each bot gets
 //!   ([`wasi`]: virtual clocks and timers, seeded randomness).
 //! - [`meter`]: each store's fuel at every host-call transition (fuel yields, stuck calls);
-//!   [`host_fuel`]: host functions charging fuel per byte; [`limits`]: the whole-bot memory limit.
+//!   `host_fuel`: host functions charging fuel per byte; `limits`: the whole-bot memory limit.
 //! - [`loader`]: reads a bot file, compiles it once per run and checks which game it plays.
 //! - [`cache`]: the compiled-artifact cache the loader may compile through.
 //! - [`budget`]: what a bot may spend, and what a unit of fuel means (wasmtime release, costs).
 //! - [`shape`]: static limits on a bot's code, checked before compiling; [`compile`]: compiling
-//!   (in a bounded worker process when the arena has one); [`typecheck`]: export types checked
+//!   (in a bounded worker process when the arena has one); `typecheck`: export types checked
 //!   against each game's WIT without running bot code.
 //! - [`seat`]: what the match loop talks to, one [`seat::SeatBot`] per seat, whatever the bot's
 //!   kind; [`seat::runner`] is what every kind shares (the seat's books, metered start-up, the
@@ -33,8 +33,8 @@ pub mod engine;
 pub mod fault;
 pub mod fuel_profile;
 pub mod games;
-pub mod host_fuel;
-pub mod limits;
+mod host_fuel;
+mod limits;
 pub mod loader;
 pub mod log;
 pub mod meter;
@@ -46,7 +46,7 @@ pub mod runtime;
 pub mod seat;
 pub mod shape;
 pub mod store;
-pub mod typecheck;
+mod typecheck;
 pub mod wasi;
 
 pub use budget::Budget;

@@ -39,6 +39,7 @@ impl BotLimits {
     }
 
     /// Bytes counted so far.
+    #[cfg(test)]
     pub fn total(&self) -> usize {
         self.total
     }

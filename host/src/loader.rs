@@ -6,7 +6,7 @@
 //! No bot code runs at load: before compiling, the file's shape is checked against static
 //! limits and its declared initial memory against the match's limit ([`crate::shape`]);
 //! compiling is bounded in time and memory ([`crate::compile`]); export types are checked
-//! against the game's WIT without instantiating ([`crate::typecheck`]).
+//! against the game's WIT without instantiating (`typecheck`).
 //!
 //! A WASI command (a component exporting `wasi:cli/run@0.2.*`) loads as a [`LoadedCommand`]
 //! for games that speak a line protocol to it (see [`crate::protocol`]).

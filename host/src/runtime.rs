@@ -32,7 +32,7 @@ pub struct Arena {
     epoch: Arc<EpochTicker>,
     options: ArenaOptions,
     cache: Option<ArtifactCache>,
-    /// The loop host functions charge fuel with ([`crate::host_fuel`]).
+    /// The loop host functions charge fuel with (`host_fuel`).
     burner: wasmtime::Module,
     /// Compile worker, load limits, reference components.
     pub(crate) load: LoadSettings,
@@ -110,7 +110,7 @@ impl Arena {
 
 /// What an [`Arena`] loads bots with beyond its engine: the compile worker, the memory limit
 /// declared minimums are checked against, and the reference components built from the games'
-/// WIT (see [`crate::typecheck`]), shared by the arena's clones.
+/// WIT (see `typecheck`), shared by the arena's clones.
 #[derive(Clone, Default)]
 pub struct LoadSettings {
     worker: Option<CompileWorker>,

@@ -28,7 +28,7 @@ pub struct BotState {
     deadline: Arc<AtomicU64>,
     /// The instance's virtual time (clocks and timers).
     clock: VirtualClock,
-    /// Runs the fuel charges of host functions ([`crate::host_fuel`]).
+    /// Runs the fuel charges of host functions (`host_fuel`).
     burner: Burner,
 }
 

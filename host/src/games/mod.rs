@@ -141,7 +141,7 @@ pub trait Binding: Send + Sync + 'static {
     const WORLD: &'static str;
 
     /// Checks the component has the world's exports (their types are checked without
-    /// instantiating by [`crate::typecheck`] at load).
+    /// instantiating by `typecheck` at load).
     fn pre(pre: InstancePre<BotState>) -> wasmtime::Result<Self::Pre>;
 
     /// The linked, not yet instantiated component.

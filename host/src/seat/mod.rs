@@ -3,7 +3,7 @@
 //! [`BotStats`]).
 //!
 //! Two kinds of bot take a seat: a component exporting the game's WIT world
-//! ([`BotRunner`], from a [`LoadedBot`]) and a WASI command speaking the game's original line
+//! ([`BotRunner`](crate::bot::BotRunner), from a [`LoadedBot`](crate::loader::LoadedBot)) and a WASI command speaking the game's original line
 //! protocol ([`ProtocolRunner`](crate::protocol::runner::ProtocolRunner), from a
 //! [`LoadedCommand`](crate::loader::LoadedCommand)). Both are [`runner::Runner`]s: the seat's
 //! context, books, start-up metering and turn prologue are [`runner::SeatCore`]'s, written once,

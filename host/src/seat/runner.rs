@@ -1,5 +1,5 @@
 //! What every kind of bot shares in its seat, written once: [`SeatCore`] holds the seat's
-//! context (arena, budget, seat, seeds, log, backstop deadline), its books ([`Ledger`]) and its
+//! context (arena, budget, seat, seeds, log, backstop deadline), its books (`Ledger`) and its
 //! live instance, and meters start-up under a one-turn cap; [`Runner`] is what a kind of bot adds
 //! (starting an instance, taking a turn with a live one). Every `Runner` is a
 //! [`SeatBot`](super::SeatBot) through one blanket implementation in [`super`], so the turn's
@@ -42,7 +42,7 @@ pub trait Runner: Send {
     /// The bot as the replay names it.
     fn identity(&self) -> BotRef;
     /// Starts an instance (metered: at most one turn budget per start-up step), leaving it in
-    /// [`SeatCore::live`] on success. Returns the fuel spent; a failure is recorded in `faults`.
+    /// the core's `live` slot on success. Returns the fuel spent; a failure is recorded in `faults`.
     fn start_instance(&mut self, faults: &mut Vec<BotFault>) -> u64;
     /// Takes one turn with `live` (taken out of the core: put it back if it stays live).
     /// `fuel` is what this turn already spent (a restart's start-up).
