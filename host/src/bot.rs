@@ -33,7 +33,7 @@ use crate::fault::{BotFault, ForfeitReason, InvalidReason, Phase, TrapKind, is_l
 use crate::games::{Binding, Live, OwnedCall};
 use crate::loader::LoadedBot;
 use crate::meter::CallMeter;
-use crate::play::BotRef;
+use crate::record::BotRef;
 use crate::runtime::Arena;
 use crate::seat::runner::{Runner, SeatCore};
 use crate::seat::{Contestant, SeatBot, TurnReport};

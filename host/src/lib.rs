@@ -18,7 +18,8 @@
 //!   turn's prologue). [`bot`]: a WIT component's turns (suspension, lift failures).
 //! - [`games`]: one binding module per game, converting engine types to and from WIT.
 //! - [`protocol`]: line-protocol bots (WASI commands speaking a game's original text protocol).
-//! - [`play`]: the match loop; [`replay`]: the replay file and its verification.
+//! - [`play`]: the match loop; [`record`]: what a match leaves (the replay record, the result);
+//!   [`replay`]: the replay file and its verification.
 //!
 //! The budget contract (DESIGN.md section 1) is implemented in [`seat::runner`], [`bot`] and,
 //! for line-protocol bots, [`protocol::runner`]; every exception a bot
@@ -40,6 +41,7 @@ pub mod log;
 pub mod meter;
 pub mod play;
 pub mod protocol;
+pub mod record;
 pub mod registry;
 pub mod replay;
 pub mod runtime;
@@ -52,5 +54,6 @@ pub mod wasi;
 pub use budget::Budget;
 pub use fault::{BotFault, TrapKind};
 pub use loader::{LoadError, LoadedBot};
-pub use play::{MatchRecord, PlayerSummary, play_contestants, play_match};
+pub use play::{play_contestants, play_match};
+pub use record::{MatchRecord, PlayerSummary};
 pub use runtime::Arena;

@@ -14,7 +14,7 @@
 use crate::compile::{CompileError, one_line};
 use crate::games::Binding;
 use crate::limits::MAX_TABLE_ELEMENTS;
-use crate::play::BotRef;
+use crate::record::BotRef;
 use crate::runtime::Arena;
 use crate::shape::{ShapeLimits, scan};
 use crate::store::BotState;

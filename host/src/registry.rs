@@ -12,9 +12,10 @@ use crate::loader::{
     COMMAND_EXPORT, LoadError, compile, is_command, load_bot_bytes, load_bot_component, load_command_component,
     read_bot_file,
 };
-use crate::play::{MatchError, MatchResult, play_contestants};
+use crate::play::{MatchError, play_contestants};
 use crate::protocol::azul::AzulText;
 use crate::protocol::{CommandContestant, LineProtocol};
+use crate::record::MatchResult;
 use crate::replay::{ReplayError, SeatLoader, Verdict, read_replay, verify, verify_with};
 use crate::runtime::Arena;
 use crate::seat::Contestant;

@@ -4,7 +4,8 @@
 use crate::bot::WitContestant;
 use crate::games::Binding;
 use crate::loader::{LoadError, sha256};
-use crate::play::{MatchRecord, REPLAY_FORMAT, RuntimeInfo, play_contestants};
+use crate::play::play_contestants;
+use crate::record::{MatchRecord, REPLAY_FORMAT, RuntimeInfo};
 use crate::runtime::Arena;
 use crate::seat::Contestant;
 use arena_game::Game;

@@ -24,7 +24,7 @@ use arena_game::Game;
 use arena_host::Budget;
 use arena_host::budget::DEFAULT_MEMORY_MIB;
 use arena_host::engine::{Allocator, ArenaOptions};
-use arena_host::play::{MatchRecord, MatchResult};
+use arena_host::record::{MatchRecord, MatchResult};
 use arena_host::registry::find_game;
 use arena_host::replay::{Verdict, compare};
 use arena_host::runtime::Arena;

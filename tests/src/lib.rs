@@ -16,7 +16,7 @@ use arena_host::games::Binding;
 use arena_host::games::azul::AzulBinding;
 use arena_host::loader::{LoadedBot, load_bot};
 use arena_host::log::LogSource;
-use arena_host::play::{MatchRecord, SeatTurn};
+use arena_host::record::{MatchRecord, SeatTurn};
 use arena_host::{Arena, Budget, play_match};
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -6,7 +6,7 @@
 use arena_code_character::{CodeCharacter, CodeCharacterConfig, Map};
 use arena_host::games::code_character::CodeCharacterBinding;
 use arena_host::loader::LoadedBot;
-use arena_host::play::MatchRecord;
+use arena_host::record::MatchRecord;
 use arena_host::replay::{Verdict, compare, verify};
 use arena_host::{Budget, play_match};
 use arena_tests::{arena, load};

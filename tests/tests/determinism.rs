@@ -7,7 +7,7 @@
 
 use arena_host::Budget;
 use arena_host::log::LogSource;
-use arena_host::play::MatchRecord;
+use arena_host::record::MatchRecord;
 
 use arena_azul::Azul;
 use arena_tests::{play_azul, turns_of};

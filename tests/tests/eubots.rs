@@ -8,7 +8,7 @@ use arena_eubots::{Eubots, EubotsConfig, Event, Invalid, MAX_ORDERS, MapChoice};
 use arena_host::fault::InvalidReason;
 use arena_host::games::eubots::EubotsBinding;
 use arena_host::loader::LoadedBot;
-use arena_host::play::{MatchRecord, SeatTurn};
+use arena_host::record::{MatchRecord, SeatTurn};
 use arena_host::replay::{Verdict, verify};
 use arena_host::{BotFault, Budget, play_match};
 use arena_tests::{arena, load};

@@ -10,7 +10,7 @@ use arena_azul::{AzulConfig, Colour, Invalid, Move};
 use arena_game::Game;
 use arena_host::fault::{InvalidReason, TrapKind};
 use arena_host::log::{LOG_BYTES_PER_MATCH, LOG_BYTES_PER_TURN, LogSource};
-use arena_host::play::{MatchRecord, SeatTurn};
+use arena_host::record::{MatchRecord, SeatTurn};
 use arena_host::{BotFault, Budget};
 
 use arena_azul::Azul;

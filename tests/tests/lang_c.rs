@@ -10,7 +10,7 @@
 use arena_azul::Azul;
 use arena_host::fault::ForfeitReason;
 use arena_host::log::LogSource;
-use arena_host::play::MatchRecord;
+use arena_host::record::MatchRecord;
 use arena_host::{BotFault, Budget};
 use arena_tests::{
     assert_answers_the_first_legal_move, assert_clean_game, logged, play_azul, play_registered, turns_of,

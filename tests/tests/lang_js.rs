@@ -8,7 +8,7 @@
 
 use arena_azul::Azul;
 use arena_host::fault::{ForfeitReason, Phase, TrapKind};
-use arena_host::play::MatchRecord;
+use arena_host::record::MatchRecord;
 use arena_host::replay::{Verdict, compare};
 use arena_host::{BotFault, Budget};
 use arena_paint::Paint;

@@ -5,7 +5,7 @@
 
 use arena_host::games::paint::PaintBinding;
 use arena_host::loader::LoadedBot;
-use arena_host::play::MatchRecord;
+use arena_host::record::MatchRecord;
 use arena_host::replay::{Verdict, compare, verify};
 use arena_host::{Budget, play_match};
 use arena_paint::{BoardName, Paint, PaintConfig};

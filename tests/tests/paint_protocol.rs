@@ -10,7 +10,7 @@
 use arena_host::Budget;
 use arena_host::fault::{AnswerError, BotFault};
 use arena_host::log::LogSource;
-use arena_host::play::MatchRecord;
+use arena_host::record::MatchRecord;
 use arena_host::registry::{GameEntry, find_game};
 use arena_host::replay::Verdict;
 use arena_paint::Paint;

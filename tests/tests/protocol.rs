@@ -13,7 +13,7 @@ use arena_host::fault::{AnswerError, BotFault, ForfeitReason, InvalidReason, Pha
 use arena_host::games::azul::AzulBinding;
 use arena_host::loader::{LoadError, load_bot};
 use arena_host::log::LogSource;
-use arena_host::play::MatchRecord;
+use arena_host::record::MatchRecord;
 use arena_host::registry::{GameEntry, find_game};
 use arena_host::replay::Verdict;
 use arena_tests::{arena, bot_path, play_registered, protocol_error, scratch, turns_of};

@@ -10,7 +10,7 @@
 use arena_azul::Azul;
 use arena_host::fault::{ForfeitReason, InvalidReason, Phase, TrapKind};
 use arena_host::log::LogSource;
-use arena_host::play::MatchRecord;
+use arena_host::record::MatchRecord;
 use arena_host::{BotFault, Budget};
 use arena_tests::{
     assert_suspended_charge, assert_traps_three_times_then_forfeits, logged, play_azul, play_registered, turns_of,

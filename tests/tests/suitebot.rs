@@ -7,7 +7,7 @@
 
 use arena_host::games::suitebot::SuitebotBinding;
 use arena_host::loader::LoadedBot;
-use arena_host::play::MatchRecord;
+use arena_host::record::MatchRecord;
 use arena_host::replay::{Verdict, compare, write_replay};
 use arena_host::{BotFault, Budget, play_match};
 use arena_suitebot::{Event, Suitebot, SuitebotConfig};

@@ -7,7 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use arena_host::Budget;
-use arena_host::play::MatchRecord;
+use arena_host::record::MatchRecord;
 use arena_host::registry::find_game;
 use arena_suitebot::{Action, Suitebot};
 use arena_tests::{arena, play_registered, scratch, turns_of};

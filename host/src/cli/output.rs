@@ -1,6 +1,6 @@
 //! Human-readable match results.
 
-use arena_host::play::MatchResult;
+use arena_host::record::MatchResult;
 
 /// Prints the result as a short table.
 pub fn print_table(result: &MatchResult) {

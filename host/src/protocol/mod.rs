@@ -35,7 +35,7 @@ use crate::budget::Budget;
 pub use crate::fault::AnswerError;
 use crate::games::{InitInfo, TurnInfo};
 use crate::loader::LoadedCommand;
-use crate::play::BotRef;
+use crate::record::BotRef;
 use crate::runtime::Arena;
 use crate::seat::{Contestant, SeatBot};
 use arena_game::Game;

@@ -38,7 +38,7 @@ use crate::driver::Driven;
 use crate::fault::{BotFault, ForfeitReason, InvalidReason, Phase, TrapKind};
 use crate::loader::LoadedCommand;
 use crate::meter::CallMeter;
-use crate::play::BotRef;
+use crate::record::BotRef;
 use crate::runtime::Arena;
 use crate::seat::TurnReport;
 use crate::seat::ledger::Ledger;

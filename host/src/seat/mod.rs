@@ -15,7 +15,7 @@ pub mod runner;
 use crate::budget::Budget;
 use crate::fault::{BotFault, ForfeitReason};
 use crate::log::TurnLog;
-use crate::play::BotRef;
+use crate::record::BotRef;
 use crate::runtime::Arena;
 use arena_game::Game;
 use serde::{Deserialize, Serialize};

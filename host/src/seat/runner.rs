@@ -14,7 +14,7 @@ use crate::fault::{BotFault, ForfeitReason, Phase, TrapKind, classify, is_host_e
 use crate::games::{InitInfo, TurnInfo};
 use crate::log::BotLog;
 use crate::meter::CallMeter;
-use crate::play::BotRef;
+use crate::record::BotRef;
 use crate::runtime::Arena;
 use crate::seat::ledger::Ledger;
 use crate::store::{BotState, StoreHandles};

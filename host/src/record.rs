@@ -1,0 +1,153 @@
+//! What a match leaves behind: the replay record ([`MatchRecord`], written as the replay file's
+//! JSON), its turns and seats, the bots as the replay names them, the runtime a replay promises
+//! the same fuel on, and the result the CLI prints. Plain data, below everything that plays,
+//! loads or verifies matches.
+
+use crate::budget::{Budget, FUEL_COSTS, WASMTIME_VERSION};
+use crate::fault::{BotFault, ForfeitReason};
+use crate::log::TurnLog;
+use arena_game::{Game, RNG_ALGORITHM};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// Name and version of the replay format.
+pub const REPLAY_FORMAT: &str = "wasm-arena-replay/1";
+
+/// What a replay needs to know about the runtime to promise the same fuel.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuntimeInfo {
+    /// The wasmtime release.
+    pub wasmtime: String,
+    /// The fuel cost settings.
+    pub fuel_costs: String,
+    /// The game RNG algorithm.
+    pub rng: String,
+    /// The arena's version.
+    pub arena: String,
+}
+
+impl RuntimeInfo {
+    /// This build's runtime.
+    pub fn current() -> RuntimeInfo {
+        RuntimeInfo {
+            wasmtime: WASMTIME_VERSION.into(),
+            fuel_costs: FUEL_COSTS.into(),
+            rng: RNG_ALGORITHM.into(),
+            arena: env!("CARGO_PKG_VERSION").into(),
+        }
+    }
+}
+
+/// A bot as the replay names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotRef {
+    /// Display name.
+    pub name: String,
+    /// Where it was loaded from.
+    pub path: PathBuf,
+    /// sha256 of the file, hex.
+    pub sha256: String,
+}
+
+/// One seat's part of a turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct SeatTurn<G: Game> {
+    /// The seat.
+    pub seat: usize,
+    /// What the bot answered, if it answered in time with a well-formed action.
+    pub answer: Option<G::Action>,
+    /// What the game applied: the answer if valid, else the game's fallback (none when the
+    /// fallback is "nothing").
+    pub applied: Option<G::Action>,
+    /// Fuel spent this turn.
+    pub fuel: u64,
+    /// What went wrong.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<BotFault>,
+    /// What the bot logged.
+    #[serde(default, skip_serializing_if = "TurnLog::is_empty")]
+    pub log: TurnLog,
+}
+
+/// One turn of the match.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct TurnRecord<G: Game> {
+    /// 1-based turn number.
+    pub turn: u32,
+    /// The acting seats.
+    pub seats: Vec<SeatTurn<G>>,
+    /// What happened in the game.
+    pub events: Vec<G::Event>,
+    /// The game state hash after the turn, hex.
+    pub state_hash: String,
+}
+
+/// Per-player line of a match result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerSummary {
+    /// Bot name.
+    pub bot: String,
+    /// sha256 of the bot file, hex.
+    pub sha256: String,
+    /// Final score.
+    pub score: i64,
+    /// Final rank, 1 = best; forfeited bots rank below the rest.
+    pub rank: u32,
+    /// Whether the bot forfeited.
+    pub forfeit: bool,
+    /// Why, if it did.
+    pub forfeit_reason: Option<ForfeitReason>,
+    /// Fuel spent, start-up included.
+    pub fuel_total: u64,
+    /// Most fuel in one turn.
+    pub fuel_max_turn: u64,
+    /// Turns skipped while suspended.
+    pub skipped_turns: u32,
+    /// Traps.
+    pub traps: u32,
+    /// Refused answers.
+    pub invalid_actions: u32,
+}
+
+/// The result of a match: what the CLI prints with `--json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchResult {
+    /// The game's name.
+    pub game: String,
+    /// The match seed.
+    pub seed: u64,
+    /// Turns played.
+    pub turns: u32,
+    /// The winning seat, or `None` for a draw.
+    pub winner: Option<usize>,
+    /// Per seat, in seat order.
+    pub players: Vec<PlayerSummary>,
+}
+
+/// Everything about a match: the replay file is this, as JSON.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct MatchRecord<G: Game> {
+    /// [`REPLAY_FORMAT`].
+    pub format: String,
+    /// The game's name.
+    pub game: String,
+    /// The game's configuration.
+    pub config: G::Config,
+    /// The match seed.
+    pub seed: u64,
+    /// Budgets and limits.
+    pub budget: Budget,
+    /// Runtime versions.
+    pub runtime: RuntimeInfo,
+    /// The bots, in seat order.
+    pub bots: Vec<BotRef>,
+    /// Each seat's start-up (instantiation and `init`).
+    pub setup: Vec<SeatTurn<G>>,
+    /// The turns.
+    pub turns: Vec<TurnRecord<G>>,
+    /// The result.
+    pub result: MatchResult,
+}
