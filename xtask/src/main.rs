@@ -151,12 +151,13 @@ fn test(root: &Path) -> Result<()> {
     }
     wasm_clippy.extend(["--", "-D", "warnings"]);
     run(root, &cargo(), &wasm_clippy)?;
-    // Docs build without warnings (broken intra-doc links are errors) for the library crates.
+    // Docs build without warnings (broken intra-doc links are errors) for the library crates:
+    // every engine, the host, the SDK and the fuzz harness, found by folder.
+    let libraries = rust_bots::workspace_crates_under(root, &["games", "host", "guest-sdk", "tests/fuzz"])?;
     util::run_command(
         Command::new(cargo())
-            .args(["doc", "--no-deps", "-p", "arena-game", "-p", "arena-host", "-p", "arena-sdk"])
-            .args(["-p", "arena-azul", "-p", "arena-paint", "-p", "arena-code-character", "-p", "arena-eubots"])
-            .args(["-p", "arena-suitebot", "-p", "arena-fuzz"])
+            .args(["doc", "--no-deps"])
+            .args(libraries.iter().flat_map(|name| ["-p", name.as_str()]))
             .env("RUSTDOCFLAGS", "-D warnings")
             .current_dir(root),
     )?;

@@ -18,6 +18,12 @@ const WASIP1_BOTS: [&str; 1] = ["paint-stdio-random"];
 
 /// The bot crates: workspace members under [`BOT_DIRS`], by package name.
 pub fn bot_crates(root: &Path) -> Result<Vec<String>> {
+    workspace_crates_under(root, BOT_DIRS)
+}
+
+/// The workspace's packages whose manifest is under one of `dirs` (relative to `root`), sorted:
+/// lists of crates derive from the folders they live in, so a new one is never forgotten.
+pub fn workspace_crates_under(root: &Path, dirs: &[&str]) -> Result<Vec<String>> {
     let output = Command::new(cargo())
         .args(["metadata", "--no-deps", "--format-version", "1"])
         .current_dir(root)
@@ -30,8 +36,8 @@ pub fn bot_crates(root: &Path) -> Result<Vec<String>> {
     let mut names = Vec::new();
     for package in metadata["packages"].as_array().into_iter().flatten() {
         let manifest = Path::new(package["manifest_path"].as_str().unwrap_or_default());
-        let is_bot = BOT_DIRS.iter().any(|dir| manifest.starts_with(root.join(dir)));
-        if let (true, Some(name)) = (is_bot, package["name"].as_str()) {
+        let listed = dirs.iter().any(|dir| manifest.starts_with(root.join(dir)));
+        if let (true, Some(name)) = (listed, package["name"].as_str()) {
             names.push(name.to_owned());
         }
     }
