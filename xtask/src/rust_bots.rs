@@ -18,7 +18,7 @@ const WASIP1_BOTS: [&str; 1] = ["paint-stdio-random"];
 
 /// The bot crates: workspace members under [`BOT_DIRS`], by package name.
 pub fn bot_crates(root: &Path) -> Result<Vec<String>> {
-    workspace_crates_under(root, BOT_DIRS)
+    workspace_crates_under(root, &BOT_DIRS)
 }
 
 /// The workspace's packages whose manifest is under one of `dirs` (relative to `root`), sorted:
