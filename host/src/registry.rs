@@ -52,7 +52,7 @@ pub struct PlayedMatch {
 #[derive(Debug, thiserror::Error)]
 pub enum PlayError {
     /// Wrong number of bots.
-    #[error("{game} takes {min}..={max} bots, {given} given")]
+    #[error("{game} takes {} bots, {given} given", player_count(*min, *max))]
     Players {
         /// The game.
         game: &'static str,
@@ -219,6 +219,11 @@ fn play_files<G: Game>(
     }
     let record = play_contestants(arena, &bots, &config, seed, budget)?;
     Ok(PlayedMatch { replay: serde_json::to_string(&record)?, result: record.result })
+}
+
+/// A game's player count in words: "exactly 2", "2 to 8".
+pub fn player_count(min: usize, max: usize) -> String {
+    if min == max { format!("exactly {min}") } else { format!("{min} to {max}") }
 }
 
 /// Every game, in the order `arena games` lists them.

@@ -87,7 +87,28 @@ fn bad_usage_exits_two() {
     }
     let one_bot = arena(&["match", "--game", "azul", &bot("azul-greedy")]);
     assert_eq!(one_bot.status.code(), Some(2));
-    assert!(stderr(&one_bot).contains("2..=2 bots"), "{}", stderr(&one_bot));
+    assert!(stderr(&one_bot).contains("azul takes exactly 2 bots, 1 given"), "{}", stderr(&one_bot));
+}
+
+/// Issue 14: a replay path into a missing folder is refused before the match is played (one
+/// line, exit 2, nothing printed on stdout), not after.
+#[test]
+fn a_replay_into_a_missing_folder_is_refused_before_playing() {
+    let missing = scratch("replay-missing-folder").join("no-such-folder").join("match.json");
+    let out = arena(&[
+        "match",
+        "--game",
+        "azul",
+        &bot("azul-greedy"),
+        &bot("azul-random"),
+        "--replay",
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty(), "no match was played: {}", stdout(&out));
+    let err = stderr(&out);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("no folder") && err.contains("no-such-folder"), "{err}");
 }
 
 /// Runs a match with `file` in seat 1 and returns the single error line.
@@ -223,7 +244,7 @@ fn games_are_listed_and_unknown_options_refused() {
     assert_eq!((azul["min_players"].as_u64(), azul["max_players"].as_u64()), (Some(2), Some(2)));
     assert!(azul["bot_kinds"][0].as_str().unwrap().contains("arena:azul/player@0.1.0"));
     let text = stdout(&arena(&["games"]));
-    assert!(text.starts_with("azul  (2 players)"), "{text}");
+    assert!(text.starts_with("azul  (exactly 2 players)"), "{text}");
 
     let out = arena(&["match", "--game", "azul", &bot("azul-greedy"), &bot("azul-random"), "--option", "size=3"]);
     assert_eq!(out.status.code(), Some(2));

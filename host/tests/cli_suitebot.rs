@@ -71,7 +71,7 @@ fn options_are_applied_and_bad_values_refused() {
 
     let one = arena(&["match", "--game", "suitebot", &random]);
     assert_eq!(one.status.code(), Some(2));
-    assert!(stderr(&one).contains("2..=8 bots"), "{}", stderr(&one));
+    assert!(stderr(&one).contains("suitebot takes 2 to 8 bots, 1 given"), "{}", stderr(&one));
 }
 
 /// `arena games` lists SuiteBot II with its player counts, its options (from the engine) and the

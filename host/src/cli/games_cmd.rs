@@ -1,6 +1,6 @@
 //! `arena games`: every game, its player counts, options and accepted bot kinds.
 
-use arena_host::registry::games;
+use arena_host::registry::{games, player_count};
 use std::process::ExitCode;
 
 pub const EXAMPLES: &str = "\
@@ -15,12 +15,7 @@ pub fn run(json: bool) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     for info in infos {
-        let players = if info.min_players == info.max_players {
-            info.min_players.to_string()
-        } else {
-            format!("{}..={}", info.min_players, info.max_players)
-        };
-        outln!("{}  ({players} players)", info.name);
+        outln!("{}  ({} players)", info.name, player_count(info.min_players, info.max_players));
         for kind in &info.bot_kinds {
             outln!("  bots: {kind}");
         }

@@ -7,7 +7,7 @@ use arena_host::budget::{DEFAULT_GAME_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TURN_FUE
 use arena_host::registry::{find_game, game_names};
 use clap::Args;
 use clap::builder::PossibleValuesParser;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 pub const EXAMPLES: &str = "\
@@ -67,6 +67,9 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     };
     budget.validate().map_err(anyhow::Error::msg)?;
     let game = find_game(&args.game).with_context(|| format!("unknown game {:?}", args.game))?;
+    if let Some(path) = &args.replay {
+        check_writable_folder(path)?;
+    }
     let arena = args.cache.arena()?;
     let played = game.play(&arena, &args.bots, &args.options, args.seed, budget)?;
     if let Some(path) = &args.replay {
@@ -82,4 +85,16 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses a replay path whose folder does not exist before the match is played, not after.
+fn check_writable_folder(path: &Path) -> anyhow::Result<()> {
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    if !folder.is_dir() {
+        anyhow::bail!("cannot write the replay to {}: no folder {}", path.display(), folder.display());
+    }
+    Ok(())
 }
