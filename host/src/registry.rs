@@ -91,6 +91,16 @@ pub trait GameEntry: Send + Sync {
         seed: u64,
         budget: Budget,
     ) -> Result<PlayedMatch, PlayError>;
+    /// Loads the bots once and plays a series of matches: each `(seed, seating)` of `plan` is
+    /// one match whose seat `s` is `bots[seating[s]]` (a bot may take several seats).
+    fn play_series(
+        &self,
+        arena: &Arena,
+        bots: &[PathBuf],
+        options: &[(String, String)],
+        plan: &[(u64, Vec<usize>)],
+        budget: Budget,
+    ) -> Result<Vec<PlayedMatch>, PlayError>;
     /// Re-runs a replay of this game and compares; `bot_paths` overrides seats' bot files.
     fn verify(&self, arena: &Arena, replay: &Path, bot_paths: &[Option<PathBuf>]) -> Result<Verdict, ReplayError>;
 }
@@ -128,6 +138,17 @@ impl<B: Binding> GameEntry for Entry<B> {
         play_files(arena, paths, options, seed, budget, &load_wit::<B>)
     }
 
+    fn play_series(
+        &self,
+        arena: &Arena,
+        paths: &[PathBuf],
+        options: &[(String, String)],
+        plan: &[(u64, Vec<usize>)],
+        budget: Budget,
+    ) -> Result<Vec<PlayedMatch>, PlayError> {
+        play_series_files(arena, paths, options, plan, budget, &load_wit::<B>)
+    }
+
     fn verify(&self, arena: &Arena, replay: &Path, bot_paths: &[Option<PathBuf>]) -> Result<Verdict, ReplayError> {
         let recorded = read_replay::<B::Game>(replay)?;
         verify::<B>(arena, &recorded, bot_paths)
@@ -155,6 +176,17 @@ impl<B: Binding, P: LineProtocol<Game = B::Game>> GameEntry for ProtocolEntry<B,
         budget: Budget,
     ) -> Result<PlayedMatch, PlayError> {
         play_files(arena, paths, options, seed, budget, &load_either::<B, P>)
+    }
+
+    fn play_series(
+        &self,
+        arena: &Arena,
+        paths: &[PathBuf],
+        options: &[(String, String)],
+        plan: &[(u64, Vec<usize>)],
+        budget: Budget,
+    ) -> Result<Vec<PlayedMatch>, PlayError> {
+        play_series_files(arena, paths, options, plan, budget, &load_either::<B, P>)
     }
 
     fn verify(&self, arena: &Arena, replay: &Path, bot_paths: &[Option<PathBuf>]) -> Result<Verdict, ReplayError> {
@@ -201,6 +233,20 @@ fn play_files<G: Game>(
     budget: Budget,
     load: &SeatLoader<'_, G>,
 ) -> Result<PlayedMatch, PlayError> {
+    let seating: Vec<usize> = (0..paths.len()).collect();
+    let mut played = play_series_files(arena, paths, options, &[(seed, seating)], budget, load)?;
+    played.pop().ok_or(PlayError::Players { game: G::NAME, min: G::MIN_PLAYERS, max: G::MAX_PLAYERS, given: 0 })
+}
+
+/// Checks the player count, loads each distinct file once and plays every match of `plan`.
+fn play_series_files<G: Game>(
+    arena: &Arena,
+    paths: &[PathBuf],
+    options: &[(String, String)],
+    plan: &[(u64, Vec<usize>)],
+    budget: Budget,
+    load: &SeatLoader<'_, G>,
+) -> Result<Vec<PlayedMatch>, PlayError> {
     let (min, max) = (G::MIN_PLAYERS, G::MAX_PLAYERS);
     if !(min..=max).contains(&paths.len()) {
         return Err(PlayError::Players { game: G::NAME, min, max, given: paths.len() });
@@ -217,8 +263,17 @@ fn play_files<G: Game>(
         };
         bots.push(bot);
     }
-    let record = play_contestants(arena, &bots, &config, seed, budget)?;
-    Ok(PlayedMatch { replay: serde_json::to_string(&record)?, result: record.result })
+    let mut played = Vec::with_capacity(plan.len());
+    for (seed, seating) in plan {
+        let seated: Vec<Arc<dyn Contestant<G>>> =
+            seating.iter().filter_map(|&index| bots.get(index).map(Arc::clone)).collect();
+        if seated.len() != seating.len() || !(min..=max).contains(&seated.len()) {
+            return Err(PlayError::Players { game: G::NAME, min, max, given: seated.len() });
+        }
+        let record = play_contestants(arena, &seated, &config, *seed, budget)?;
+        played.push(PlayedMatch { replay: serde_json::to_string(&record)?, result: record.result });
+    }
+    Ok(played)
 }
 
 /// A game's player count in words: "exactly 2", "2 to 8".

@@ -111,6 +111,40 @@ fn a_replay_into_a_missing_folder_is_refused_before_playing() {
     assert!(err.contains("no folder") && err.contains("no-such-folder"), "{err}");
 }
 
+/// Issue 14: `--seeds A..B --swap` plays every seed in both seat orders and sums the results up
+/// per bot, the same on every run.
+#[test]
+fn seeds_play_a_series_summed_up_per_bot() {
+    let (greedy, random) = (bot("azul-greedy"), bot("azul-random"));
+    let args = ["match", "--game", "azul", &greedy, &random, "--seeds", "1..3", "--swap", "--json"];
+    let out = arena(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(json["matches"], 6);
+    let bots = json["bots"].as_array().unwrap();
+    let count = |line: &serde_json::Value, key: &str| line[key].as_u64().unwrap();
+    for line in bots {
+        assert_eq!(count(line, "matches"), 6, "{line}");
+        assert_eq!(count(line, "wins") + count(line, "draws") + count(line, "losses"), 6, "{line}");
+        assert!(line["score_ci95"].as_f64().is_some(), "{line}");
+    }
+    assert_eq!(bots[0]["bot"], "azul-greedy");
+    assert_eq!(count(&bots[0], "wins"), count(&bots[1], "losses"));
+    assert_eq!(count(&bots[0], "draws"), count(&bots[1], "draws"));
+    assert!(count(&bots[0], "wins") > count(&bots[1], "wins"), "greedy beats random: {json}");
+    assert_eq!(stdout(&arena(&args)), stdout(&out), "a series is deterministic");
+
+    let table = arena(&["match", "--game", "azul", &greedy, &random, "--seeds", "1..2"]);
+    assert_eq!(table.status.code(), Some(0), "{}", stderr(&table));
+    assert!(stdout(&table).contains("azul: 2 matches, seeds 1..2"), "{}", stdout(&table));
+    assert!(stdout(&table).contains("score (mean ± 95% CI)"), "{}", stdout(&table));
+    for bad in [vec!["--swap"], vec!["--seeds", "1..2", "--replay", "x.json"], vec!["--seeds", "9..2"]] {
+        let mut args = vec!["match", "--game", "azul", greedy.as_str(), random.as_str()];
+        args.extend(bad.iter().copied());
+        assert_eq!(arena(&args).status.code(), Some(2), "{bad:?}");
+    }
+}
+
 /// Runs a match with `file` in seat 1 and returns the single error line.
 fn refusal(file: &Path) -> String {
     let out = arena(&["match", "--game", "azul", &bot("azul-greedy"), file.to_str().unwrap()]);

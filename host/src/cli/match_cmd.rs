@@ -1,10 +1,12 @@
 //! `arena match`: load the bots, play one match, print the result, write the replay.
 
 use super::output::print_table;
+use super::series;
 use anyhow::Context;
 use arena_host::Budget;
 use arena_host::budget::{DEFAULT_GAME_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TURN_FUEL};
-use arena_host::registry::{find_game, game_names};
+use arena_host::registry::{GameEntry, find_game, game_names};
+use arena_host::runtime::Arena;
 use clap::Args;
 use clap::builder::PossibleValuesParser;
 use std::path::{Path, PathBuf};
@@ -15,6 +17,11 @@ Examples:
   arena match --game azul target/bots/azul-greedy.wasm target/bots/azul-random.wasm
   arena match --game azul a.wasm b.wasm --seed 7 --json
   arena match --game azul a.wasm b.wasm --turn-fuel 5000000 --game-fuel 50000000 --replay match.json
+  arena match --game azul a.wasm b.wasm --seeds 1..20 --swap
+
+--seeds FIRST..LAST plays one match per seed (both ends included), --swap each in every seat
+order, and prints per bot: wins, draws, losses, the mean score with its 95% confidence interval
+and the mean fuel per match.
 
 Budgets are wasmtime fuel (one unit per executed wasm operator). A bot that runs out of turn
 fuel is suspended and resumes at its next turn; one that runs out of game fuel forfeits.
@@ -34,8 +41,14 @@ pub struct MatchArgs {
     #[arg(required = true, num_args = 1.., value_name = "BOT.wasm")]
     bots: Vec<PathBuf>,
     /// Match seed: the same bots and seed play the same match.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, conflicts_with = "seeds")]
     seed: u64,
+    /// Play a series: one match per seed from FIRST to LAST (both included), summed up per bot.
+    #[arg(long, value_name = "FIRST..LAST", value_parser = super::series::parse_seeds, conflicts_with = "replay")]
+    seeds: Option<(u64, u64)>,
+    /// With --seeds: play each seed in every seat order (rotations), so seat advantage cancels.
+    #[arg(long, requires = "seeds")]
+    swap: bool,
     /// Fuel per turn before a bot is suspended.
     #[arg(long, default_value_t = DEFAULT_TURN_FUEL, value_name = "N")]
     turn_fuel: u64,
@@ -71,6 +84,9 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         check_writable_folder(path)?;
     }
     let arena = args.cache.arena()?;
+    if let Some(seeds) = args.seeds {
+        return run_series(game, &arena, &args, seeds, budget);
+    }
     let played = game.play(&arena, &args.bots, &args.options, args.seed, budget)?;
     if let Some(path) = &args.replay {
         std::fs::write(path, played.replay + "\n")
@@ -83,6 +99,36 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
         if let Some(path) = &args.replay {
             outln!("replay: {}", path.display());
         }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Plays the series of `--seeds` and prints the standings.
+fn run_series(
+    game: &dyn GameEntry,
+    arena: &Arena,
+    args: &MatchArgs,
+    seeds: (u64, u64),
+    budget: Budget,
+) -> anyhow::Result<ExitCode> {
+    let plan = series::plan(seeds, args.bots.len(), args.swap).map_err(anyhow::Error::msg)?;
+    let played = game.play_series(arena, &args.bots, &args.options, &plan, budget)?;
+    let results: Vec<_> =
+        plan.into_iter().map(|(_, seating)| seating).zip(played.into_iter().map(|p| p.result)).collect();
+    let standings = series::standings(args.bots.len(), &results);
+    if args.json {
+        let summary = serde_json::json!({
+            "game": args.game,
+            "seeds": [seeds.0, seeds.1],
+            "swap": args.swap,
+            "matches": results.len(),
+            "bots": standings,
+        });
+        outln!("{summary}");
+    } else {
+        let order = if args.swap { ", every seat order" } else { "" };
+        outln!("{}: {} matches, seeds {}..{}{order}", args.game, results.len(), seeds.0, seeds.1);
+        outln!("{}", series::format_standings(&standings).trim_end());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -15,6 +15,7 @@ mod games_cmd;
 mod match_cmd;
 mod output;
 mod replay_cmd;
+mod series;
 mod transitions_cmd;
 
 use clap::{Parser, Subcommand};
