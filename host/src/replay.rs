@@ -5,7 +5,7 @@ use crate::bot::WitContestant;
 use crate::games::Binding;
 use crate::loader::{LoadError, sha256};
 use crate::play::play_contestants;
-use crate::record::{MatchRecord, REPLAY_FORMAT, RuntimeInfo};
+use crate::record::{BotRef, MatchRecord, REPLAY_FORMAT, RuntimeInfo};
 use crate::runtime::Arena;
 use crate::seat::Contestant;
 use arena_game::Game;
@@ -84,6 +84,48 @@ fn parse<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ReplayError> 
     }
     let text = std::fs::read_to_string(path).map_err(|source| ReplayError::Read { path: path.into(), source })?;
     serde_json::from_str(&text).map_err(|err| ReplayError::Parse { path: path.into(), detail: err.to_string() })
+}
+
+/// The bots a replay names, in seat order, read before the replay is parsed for its game.
+pub fn replay_bots(path: &Path) -> Result<Vec<BotRef>, ReplayError> {
+    #[derive(serde::Deserialize)]
+    struct Bots {
+        bots: Vec<BotRef>,
+    }
+    let bots: Bots = parse(path)?;
+    Ok(bots.bots)
+}
+
+/// Most files a bot search reads in one folder.
+const MAX_SEARCHED_FILES: usize = 10_000;
+
+/// Where a replay's bot is when it is not at its recorded path (a replay made in another folder
+/// or on another machine): the recorded path, then the recorded path from the replay's folder
+/// (`replay_dir`), then in each of `dirs` the recorded file name, then any `.wasm` file there with
+/// the recorded sha256. `None` when no candidate has the recorded sha256.
+pub fn find_bot(bot: &BotRef, replay_dir: &Path, dirs: &[PathBuf]) -> Option<PathBuf> {
+    let has_hash = |path: &Path| std::fs::read(path).is_ok_and(|bytes| hex::encode(sha256(&bytes)) == bot.sha256);
+    let mut candidates = vec![bot.path.clone()];
+    if bot.path.is_relative() {
+        candidates.push(replay_dir.join(&bot.path));
+    }
+    if let Some(name) = bot.path.file_name() {
+        candidates.extend(dirs.iter().map(|dir| dir.join(name)));
+    }
+    if let Some(found) = candidates.into_iter().find(|path| has_hash(path)) {
+        return Some(found);
+    }
+    dirs.iter().find_map(|dir| {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+            .ok()?
+            .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+            .filter(|path| path.extension().is_some_and(|ext| ext == "wasm"))
+            .take(MAX_SEARCHED_FILES)
+            .collect();
+        // Sorted, so the same folder gives the same answer everywhere.
+        files.sort();
+        files.into_iter().find(|path| has_hash(path))
+    })
 }
 
 /// Reads a replay of game `G`.
@@ -165,7 +207,8 @@ pub fn verify_with<G: Game>(
     Ok(compare(recorded, &rerun))
 }
 
-/// The first difference between two records of the same match, ignoring bot paths.
+/// The first difference between two records of the same match, ignoring bot paths and names
+/// (bots are identified by their sha256).
 pub fn compare<G: Game>(recorded: &MatchRecord<G>, rerun: &MatchRecord<G>) -> Verdict {
     for (seat, (a, b)) in recorded.setup.iter().zip(&rerun.setup).enumerate() {
         if !same(a, b) {
@@ -184,10 +227,15 @@ pub fn compare<G: Game>(recorded: &MatchRecord<G>, rerun: &MatchRecord<G>) -> Ve
             detail: format!("the replay has {} turns, the re-run {}", recorded.turns.len(), rerun.turns.len()),
         };
     }
-    if recorded.result != rerun.result {
+    // A bot is named after its file: the same bot found under another name is the same bot.
+    let mut result = rerun.result.clone();
+    for (player, named) in result.players.iter_mut().zip(&recorded.result.players) {
+        player.bot.clone_from(&named.bot);
+    }
+    if recorded.result != result {
         return Verdict::Differs {
             turn: recorded.turns.len() as u32,
-            detail: format!("result: {}", first_field(&recorded.result, &rerun.result)),
+            detail: format!("result: {}", first_field(&recorded.result, &result)),
         };
     }
     Verdict::Identical

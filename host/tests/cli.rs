@@ -219,6 +219,44 @@ fn a_bot_built_against_another_wit_version_is_refused() {
     assert!(err.contains("types do not match") && err.contains("expected `record` found `list`"), "{err}");
 }
 
+/// Issue 14: a replay verified somewhere else finds its bots: the recorded path from the
+/// replay's folder, or by file name and then by sha256 in a `--bot-dir`.
+#[test]
+fn replay_verify_finds_moved_bots_by_sha256() {
+    let replay = play_with_replay("moved.json", "12");
+    let mut json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&replay).unwrap()).unwrap();
+    // As if played on another machine: the recorded paths exist nowhere here.
+    json["bots"][0]["path"] = "elsewhere/azul-greedy.wasm".into();
+    json["bots"][1]["path"] = "elsewhere/azul-random.wasm".into();
+    let moved = scratch("moved-replay");
+    std::fs::create_dir_all(moved.join("elsewhere")).unwrap();
+    let moved_replay = moved.join("match.json");
+    std::fs::write(&moved_replay, json.to_string()).unwrap();
+    let verify = |extra: &[&str]| {
+        let mut args = vec!["replay", "verify", moved_replay.to_str().unwrap()];
+        args.extend(extra);
+        arena(&args)
+    };
+    let missing = verify(&[]);
+    assert_eq!(missing.status.code(), Some(2), "{}", stderr(&missing));
+    assert!(stderr(&missing).contains("cannot read"), "{}", stderr(&missing));
+
+    // Renamed copies in a folder of their own: found by sha256.
+    let dir = scratch("moved-bots");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(bot("azul-greedy"), dir.join("first.wasm")).unwrap();
+    std::fs::copy(bot("azul-random"), dir.join("second.wasm")).unwrap();
+    let found = verify(&["--bot-dir", dir.to_str().unwrap()]);
+    assert_eq!(found.status.code(), Some(0), "{}", stderr(&found));
+    assert_eq!(stdout(&found).trim(), "identical");
+
+    // The recorded relative paths, from the replay's folder.
+    std::fs::copy(bot("azul-greedy"), moved.join("elsewhere/azul-greedy.wasm")).unwrap();
+    std::fs::copy(bot("azul-random"), moved.join("elsewhere/azul-random.wasm")).unwrap();
+    let beside = verify(&[]);
+    assert_eq!(beside.status.code(), Some(0), "{}", stderr(&beside));
+}
+
 /// Issue item 7: `replay verify` re-runs the match and prints `identical`; a replay whose
 /// record was altered prints the first differing turn and exits 1.
 #[test]

@@ -2,18 +2,20 @@
 
 use anyhow::Context;
 use arena_host::registry::find_game;
-use arena_host::replay::{Verdict, replay_game};
+use arena_host::replay::{Verdict, find_bot, replay_bots, replay_game};
 use clap::Subcommand;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 const VERIFY_EXAMPLES: &str = "\
 Examples:
   arena replay verify match.json
   arena replay verify match.json --bot 0=bots/a.wasm --bot 1=bots/b.wasm
+  arena replay verify downloaded/match.json --bot-dir downloaded/bots
 
-Prints `identical`, or the first turn that differs and exits with status 1. The bots are found
-at the paths the replay recorded unless --bot says otherwise; each must have the recorded sha256.
+Prints `identical`, or the first turn that differs and exits with status 1. Each seat's bot is
+--bot's file if given, else the first with the recorded sha256 of: the recorded path, that path
+from the replay's folder, the recorded file name in each --bot-dir, any .wasm file in a --bot-dir.
 A replay recorded with another wasmtime version or fuel cost settings is refused (status 2).
 Compiled bots are cached (`arena cache --help`); --no-cache compiles every bot afresh.";
 
@@ -28,6 +30,9 @@ pub enum ReplayCommand {
         /// Where to find a seat's bot: SEAT=PATH (repeatable).
         #[arg(long = "bot", value_name = "SEAT=PATH", value_parser = parse_bot_override)]
         bots: Vec<(usize, PathBuf)>,
+        /// A folder to look for the replay's bots in, by file name and then by sha256 (repeatable).
+        #[arg(long = "bot-dir", value_name = "DIR")]
+        bot_dirs: Vec<PathBuf>,
         #[command(flatten)]
         cache: super::cache_cmd::UseCacheArgs,
     },
@@ -40,11 +45,16 @@ fn parse_bot_override(text: &str) -> Result<(usize, PathBuf), String> {
 }
 
 pub fn run(command: ReplayCommand) -> anyhow::Result<ExitCode> {
-    let ReplayCommand::Verify { file, bots, cache } = command;
+    let ReplayCommand::Verify { file, bots, bot_dirs, cache } = command;
     let name = replay_game(&file)?;
     let game = find_game(&name).with_context(|| format!("{}: unknown game {name:?}", file.display()))?;
-    let seats = bots.iter().map(|(seat, _)| seat + 1).max().unwrap_or(0);
+    let recorded = replay_bots(&file)?;
+    let replay_dir = file.parent().unwrap_or(Path::new("."));
+    let seats = bots.iter().map(|(seat, _)| seat + 1).max().unwrap_or(0).max(recorded.len());
     let mut paths = vec![None; seats];
+    for (seat, bot) in recorded.iter().enumerate() {
+        paths[seat] = find_bot(bot, replay_dir, &bot_dirs);
+    }
     for (seat, path) in bots {
         paths[seat] = Some(path);
     }
