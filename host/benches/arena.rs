@@ -19,11 +19,11 @@
 use anyhow::{Context, Result, ensure};
 use arena_azul::{Azul, AzulConfig, Move, View};
 use arena_game::Game;
+use arena_host::bindings::Binding;
+use arena_host::bindings::azul::AzulBinding;
 use arena_host::bot::BotRunner;
 use arena_host::budget::Budget;
 use arena_host::engine::{Allocator, ArenaOptions};
-use arena_host::games::Binding;
-use arena_host::games::azul::AzulBinding;
 use arena_host::loader::{LoadedBot, load_bot};
 use arena_host::log::BotLog;
 use arena_host::play_match;

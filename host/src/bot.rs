@@ -27,10 +27,10 @@
 //!   bot's next turn (a restart, but no trap is counted). A WASI `exit` is the typed
 //!   [`TrapKind::Exited`].
 
+use crate::bindings::{Binding, Live, OwnedCall};
 use crate::budget::Budget;
 use crate::driver::Driven;
 use crate::fault::{BotFault, ForfeitReason, InvalidReason, Phase, TrapKind, is_lift_failure};
-use crate::games::{Binding, Live, OwnedCall};
 use crate::loader::LoadedBot;
 use crate::meter::CallMeter;
 use crate::record::BotRef;

@@ -1131,7 +1131,7 @@ mod tests {
     /// compiled once, then deserialised, and both loads check and run the same.
     #[test]
     fn the_loader_compiles_through_the_cache() {
-        use crate::games::azul::AzulBinding;
+        use crate::bindings::azul::AzulBinding;
         use crate::loader::load_bot;
         let target = std::env::var_os("CARGO_TARGET_DIR")
             .map(PathBuf::from)

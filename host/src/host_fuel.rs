@@ -20,8 +20,8 @@
 //! accounting as the bot's own instructions. A charge of `n` fuel runs `ceil(n / 7)` loop
 //! iterations of 7 fuel each.
 
+use crate::bindings::common::arena::common::log::Level;
 use crate::budget::FUEL_PER_BYTE;
-use crate::games::common::arena::common::log::Level;
 use crate::log::{BotLog, LogSource};
 use std::future::Future;
 use wasmtime::component::{Linker, Resource, ResourceAny, WasmList, WasmStr};

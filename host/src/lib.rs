@@ -16,7 +16,8 @@
 //! - [`seat`]: what the match loop talks to, one [`seat::SeatBot`] per seat, whatever the bot's
 //!   kind; [`seat::runner`] is what every kind shares (the seat's books, metered start-up, the
 //!   turn's prologue). [`bot`]: a WIT component's turns (suspension, lift failures).
-//! - [`games`]: one binding module per game, converting engine types to and from WIT.
+//! - [`bindings`]: one WIT binding module per game, converting engine types to and from WIT
+//!   ([`bindings::common`]: the `arena:common` types every game shares).
 //! - [`protocol`]: line-protocol bots (WASI commands speaking a game's original text protocol).
 //! - [`play`]: the match loop; [`record`]: what a match leaves (the replay record, the result);
 //!   [`replay`]: the replay file and its verification.
@@ -25,6 +26,7 @@
 //! for line-protocol bots, [`protocol::runner`]; every exception a bot
 //! can cause is a [`fault::BotFault`] value in the match record, never a host error.
 
+pub mod bindings;
 pub mod bot;
 pub mod budget;
 pub mod cache;
@@ -33,7 +35,6 @@ pub mod driver;
 pub mod engine;
 pub mod fault;
 pub mod fuel_profile;
-pub mod games;
 mod host_fuel;
 mod limits;
 pub mod loader;

@@ -11,8 +11,8 @@
 //! A WASI command (a component exporting `wasi:cli/run@0.2.*`) loads as a [`LoadedCommand`]
 //! for games that speak a line protocol to it (see [`crate::protocol`]).
 
+use crate::bindings::Binding;
 use crate::compile::{CompileError, one_line};
-use crate::games::Binding;
 use crate::limits::MAX_TABLE_ELEMENTS;
 use crate::record::BotRef;
 use crate::runtime::Arena;

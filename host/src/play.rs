@@ -3,10 +3,10 @@
 //! few bots are left in it. Seats are [`SeatBot`]s, so WIT bots and line-protocol bots play in
 //! one match.
 
+use crate::bindings::Binding;
 use crate::bot::WitContestant;
 use crate::budget::Budget;
 use crate::fault::{BotFault, InvalidReason};
-use crate::games::Binding;
 use crate::loader::LoadedBot;
 use crate::record::{MatchRecord, MatchResult, PlayerSummary, REPLAY_FORMAT, RuntimeInfo, SeatTurn, TurnRecord};
 use crate::runtime::Arena;

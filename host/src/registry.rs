@@ -4,10 +4,10 @@
 //! `ProtocolEntry<Binding, LineProtocol>` for one that also seats WASI commands speaking its
 //! original line protocol (any bot file exporting `wasi:cli/run` is loaded as one).
 
+use crate::bindings::Binding;
+use crate::bindings::azul::AzulBinding;
 use crate::bot::WitContestant;
 use crate::budget::Budget;
-use crate::games::Binding;
-use crate::games::azul::AzulBinding;
 use crate::loader::{
     COMMAND_EXPORT, LoadError, compile, is_command, load_bot_bytes, load_bot_component, load_command_component,
     read_bot_file,
@@ -285,10 +285,12 @@ pub fn player_count(min: usize, max: usize) -> String {
 pub fn games() -> Vec<&'static dyn GameEntry> {
     vec![
         &ProtocolEntry::<AzulBinding, AzulText>(PhantomData),
-        &ProtocolEntry::<crate::games::suitebot::SuitebotBinding, crate::protocol::suitebot::SuitebotJson>(PhantomData),
-        &ProtocolEntry::<crate::games::paint::PaintBinding, crate::protocol::paint::PaintJson>(PhantomData),
-        &Entry::<crate::games::eubots::EubotsBinding>(PhantomData),
-        &Entry::<crate::games::code_character::CodeCharacterBinding>(PhantomData),
+        &ProtocolEntry::<crate::bindings::suitebot::SuitebotBinding, crate::protocol::suitebot::SuitebotJson>(
+            PhantomData,
+        ),
+        &ProtocolEntry::<crate::bindings::paint::PaintBinding, crate::protocol::paint::PaintJson>(PhantomData),
+        &Entry::<crate::bindings::eubots::EubotsBinding>(PhantomData),
+        &Entry::<crate::bindings::code_character::CodeCharacterBinding>(PhantomData),
     ]
 }
 

@@ -1,8 +1,8 @@
 //! Replay files: a [`MatchRecord`] as JSON, and verification by re-running the match from what
 //! the replay records (seed, config, budget, bots by sha256) and comparing turn by turn.
 
+use crate::bindings::Binding;
 use crate::bot::WitContestant;
-use crate::games::Binding;
 use crate::loader::{LoadError, sha256};
 use crate::play::play_contestants;
 use crate::record::{BotRef, MatchRecord, REPLAY_FORMAT, RuntimeInfo};

@@ -9,17 +9,13 @@ use crate::compile::{CompileError, CompileWorker};
 use crate::engine::{ArenaOptions, new_engine};
 use crate::host_fuel::{Burner, WASI_P2_VERSION};
 use crate::limits::BotLimits;
-use crate::store::{MAX_HOSTCALL_BYTES, StoreHandles};
+use crate::store::{BotState, MAX_HOSTCALL_BYTES, StoreHandles};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use wasmtime::component::{Component, Linker};
 use wasmtime::{Engine, Store, UpdateDeadline};
 use wasmtime_wasi::WasiCtx;
-
-// The bindings name the store's data here until they move to `crate::store` (issue 13).
-#[doc(hidden)]
-pub use crate::store::BotState;
 
 /// Interval of the epoch ticker behind the wall-clock backstop.
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);

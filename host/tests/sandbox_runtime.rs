@@ -144,8 +144,8 @@ fn a_call_stuck_in_the_host_is_metered_to_the_instruction() {
 #[test]
 fn a_full_instance_pool_is_a_host_error_not_a_bot_fault() {
     use arena_azul::AzulConfig;
+    use arena_host::bindings::azul::AzulBinding;
     use arena_host::engine::{Allocator, ArenaOptions};
-    use arena_host::games::azul::AzulBinding;
     use arena_host::play::MatchError;
     let options = ArenaOptions { allocator: Allocator::Pooling { max_bots: 1 }, max_memory_mib: 64 };
     let arena = Arena::with_options(options).unwrap();

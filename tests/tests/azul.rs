@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use arena_azul::AzulConfig;
-use arena_host::games::azul::AzulBinding;
+use arena_host::bindings::azul::AzulBinding;
 use arena_host::loader::{LoadedBot, load_bot, sha256};
 use arena_host::{Arena, Budget, play_match};
 use arena_tests::{arena, azul_bot, workspace_root};

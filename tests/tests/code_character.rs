@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use arena_code_character::{CodeCharacter, CodeCharacterConfig, Map};
-use arena_host::games::code_character::CodeCharacterBinding;
+use arena_host::bindings::code_character::CodeCharacterBinding;
 use arena_host::loader::LoadedBot;
 use arena_host::record::MatchRecord;
 use arena_host::replay::{Verdict, compare, verify};

@@ -5,8 +5,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use arena_eubots::{Eubots, EubotsConfig, Event, Invalid, MAX_ORDERS, MapChoice};
+use arena_host::bindings::eubots::EubotsBinding;
 use arena_host::fault::InvalidReason;
-use arena_host::games::eubots::EubotsBinding;
 use arena_host::loader::LoadedBot;
 use arena_host::record::{MatchRecord, SeatTurn};
 use arena_host::replay::{Verdict, verify};

@@ -6,8 +6,8 @@
 
 use arena_azul::Azul;
 use arena_game::{new_rng, rng_below};
+use arena_host::bindings::azul::AzulBinding;
 use arena_host::fault::{ForfeitReason, Phase, TrapKind};
-use arena_host::games::azul::AzulBinding;
 use arena_host::loader::load_bot_bytes;
 use arena_host::replay::read_replay;
 use arena_host::{BotFault, Budget};

@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use arena_host::games::paint::PaintBinding;
+use arena_host::bindings::paint::PaintBinding;
 use arena_host::loader::LoadedBot;
 use arena_host::record::MatchRecord;
 use arena_host::replay::{Verdict, compare, verify};

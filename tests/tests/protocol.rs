@@ -9,8 +9,8 @@
 
 use arena_azul::{Azul, Invalid};
 use arena_host::Budget;
+use arena_host::bindings::azul::AzulBinding;
 use arena_host::fault::{AnswerError, BotFault, ForfeitReason, InvalidReason, Phase, TrapKind};
-use arena_host::games::azul::AzulBinding;
 use arena_host::loader::{LoadError, load_bot};
 use arena_host::log::LogSource;
 use arena_host::record::MatchRecord;

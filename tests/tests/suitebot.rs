@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use arena_host::games::suitebot::SuitebotBinding;
+use arena_host::bindings::suitebot::SuitebotBinding;
 use arena_host::loader::LoadedBot;
 use arena_host::record::MatchRecord;
 use arena_host::replay::{Verdict, compare, write_replay};

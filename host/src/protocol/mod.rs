@@ -31,9 +31,9 @@ pub mod stdio;
 pub mod suitebot;
 pub mod wasip1;
 
+use crate::bindings::{InitInfo, TurnInfo};
 use crate::budget::Budget;
 pub use crate::fault::AnswerError;
-use crate::games::{InitInfo, TurnInfo};
 use crate::loader::LoadedCommand;
 use crate::record::BotRef;
 use crate::runtime::Arena;

@@ -55,7 +55,7 @@ pub trait SeatBot<G: Game>: Send {
     /// once before the match; restarts after traps happen inside [`SeatBot::take_turn`].
     fn start(&mut self) -> TurnReport<G::Action>;
     /// Tells the bot the match's initial state before [`SeatBot::start`] (a WIT bot passes it to
-    /// [`Binding::init_in`](crate::games::Binding::init_in)); the default ignores it.
+    /// [`Binding::init_in`](crate::bindings::Binding::init_in)); the default ignores it.
     fn seated_in(&mut self, game: &Arc<G>) {
         let _ = game;
     }

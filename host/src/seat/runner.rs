@@ -8,10 +8,10 @@
 //! line-protocol command ([`crate::protocol::runner::ProtocolRunner`]).
 
 use super::{BotStats, TurnReport};
+use crate::bindings::{InitInfo, TurnInfo};
 use crate::budget::Budget;
 use crate::driver::{Driven, drive};
 use crate::fault::{BotFault, ForfeitReason, Phase, TrapKind, classify, is_host_exhaustion, is_out_of_fuel};
-use crate::games::{InitInfo, TurnInfo};
 use crate::log::BotLog;
 use crate::meter::CallMeter;
 use crate::record::BotRef;

@@ -18,7 +18,7 @@
 
 use crate::mutate;
 use arbitrary::{Result, Unstructured};
-use arena_host::games::azul::AzulBinding;
+use arena_host::bindings::azul::AzulBinding;
 use arena_host::loader::{COMMAND_EXPORT, compile, is_command, load_bot_component, load_command_component};
 use arena_host::protocol::wasip1::wrap_preview1_command;
 use arena_host::runtime::Arena;

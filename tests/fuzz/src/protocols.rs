@@ -14,7 +14,7 @@ use crate::engines::Subject;
 use crate::mutate;
 use arbitrary::{Result, Unstructured};
 use arena_game::{Game, new_rng};
-use arena_host::games::TurnInfo;
+use arena_host::bindings::TurnInfo;
 use arena_host::protocol::LineProtocol;
 use arena_host::protocol::azul::AzulText;
 use arena_host::protocol::paint::PaintJson;

@@ -6,7 +6,7 @@
 use arena_fuzz::loader::{PREVIEW1_COMMAND, WRONG_TYPES};
 use arena_fuzz::{TARGETS, find_target, scratch_dir};
 use arena_host::LoadError;
-use arena_host::games::azul::AzulBinding;
+use arena_host::bindings::azul::AzulBinding;
 use arena_host::loader::{COMMAND_EXPORT, compile, load_bot_component, load_command_component};
 use arena_host::protocol::wasip1::wrap_preview1_command;
 use arena_host::runtime::Arena;

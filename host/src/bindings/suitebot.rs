@@ -11,8 +11,8 @@ mod bindings {
         world: "arena:suitebot/bot@0.1.0",
         exports: { default: async },
         with: {
-            "arena:common/types@0.1.0": crate::games::common::arena::common::types,
-            "arena:common/log@0.1.0": crate::games::common::arena::common::log,
+            "arena:common/types@0.1.0": crate::bindings::common::arena::common::types,
+            "arena:common/log@0.1.0": crate::bindings::common::arena::common::log,
         },
     });
 }

@@ -1,16 +1,8 @@
-//! One binding module per game: the glue between a game engine's Rust types and its WIT world.
+//! One binding module per game: the glue between a game engine's Rust types and its WIT world
+//! (wasmtime's generated bindings; the engines themselves are in `games/`).
 //! Every binding implements [`Binding`], so the bot driver and the match loop are written once.
 
-/// `arena:common`'s types, generated once; every game's `bindgen!` maps its copy of
-/// `arena:common/types` here (`with:`), so the conversions below serve every game.
-#[allow(missing_docs, clippy::all)]
-pub mod common {
-    wasmtime::component::bindgen!({
-        path: "../wit/common",
-        world: "arena:common/imports@0.1.0",
-    });
-    pub use self::arena::common::types::{InitInfo, TurnInfo};
-}
+pub mod common;
 
 impl From<InitInfo> for common::InitInfo {
     fn from(info: InitInfo) -> Self {
@@ -42,21 +34,21 @@ impl From<TurnInfo> for common::TurnInfo {
 /// instantiation. Used inside `impl Binding for ...`.
 macro_rules! bot_world_plumbing {
     ($bindings:ident) => {
-        type Pre = $bindings::BotPre<$crate::runtime::BotState>;
+        type Pre = $bindings::BotPre<$crate::store::BotState>;
         type Instance = $bindings::Bot;
 
-        fn pre(pre: ::wasmtime::component::InstancePre<$crate::runtime::BotState>) -> ::wasmtime::Result<Self::Pre> {
+        fn pre(pre: ::wasmtime::component::InstancePre<$crate::store::BotState>) -> ::wasmtime::Result<Self::Pre> {
             $bindings::BotPre::new(pre)
         }
 
-        fn instance_pre(pre: &Self::Pre) -> &::wasmtime::component::InstancePre<$crate::runtime::BotState> {
+        fn instance_pre(pre: &Self::Pre) -> &::wasmtime::component::InstancePre<$crate::store::BotState> {
             pre.instance_pre()
         }
 
         fn instantiate(
             pre: &Self::Pre,
-            mut store: ::wasmtime::Store<$crate::runtime::BotState>,
-        ) -> $crate::games::OwnedCall<Self::Instance> {
+            mut store: ::wasmtime::Store<$crate::store::BotState>,
+        ) -> $crate::bindings::OwnedCall<Self::Instance> {
             let pre = pre.clone();
             Box::pin(async move {
                 let result = pre.instantiate_async(&mut store).await;
@@ -73,7 +65,7 @@ pub mod paint;
 pub mod suitebot;
 
 use crate::fault::InvalidReason;
-use crate::runtime::BotState;
+use crate::store::BotState;
 use arena_game::Game;
 use std::future::Future;
 use std::pin::Pin;
