@@ -156,7 +156,8 @@ fn test(root: &Path) -> Result<()> {
     let libraries = rust_bots::workspace_crates_under(root, &["games", "host", "guest-sdk", "tests/fuzz"])?;
     util::run_command(
         Command::new(cargo())
-            .args(["doc", "--no-deps"])
+            // Every SDK game feature, so every game's module is documented.
+            .args(["doc", "--no-deps", "--all-features"])
             .args(libraries.iter().flat_map(|name| ["-p", name.as_str()]))
             .env("RUSTDOCFLAGS", "-D warnings")
             .current_dir(root),

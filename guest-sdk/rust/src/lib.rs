@@ -2,7 +2,9 @@
 //!
 //! A bot is a struct that implements one trait per game (for Azul, [`azul::AzulBot`]: an `act`
 //! method and an optional `init`) and is exported with that game's macro
-//! ([`export_azul_bot!`]). Build it with `cargo build --target wasm32-wasip2 --release`: the
+//! ([`export_azul_bot!`]). Each game is a cargo feature of this crate (`azul`, `paint`,
+//! `code-character`, `eubots`, `suitebot`): a bot enables its game's, and compiles that engine
+//! only. Build it with `cargo build --target wasm32-wasip2 --release`: the
 //! result is a WebAssembly component the `arena` host runs.
 //!
 //! ```ignore
@@ -25,13 +27,18 @@
 //! bot gets the same `legal_moves`, `score_if_placed`, ... the engine uses), the bot's log, and
 //! a panic hook that writes the panic message to the log before the instance traps.
 
+#[cfg(feature = "azul")]
 pub mod azul;
+#[cfg(feature = "code-character")]
 pub mod code_character;
 pub mod common;
+#[cfg(feature = "eubots")]
 pub mod eubots;
 pub mod log;
+#[cfg(feature = "paint")]
 pub mod paint;
 mod panic_hook;
+#[cfg(feature = "suitebot")]
 pub mod suitebot;
 mod view;
 

@@ -65,44 +65,13 @@ pub mod paint;
 pub mod suitebot;
 
 use crate::fault::InvalidReason;
+use crate::seat::{InitInfo, TurnInfo};
 use crate::store::BotState;
 use arena_game::Game;
 use std::future::Future;
 use std::pin::Pin;
 use wasmtime::Store;
 use wasmtime::component::InstancePre;
-
-/// Fuel facts passed with `init` (the WIT `init-info`, in plain Rust).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct InitInfo {
-    /// The bot's seat.
-    pub seat: u8,
-    /// Seats in the match.
-    pub players: u8,
-    /// Restarts so far.
-    pub restart_count: u32,
-    /// The bot's own seed.
-    pub seed: u64,
-    /// Fuel per turn.
-    pub turn_fuel: u64,
-    /// Fuel per game.
-    pub game_fuel: u64,
-    /// Game fuel left as `init` starts.
-    pub game_fuel_remaining: u64,
-}
-
-/// Fuel facts passed with every turn (the WIT `turn-info`, in plain Rust).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TurnInfo {
-    /// Turns the bot was asked to play before this one.
-    pub turn: u32,
-    /// Fuel the call may spend this turn.
-    pub turn_fuel_remaining: u64,
-    /// Fuel left for the match.
-    pub game_fuel_remaining: u64,
-    /// Turns without an action since the previous call was handed its view (see the WIT).
-    pub missed_turns: u32,
-}
 
 /// A future that owns the bot's store while it runs (so a suspended call can outlive the turn
 /// that started it) and hands it back with the result.

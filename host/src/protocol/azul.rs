@@ -46,7 +46,7 @@
 //! invalid action (see [`super`]).
 
 use super::{AnswerError, LineProtocol, excerpt, fuel_to_ms};
-use crate::bindings::{InitInfo, TurnInfo};
+use crate::seat::{InitInfo, TurnInfo};
 use arena_azul::{Azul, BoardView, COLOURS, Colour, Move, View, rules};
 
 /// What a bot declared in its first line.

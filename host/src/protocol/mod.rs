@@ -31,13 +31,13 @@ pub mod stdio;
 pub mod suitebot;
 pub mod wasip1;
 
-use crate::bindings::{InitInfo, TurnInfo};
 use crate::budget::Budget;
 pub use crate::fault::AnswerError;
 use crate::loader::LoadedCommand;
 use crate::record::BotRef;
 use crate::runtime::Arena;
 use crate::seat::{Contestant, SeatBot};
+use crate::seat::{InitInfo, TurnInfo};
 use arena_game::Game;
 use runner::ProtocolRunner;
 use std::marker::PhantomData;

@@ -31,7 +31,7 @@
 //! [`AnswerError::TooLong`] (the runner's check).
 
 use super::{AnswerError, LineProtocol, excerpt};
-use crate::bindings::{InitInfo, TurnInfo};
+use crate::seat::{InitInfo, TurnInfo};
 use arena_paint::{Action, ActionKind, Paint, Pos, View};
 use serde::Serialize;
 use serde_json::Value;

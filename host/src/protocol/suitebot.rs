@@ -10,7 +10,7 @@
 //! bot has read the current round's object is stale (see [`super`]).
 
 use super::{AnswerError, LineProtocol, excerpt};
-use crate::bindings::{InitInfo, TurnInfo};
+use crate::seat::{InitInfo, TurnInfo};
 use arena_suitebot::protocol::{AnswerError as SuitebotAnswerError, MAX_ANSWER_BYTES, parse_answer, state_line};
 use arena_suitebot::{Action, Suitebot, View};
 

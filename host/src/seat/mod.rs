@@ -1,6 +1,6 @@
 //! What the match loop talks to: one [`SeatBot`] per seat, whatever kind of bot sits there, the
-//! [`Contestant`] that makes one for each match, and what a seat reports ([`TurnReport`],
-//! [`BotStats`]).
+//! [`Contestant`] that makes one for each match, what a seat is told ([`InitInfo`], [`TurnInfo`])
+//! and what it reports ([`TurnReport`], [`BotStats`]).
 //!
 //! Two kinds of bot take a seat: a component exporting the game's WIT world
 //! ([`BotRunner`](crate::bot::BotRunner), from a [`LoadedBot`](crate::loader::LoadedBot)) and a WASI command speaking the game's original line
@@ -47,6 +47,38 @@ pub struct TurnReport<A> {
     pub faults: Vec<BotFault>,
     /// What the bot logged this turn.
     pub log: TurnLog,
+}
+
+/// Fuel facts passed with `init` (the WIT `init-info`, in plain Rust).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InitInfo {
+    /// The bot's seat.
+    pub seat: u8,
+    /// Seats in the match.
+    pub players: u8,
+    /// Restarts so far.
+    pub restart_count: u32,
+    /// The bot's own seed.
+    pub seed: u64,
+    /// Fuel per turn.
+    pub turn_fuel: u64,
+    /// Fuel per game.
+    pub game_fuel: u64,
+    /// Game fuel left as `init` starts.
+    pub game_fuel_remaining: u64,
+}
+
+/// Fuel facts passed with every turn (the WIT `turn-info`, in plain Rust).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TurnInfo {
+    /// Turns the bot was asked to play before this one.
+    pub turn: u32,
+    /// Fuel the call may spend this turn.
+    pub turn_fuel_remaining: u64,
+    /// Fuel left for the match.
+    pub game_fuel_remaining: u64,
+    /// Turns without an action since the previous call was handed its view (see the WIT).
+    pub missed_turns: u32,
 }
 
 /// One bot in one seat of one match. Object-safe: the match loop holds `Box<dyn SeatBot<G>>`.

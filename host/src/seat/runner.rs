@@ -8,7 +8,6 @@
 //! line-protocol command ([`crate::protocol::runner::ProtocolRunner`]).
 
 use super::{BotStats, TurnReport};
-use crate::bindings::{InitInfo, TurnInfo};
 use crate::budget::Budget;
 use crate::driver::{Driven, drive};
 use crate::fault::{BotFault, ForfeitReason, Phase, TrapKind, classify, is_host_exhaustion, is_out_of_fuel};
@@ -17,6 +16,7 @@ use crate::meter::CallMeter;
 use crate::record::BotRef;
 use crate::runtime::Arena;
 use crate::seat::ledger::Ledger;
+use crate::seat::{InitInfo, TurnInfo};
 use crate::store::{BotState, StoreHandles};
 use crate::wasi::init_seed;
 use arena_game::Game;

@@ -14,12 +14,12 @@ use crate::engines::Subject;
 use crate::mutate;
 use arbitrary::{Result, Unstructured};
 use arena_game::{Game, new_rng};
-use arena_host::bindings::TurnInfo;
 use arena_host::protocol::LineProtocol;
 use arena_host::protocol::azul::AzulText;
 use arena_host::protocol::paint::PaintJson;
 use arena_host::protocol::stdio::Exchange;
 use arena_host::protocol::suitebot::SuitebotJson;
+use arena_host::seat::TurnInfo;
 use arena_host::wasi::ByteSink;
 
 /// Most random steps before the observation is taken.
