@@ -16,6 +16,7 @@ mod event;
 mod game;
 pub mod rules;
 mod view;
+pub mod wit_glue;
 
 pub use action::{Invalid, Move};
 pub use board::{BoardView, PatternLine};

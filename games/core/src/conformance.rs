@@ -42,6 +42,47 @@ pub fn check_game<G: Game>(plan: &Plan<G>) {
 
 /// Plays one seeded random playout, checking the contract at every step; returns the sequence
 /// of state hashes.
+/// Plays the plan's random playouts (random and fallback actions, as [`check_game`] does) and
+/// hands `visit` every observation a seat that must act gets, with the playout's number (one per
+/// player count and seed, counting from 0) and the actions it then plays. The WIT round-trip
+/// tests push each observation and action through the conversions a bot's SDK runs.
+pub fn for_each_observation<G: Game>(
+    plan: &Plan<G>,
+    mut visit: impl FnMut(usize, Seat, &G::Observation, Option<&G::Action>),
+) {
+    let mut number = 0;
+    for &players in &plan.players {
+        for seed in plan.seeds.clone() {
+            let name = G::NAME;
+            let mut game = match G::new(&plan.config, players, seed) {
+                Ok(game) => game,
+                Err(err) => panic!("{name}: seed {seed}: setup failed: {err}"),
+            };
+            let mut rng = new_rng(seed ^ 0x0b5e_7e55);
+            let mut steps = 0;
+            while !game.is_over() && steps < plan.max_steps {
+                let actions: Vec<(Seat, Option<G::Action>)> = game
+                    .to_act()
+                    .into_iter()
+                    .map(|seat| {
+                        let action = match rng_below(&mut rng, 8) {
+                            0 => None,
+                            _ => game.random_action(seat, &mut rng),
+                        };
+                        visit(number, seat, &game.observe(seat), action.as_ref());
+                        (seat, action)
+                    })
+                    .collect();
+                if let Err(err) = game.step(&actions) {
+                    panic!("{name}: seed {seed}, step {steps}: {err}");
+                }
+                steps += 1;
+            }
+            number += 1;
+        }
+    }
+}
+
 fn playout<G: Game>(plan: &Plan<G>, players: usize, seed: u64) -> Vec<u64> {
     let name = G::NAME;
     let mut game = match G::new(&plan.config, players, seed) {

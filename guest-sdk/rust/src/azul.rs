@@ -74,71 +74,8 @@ pub mod __glue {
 
     pub fn take_turn<B: AzulBot>(slot: &RefCell<Option<B>>, view: WitView) -> WitAction {
         let view = crate::View { info: TurnInfo::from(view.info), state: view_from_wit(&view) };
-        crate::__private::with_bot(slot, |bot: &mut B| action_to_wit(bot.act(&view)))
+        crate::__private::with_bot(slot, |bot: &mut B| action_to_wit(&bot.act(&view)))
     }
 }
 
-fn colour_from_wit(colour: wit::Colour) -> arena_azul::Colour {
-    use arena_azul::Colour;
-    match colour {
-        wit::Colour::Green => Colour::Green,
-        wit::Colour::Orange => Colour::Orange,
-        wit::Colour::Blue => Colour::Blue,
-        wit::Colour::Yellow => Colour::Yellow,
-        wit::Colour::Red => Colour::Red,
-    }
-}
-
-fn colour_to_wit(colour: arena_azul::Colour) -> wit::Colour {
-    use arena_azul::Colour;
-    match colour {
-        Colour::Green => wit::Colour::Green,
-        Colour::Orange => wit::Colour::Orange,
-        Colour::Blue => wit::Colour::Blue,
-        Colour::Yellow => wit::Colour::Yellow,
-        Colour::Red => wit::Colour::Red,
-    }
-}
-
-fn action_to_wit(mv: arena_azul::Move) -> wit::Action {
-    wit::Action { source: mv.source, colour: colour_to_wit(mv.colour), line: mv.line }
-}
-
-fn action_from_wit(action: &wit::Action) -> arena_azul::Move {
-    arena_azul::Move { source: action.source, colour: colour_from_wit(action.colour), line: action.line }
-}
-
-fn counts_from_wit(counts: &wit::ColourCounts) -> [u8; 5] {
-    [counts.green, counts.orange, counts.blue, counts.yellow, counts.red]
-}
-
-fn board_from_wit(board: &wit::Board) -> arena_azul::BoardView {
-    let line = |line: &wit::PatternLine| arena_azul::PatternLine {
-        count: line.count,
-        colour: line.colour.map(colour_from_wit),
-    };
-    let (l0, l1, l2, l3, l4) = &board.lines;
-    let wall = std::array::from_fn(|row| std::array::from_fn(|col| board.wall & (1 << (5 * row + col)) != 0));
-    arena_azul::BoardView {
-        lines: [line(l0), line(l1), line(l2), line(l3), line(l4)],
-        wall,
-        floor_len: board.floor_len,
-        score: i64::from(board.score),
-    }
-}
-
-fn view_from_wit(view: &wit::View) -> arena_azul::View {
-    let (f0, f1, f2, f3, f4) = &view.factories;
-    let (b0, b1) = &view.boards;
-    arena_azul::View {
-        seat: view.seat,
-        to_move: view.seat,
-        round: view.round,
-        center: counts_from_wit(&view.center),
-        center_has_marker: view.center_has_marker,
-        factories: [f0, f1, f2, f3, f4].map(counts_from_wit),
-        marker_holder: view.marker_holder,
-        boards: [board_from_wit(b0), board_from_wit(b1)],
-        last_move: view.last_move.as_ref().map(action_from_wit),
-    }
-}
+arena_azul::wit_glue!(crate::common::wit::TurnInfo);

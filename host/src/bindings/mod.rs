@@ -62,6 +62,8 @@ pub mod azul;
 pub mod code_character;
 pub mod eubots;
 pub mod paint;
+#[cfg(test)]
+mod roundtrip;
 pub mod suitebot;
 
 use crate::fault::InvalidReason;

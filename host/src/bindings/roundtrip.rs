@@ -1,0 +1,35 @@
+//! The WIT conversions of every game, both ways: every observation of the conformance kit's
+//! random playouts, pushed through to-WIT (what the host sends) and from-WIT (what the SDK
+//! rebuilds, carrying its between-turn memory), comes back equal to the engine's observation,
+//! and so does every action. The two directions are one macro per game (`wit_glue!` in each
+//! engine crate), expanded here against the host's bindings and in the SDK against its own.
+
+#![allow(clippy::panic)]
+
+use super::common;
+use arena_game::Game;
+use arena_game::conformance::{Plan, for_each_observation};
+
+/// Budget facts to send with a view (their round trip is `arena:common`'s, not the game's).
+fn info(turn: u32) -> common::TurnInfo {
+    common::TurnInfo { turn, turn_fuel_remaining: 10_000_000, game_fuel_remaining: 99_000_000, missed_turns: 0 }
+}
+
+fn plan<G: Game>(config: G::Config, players: Vec<usize>, seeds: std::ops::Range<u64>) -> Plan<G> {
+    Plan { config, players, seeds, max_steps: 5_000 }
+}
+
+#[test]
+fn azul_views_and_moves_survive_the_round_trip() {
+    use super::azul::{action_from_wit, action_to_wit, view_from_wit, view_to_wit};
+    let mut views = 0;
+    for_each_observation::<arena_azul::Azul>(&plan(Default::default(), vec![2], 0..30), |_, _, view, action| {
+        let back = view_from_wit(&view_to_wit(view, info(0)));
+        assert_eq!(&back, view);
+        if let Some(action) = action {
+            assert_eq!(&action_from_wit(&action_to_wit(action)), action);
+        }
+        views += 1;
+    });
+    assert!(views > 1_000, "{views} views");
+}
