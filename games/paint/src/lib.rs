@@ -22,6 +22,7 @@ mod grid;
 pub mod rules;
 mod template;
 mod view;
+pub mod wit_glue;
 
 pub use action::{Action, ActionKind, Invalid};
 pub use board::Board;

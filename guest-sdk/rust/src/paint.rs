@@ -50,11 +50,6 @@ pub mod prelude {
 /// What a Paint bot sees: the engine's [`arena_paint::View`] plus this turn's budget.
 pub type View = crate::View<arena_paint::View>;
 
-/// The `squares` value of an obstacle in the WIT view.
-const OBSTACLE: u8 = 254;
-/// The `squares` value of an unpainted square in the WIT view.
-const UNPAINTED: u8 = 255;
-
 /// King-move distance between two squares: the fewest walks from `a` to `b` on an empty board
 /// (`max(|rows|, |cols|)`).
 pub fn distance(a: Pos, b: Pos) -> u32 {
@@ -117,7 +112,7 @@ pub mod __glue {
     pub fn take_turn<B: PaintBot>(slot: &RefCell<Option<B>>, view: WitView) -> WitAction {
         let info = TurnInfo::from(view.info);
         let history = HISTORY.with(|history| std::mem::take(&mut *history.borrow_mut()));
-        let view = crate::View { info, state: view_from_wit(view, history) };
+        let view = crate::View { info, state: view_from_wit(&view, history) };
         let action = crate::__private::with_bot(slot, |bot: &mut B| bot.act(&view));
         // Moved back, not copied: the history costs nothing per turn but its new entry.
         HISTORY.with(|history| *history.borrow_mut() = view.state.previous_actions);
@@ -125,61 +120,12 @@ pub mod __glue {
     }
 }
 
-fn action_from_wit(action: &wit::Action) -> Action {
-    let kind = match action.kind {
-        wit::ActionKind::Walk => ActionKind::Walk,
-        wit::ActionKind::Shoot => ActionKind::Shoot,
-    };
-    Action { kind, direction: [action.direction.di, action.direction.dj] }
-}
-
-fn action_to_wit(action: &Action) -> wit::Action {
-    let kind = match action.kind {
-        ActionKind::Walk => wit::ActionKind::Walk,
-        ActionKind::Shoot => wit::ActionKind::Shoot,
-    };
-    let [di, dj] = action.direction;
-    wit::Action { kind, direction: wit::Direction { di, dj } }
-}
-
-fn board_from_wit(width: u16, height: u16, squares: &[u8]) -> Board {
-    let mut board = Board::new(width, height);
-    for ((color, blocked), square) in board.colors.iter_mut().zip(board.blocked.iter_mut()).zip(squares) {
-        match *square {
-            OBSTACLE => *blocked = true,
-            UNPAINTED => {}
-            seat => *color = Some(seat),
-        }
-    }
-    board
-}
-
-/// The engine's view from the WIT view and the history kept so far: `history` is cut or padded
-/// (with turns of no action) to the turns before the last, then the last turn is appended.
-fn view_from_wit(view: wit::View, mut history: Vec<Vec<Option<Action>>>) -> arena_paint::View {
-    let players = view.positions.len();
-    let played = usize::try_from(view.turns_played).unwrap_or(usize::MAX);
-    if played > 0 {
-        history.resize(played - 1, vec![None; players]);
-        let mut last: Vec<Option<Action>> =
-            view.last_actions.iter().map(|action| action.as_ref().map(action_from_wit)).collect();
-        last.resize(players, None);
-        history.push(last);
-    } else {
-        history.clear();
-    }
-    arena_paint::View {
-        seat: view.seat,
-        board: board_from_wit(view.width, view.height, &view.squares),
-        positions: view.positions.iter().map(|pos| Pos::new(pos.row, pos.col)).collect(),
-        turns_left: view.turns_left,
-        previous_actions: history,
-    }
-}
+arena_paint::wit_glue!(crate::common::wit::TurnInfo);
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arena_paint::wit_glue::{OBSTACLE, UNPAINTED};
 
     fn wit_view(turns_played: u32, last: Option<Action>) -> wit::View {
         wit::View {
@@ -202,7 +148,7 @@ mod tests {
 
     #[test]
     fn the_board_and_positions_come_back() {
-        let view = view_from_wit(wit_view(0, None), Vec::new());
+        let view = view_from_wit(&wit_view(0, None), Vec::new());
         assert_eq!(view.board.text(&view.positions), "A.#\n..B");
         assert_eq!(view.me(), Some(Pos::new(1, 2)));
         assert!(view.previous_actions.is_empty());
@@ -213,15 +159,15 @@ mod tests {
     fn history_is_kept_and_gaps_are_padded() {
         let east = Action::walk(Direction::East);
         let bad = Action { kind: ActionKind::Shoot, direction: [0, 0] };
-        let view = view_from_wit(wit_view(1, Some(east)), Vec::new());
+        let view = view_from_wit(&wit_view(1, Some(east)), Vec::new());
         assert_eq!(view.previous_actions, vec![vec![Some(east), None]]);
-        let view = view_from_wit(wit_view(2, Some(bad)), view.previous_actions);
+        let view = view_from_wit(&wit_view(2, Some(bad)), view.previous_actions);
         assert_eq!(view.previous_actions, vec![vec![Some(east), None], vec![Some(bad), None]]);
-        let view = view_from_wit(wit_view(5, None), view.previous_actions);
+        let view = view_from_wit(&wit_view(5, None), view.previous_actions);
         assert_eq!(view.previous_actions.len(), 5);
         assert_eq!(view.previous_actions[1], vec![Some(bad), None]);
         assert_eq!(view.previous_actions[2], vec![None, None]);
-        let view = view_from_wit(wit_view(1, None), view.previous_actions);
+        let view = view_from_wit(&wit_view(1, None), view.previous_actions);
         assert_eq!(view.previous_actions, vec![vec![None, None]], "a restarted match starts over");
     }
 
@@ -230,7 +176,7 @@ mod tests {
         assert_eq!(distance(Pos::new(0, 0), Pos::new(3, -5)), 5);
         assert_eq!(towards(Pos::new(2, 2), Pos::new(0, 9)), Some(Direction::NorthEast));
         assert_eq!(towards(Pos::new(2, 2), Pos::new(2, 2)), None);
-        let board = board_from_wit(3, 2, &[0, UNPAINTED, OBSTACLE, UNPAINTED, UNPAINTED, 1]);
+        let board = arena_paint::wit_glue::board_from_squares(3, 2, &[0, UNPAINTED, OBSTACLE, UNPAINTED, UNPAINTED, 1]);
         assert_eq!(nearest(&board, Pos::new(1, 2), |pos| board.color(pos).is_none()), Some(Pos::new(0, 1)));
         assert_eq!(arena_paint::DIRECTIONS.len(), 8);
     }

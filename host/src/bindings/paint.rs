@@ -1,11 +1,11 @@
 //! Paint's binding: `arena:paint/bot@0.1.0` to and from [`arena_paint`]'s types.
 //!
-//! The engine's [`View`] carries every past turn's actions; the WIT view carries only the last
-//! turn's (and how many turns were played), so a call costs the same on turn 1 and turn 130.
+//! The conversions are [`arena_paint::wit_glue`]'s, shared with the SDK.
 
 use super::{Binding, InitInfo, Live, OwnedCall, TurnInfo};
 use crate::fault::InvalidReason;
-use arena_paint::{Action, ActionKind, Board, Paint, Pos, View};
+use arena_paint::wit_glue::squares_to_wit;
+use arena_paint::{Action, Paint, View};
 
 #[allow(missing_docs, clippy::all)]
 mod bindings {
@@ -23,10 +23,7 @@ mod bindings {
 use super::common;
 use bindings::arena::paint::types as wit;
 
-/// The `squares` value of an obstacle (see the WIT `view`).
-pub const OBSTACLE: u8 = 254;
-/// The `squares` value of an unpainted square (see the WIT `view`).
-pub const UNPAINTED: u8 = 255;
+pub use arena_paint::wit_glue::{OBSTACLE, UNPAINTED};
 
 /// Paint's [`Binding`].
 pub struct PaintBinding;
@@ -51,7 +48,7 @@ impl Binding for PaintBinding {
 
     fn take_turn(live: Live<Self>, view: &View, info: TurnInfo) -> OwnedCall<(Self::Instance, Self::Answer)> {
         let Live { mut store, instance } = live;
-        let view = view_to_wit(view, info);
+        let view = view_to_wit(view, common::TurnInfo::from(info));
         Box::pin(async move {
             let result = instance.arena_paint_player().call_take_turn(&mut store, &view).await;
             (store, result.map(|answer| (instance, answer)))
@@ -65,64 +62,12 @@ impl Binding for PaintBinding {
     }
 }
 
-fn action_from_wit(action: &wit::Action) -> Action {
-    let kind = match action.kind {
-        wit::ActionKind::Walk => ActionKind::Walk,
-        wit::ActionKind::Shoot => ActionKind::Shoot,
-    };
-    Action { kind, direction: [action.direction.di, action.direction.dj] }
-}
-
-fn action_to_wit(action: &Action) -> wit::Action {
-    let kind = match action.kind {
-        ActionKind::Walk => wit::ActionKind::Walk,
-        ActionKind::Shoot => wit::ActionKind::Shoot,
-    };
-    let [di, dj] = action.direction;
-    wit::Action { kind, direction: wit::Direction { di, dj } }
-}
-
-fn pos_to_wit(pos: &Pos) -> wit::Pos {
-    wit::Pos { row: pos.row, col: pos.col }
-}
-
-/// One byte per square: the painter's seat, [`OBSTACLE`] or [`UNPAINTED`].
-fn squares_to_wit(board: &Board) -> Vec<u8> {
-    board
-        .colors
-        .iter()
-        .zip(&board.blocked)
-        .map(|(color, blocked)| match (blocked, color) {
-            (true, _) => OBSTACLE,
-            (false, Some(seat)) => (*seat).min(OBSTACLE - 1),
-            (false, None) => UNPAINTED,
-        })
-        .collect()
-}
-
-fn view_to_wit(view: &View, info: TurnInfo) -> wit::View {
-    let last_actions = view
-        .previous_actions
-        .last()
-        .map(|actions| actions.iter().map(|action| action.as_ref().map(action_to_wit)).collect())
-        .unwrap_or_default();
-    wit::View {
-        seat: view.seat,
-        width: view.board.width,
-        height: view.board.height,
-        squares: squares_to_wit(&view.board),
-        positions: view.positions.iter().map(pos_to_wit).collect(),
-        turns_left: view.turns_left,
-        turns_played: u32::try_from(view.previous_actions.len()).unwrap_or(u32::MAX),
-        last_actions,
-        info: common::TurnInfo::from(info),
-    }
-}
+arena_paint::wit_glue!(common::TurnInfo);
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arena_paint::Direction;
+    use arena_paint::{ActionKind, Board, Direction, Pos};
 
     /// Every action survives the trip to WIT and back, and so does a vector that is not a
     /// direction (the engine refuses it, not the decoder).

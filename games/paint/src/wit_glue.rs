@@ -1,0 +1,125 @@
+//! Paint's WIT conversions, written once for both sides of the wasm boundary: the host's
+//! wasmtime bindings and the SDK's wit-bindgen bindings expand [`wit_glue!`](crate::wit_glue)
+//! against their own generated types.
+//!
+//! The engine's [`View`](crate::View) carries every past turn's actions; the WIT view carries
+//! only the last turn's (and how many turns were played), so a call costs the same on turn 1
+//! and turn 130. The SDK keeps the history between turns and `view_from_wit` extends it.
+
+/// The `squares` value of an obstacle (see the WIT `view`).
+pub const OBSTACLE: u8 = 254;
+/// The `squares` value of an unpainted square (see the WIT `view`).
+pub const UNPAINTED: u8 = 255;
+
+/// Every turn's actions a bot has seen so far: what the SDK remembers between turns.
+pub type History = Vec<Vec<Option<crate::Action>>>;
+
+/// One byte per square: the painter's seat, [`OBSTACLE`] or [`UNPAINTED`].
+pub fn squares_to_wit(board: &crate::Board) -> Vec<u8> {
+    board
+        .colors
+        .iter()
+        .zip(&board.blocked)
+        .map(|(color, blocked)| match (blocked, color) {
+            (true, _) => OBSTACLE,
+            (false, Some(seat)) => (*seat).min(OBSTACLE - 1),
+            (false, None) => UNPAINTED,
+        })
+        .collect()
+}
+
+/// The board back from its squares.
+pub fn board_from_squares(width: u16, height: u16, squares: &[u8]) -> crate::Board {
+    let mut board = crate::Board::new(width, height);
+    for ((color, blocked), square) in board.colors.iter_mut().zip(board.blocked.iter_mut()).zip(squares) {
+        match *square {
+            OBSTACLE => *blocked = true,
+            UNPAINTED => {}
+            seat => *color = Some(seat),
+        }
+    }
+    board
+}
+
+/// `history` cut or padded (with turns of no action) to the `played - 1` turns before the last,
+/// then `last` appended; empty when no turn was played (a restarted match starts over).
+pub fn extend_history(
+    mut history: History,
+    played: u32,
+    mut last: Vec<Option<crate::Action>>,
+    players: usize,
+) -> History {
+    let played = usize::try_from(played).unwrap_or(usize::MAX);
+    if played == 0 {
+        history.clear();
+        return history;
+    }
+    history.resize(played - 1, vec![None; players]);
+    last.resize(players, None);
+    history.push(last);
+    history
+}
+
+/// Expands to `view_to_wit`, `view_from_wit`, `action_to_wit` and `action_from_wit` for the
+/// generated module `wit` in scope; `$turn_info` is that side's generated `turn-info` type.
+#[macro_export]
+macro_rules! wit_glue {
+    ($turn_info:ty) => {
+        /// A WIT action as the engine's (every value decodes: a vector that is not a king move
+        /// is the engine's to refuse).
+        #[allow(dead_code)]
+        pub(crate) fn action_from_wit(action: &wit::Action) -> $crate::Action {
+            let kind = match action.kind {
+                wit::ActionKind::Walk => $crate::ActionKind::Walk,
+                wit::ActionKind::Shoot => $crate::ActionKind::Shoot,
+            };
+            $crate::Action { kind, direction: [action.direction.di, action.direction.dj] }
+        }
+
+        /// An engine action as the WIT's.
+        #[allow(dead_code)]
+        pub(crate) fn action_to_wit(action: &$crate::Action) -> wit::Action {
+            let kind = match action.kind {
+                $crate::ActionKind::Walk => wit::ActionKind::Walk,
+                $crate::ActionKind::Shoot => wit::ActionKind::Shoot,
+            };
+            let [di, dj] = action.direction;
+            wit::Action { kind, direction: wit::Direction { di, dj } }
+        }
+
+        /// The engine's view as the WIT view: the last turn's actions only.
+        #[allow(dead_code)]
+        pub(crate) fn view_to_wit(view: &$crate::View, info: $turn_info) -> wit::View {
+            let last_actions = view
+                .previous_actions
+                .last()
+                .map(|actions| actions.iter().map(|action| action.as_ref().map(action_to_wit)).collect())
+                .unwrap_or_default();
+            wit::View {
+                seat: view.seat,
+                width: view.board.width,
+                height: view.board.height,
+                squares: $crate::wit_glue::squares_to_wit(&view.board),
+                positions: view.positions.iter().map(|pos| wit::Pos { row: pos.row, col: pos.col }).collect(),
+                turns_left: view.turns_left,
+                turns_played: u32::try_from(view.previous_actions.len()).unwrap_or(u32::MAX),
+                last_actions,
+                info,
+            }
+        }
+
+        /// The engine's view from the WIT view and the history kept so far.
+        #[allow(dead_code)]
+        pub(crate) fn view_from_wit(view: &wit::View, history: $crate::wit_glue::History) -> $crate::View {
+            let players = view.positions.len();
+            let last = view.last_actions.iter().map(|action| action.as_ref().map(action_from_wit)).collect();
+            $crate::View {
+                seat: view.seat,
+                board: $crate::wit_glue::board_from_squares(view.width, view.height, &view.squares),
+                positions: view.positions.iter().map(|pos| $crate::Pos::new(pos.row, pos.col)).collect(),
+                turns_left: view.turns_left,
+                previous_actions: $crate::wit_glue::extend_history(history, view.turns_played, last, players),
+            }
+        }
+    };
+}
