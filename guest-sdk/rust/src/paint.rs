@@ -13,7 +13,7 @@
 //! seat.
 
 use crate::{InitInfo, TurnInfo};
-use arena_paint::{Action, ActionKind, Board, Direction, Pos};
+use arena_paint::{Action, Board, Direction, Pos};
 
 #[doc(hidden)]
 #[allow(missing_docs, unsafe_code, clippy::all)]

@@ -4,7 +4,6 @@
 
 use super::{Binding, InitInfo, Live, OwnedCall, TurnInfo};
 use crate::fault::InvalidReason;
-use arena_paint::wit_glue::squares_to_wit;
 use arena_paint::{Action, Paint, View};
 
 #[allow(missing_docs, clippy::all)]
@@ -67,6 +66,7 @@ arena_paint::wit_glue!(common::TurnInfo);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arena_paint::wit_glue::squares_to_wit;
     use arena_paint::{ActionKind, Board, Direction, Pos};
 
     /// Every action survives the trip to WIT and back, and so does a vector that is not a
