@@ -125,6 +125,7 @@ arena_paint::wit_glue!(crate::common::wit::TurnInfo);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arena_paint::ActionKind;
     use arena_paint::wit_glue::{OBSTACLE, UNPAINTED};
 
     fn wit_view(turns_played: u32, last: Option<Action>) -> wit::View {
