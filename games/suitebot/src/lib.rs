@@ -19,6 +19,7 @@ mod game;
 pub mod protocol;
 pub mod rules;
 mod view;
+pub mod wit_glue;
 
 pub use action::{Action, Invalid};
 pub use board::{Bomb, PlayerView, Pos};

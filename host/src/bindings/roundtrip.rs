@@ -54,3 +54,18 @@ fn paint_views_and_actions_survive_the_round_trip() {
     });
     assert!(views > 1_000, "{views} views");
 }
+
+#[test]
+fn suitebot_views_and_actions_survive_the_round_trip() {
+    use super::suitebot::{action_from_wit, action_to_wit, view_from_wit, view_to_wit};
+    let mut views = 0;
+    let plan = plan::<arena_suitebot::Suitebot>(Default::default(), vec![2, 4], 0..6);
+    for_each_observation(&plan, |_, _, view, action| {
+        assert_eq!(&view_from_wit(view_to_wit(view, info(0))), view);
+        if let Some(action) = action {
+            assert_eq!(&action_from_wit(action_to_wit(*action)), action);
+        }
+        views += 1;
+    });
+    assert!(views > 1_000, "{views} views");
+}

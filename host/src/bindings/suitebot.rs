@@ -2,7 +2,7 @@
 
 use super::{Binding, InitInfo, Live, OwnedCall, TurnInfo};
 use crate::fault::InvalidReason;
-use arena_suitebot::{Action, Bomb, PlayerView, Pos, Suitebot, View};
+use arena_suitebot::{Action, Suitebot, View};
 
 #[allow(missing_docs, clippy::all)]
 mod bindings {
@@ -43,7 +43,7 @@ impl Binding for SuitebotBinding {
 
     fn take_turn(live: Live<Self>, view: &View, info: TurnInfo) -> OwnedCall<(Self::Instance, Self::Answer)> {
         let Live { mut store, instance } = live;
-        let view = view_to_wit(view, info);
+        let view = view_to_wit(view, common::TurnInfo::from(info));
         Box::pin(async move {
             let result = instance.arena_suitebot_player().call_take_turn(&mut store, &view).await;
             (store, result.map(|answer| (instance, answer)))
@@ -56,56 +56,4 @@ impl Binding for SuitebotBinding {
     }
 }
 
-fn action_from_wit(action: wit::Action) -> Action {
-    match action {
-        wit::Action::Up => Action::Up,
-        wit::Action::Down => Action::Down,
-        wit::Action::Left => Action::Left,
-        wit::Action::Right => Action::Right,
-        wit::Action::Hold => Action::Hold,
-        wit::Action::PlantBomb => Action::PlantBomb,
-    }
-}
-
-fn action_to_wit(action: Action) -> wit::Action {
-    match action {
-        Action::Up => wit::Action::Up,
-        Action::Down => wit::Action::Down,
-        Action::Left => wit::Action::Left,
-        Action::Right => wit::Action::Right,
-        Action::Hold => wit::Action::Hold,
-        Action::PlantBomb => wit::Action::PlantBomb,
-    }
-}
-
-fn pos_to_wit(pos: Pos) -> wit::Pos {
-    wit::Pos { x: pos.x, y: pos.y }
-}
-
-fn bomb_to_wit(bomb: &Bomb) -> wit::Bomb {
-    wit::Bomb { at: pos_to_wit(bomb.at), owner: bomb.owner, countdown: bomb.countdown }
-}
-
-fn player_to_wit(player: &PlayerView) -> wit::PlayerView {
-    wit::PlayerView {
-        score: u32::try_from(player.score.max(0)).unwrap_or(u32::MAX),
-        base: pos_to_wit(player.base),
-        agent: pos_to_wit(player.agent),
-        last_move: player.last_move.map(action_to_wit),
-    }
-}
-
-fn view_to_wit(view: &View, info: TurnInfo) -> wit::View {
-    wit::View {
-        seat: view.seat,
-        round: view.round,
-        rounds: view.rounds,
-        width: view.width,
-        height: view.height,
-        blast_radius: view.blast_radius,
-        players: view.players.iter().map(player_to_wit).collect(),
-        points: view.points.clone(),
-        bombs: view.bombs.iter().map(bomb_to_wit).collect(),
-        info: common::TurnInfo::from(info),
-    }
-}
+arena_suitebot::wit_glue!(common::TurnInfo);
