@@ -31,6 +31,7 @@ pub mod rules;
 mod symmetry;
 mod unit;
 mod view;
+pub mod wit_glue;
 
 pub use command::{Command, CommandError, Invalid, MAX_COMMANDS, Order, Rejection};
 pub use event::Event;

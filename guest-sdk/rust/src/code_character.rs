@@ -19,8 +19,7 @@
 
 use crate::{InitInfo, TurnInfo};
 use arena_code_character::{
-    BotStatus, BotView, CodeCharacter, CodeCharacterConfig, Command, CommandError, Intent, Map, Order, Rejection,
-    StaticView, Terrain, Tile, TowerState, TowerView, Vec2,
+    CodeCharacter, CodeCharacterConfig, Command, CommandError, Map, StaticView, Terrain, Tile, Vec2,
 };
 use arena_game::Game;
 use std::rc::Rc;
@@ -202,7 +201,7 @@ pub mod __glue {
         let seat = view.seat;
         let statics =
             STATICS.with(|kept| kept.borrow_mut().get_or_insert_with(|| Rc::new(default_statics(seat))).clone());
-        let view = View { state: view_from_wit(view), statics, info };
+        let view = View { state: view_from_wit(&view), statics, info };
         let commands = crate::__private::with_bot(slot, |bot: &mut B| bot.act(&view));
         commands.iter().map(command_to_wit).collect()
     }
@@ -223,127 +222,4 @@ fn default_statics(seat: u8) -> StaticView {
     }
 }
 
-fn vec2(v: wit::Vec2) -> Vec2 {
-    Vec2::new(v.x, v.y)
-}
-
-fn vec2_to_wit(v: Vec2) -> wit::Vec2 {
-    wit::Vec2 { x: v.x, y: v.y }
-}
-
-fn order_from_wit(order: wit::Order) -> Order {
-    match order {
-        wit::Order::Move(p) => Order::Move(vec2(p)),
-        wit::Order::Blast => Order::Blast,
-        wit::Order::BlastAt(p) => Order::BlastAt(vec2(p)),
-        wit::Order::Transform => Order::Transform,
-        wit::Order::TransformAt(p) => Order::TransformAt(vec2(p)),
-    }
-}
-
-fn command_to_wit(command: &Command) -> wit::Command {
-    let order = match command.order {
-        Order::Move(p) => wit::Order::Move(vec2_to_wit(p)),
-        Order::Blast => wit::Order::Blast,
-        Order::BlastAt(p) => wit::Order::BlastAt(vec2_to_wit(p)),
-        Order::Transform => wit::Order::Transform,
-        Order::TransformAt(p) => wit::Order::TransformAt(vec2_to_wit(p)),
-    };
-    wit::Command { id: command.id, order }
-}
-
-fn static_view_from_wit(statics: wit::StaticView) -> StaticView {
-    let mut tiles =
-        [[Terrain::Land; arena_code_character::geometry::MAP_SIZE]; arena_code_character::geometry::MAP_SIZE];
-    for (tile, terrain) in Tile::all().zip(&statics.terrain) {
-        if let Some(slot) = tiles.get_mut(usize::from(tile.x)).and_then(|row| row.get_mut(usize::from(tile.y))) {
-            *slot = match terrain {
-                wit::Terrain::Land => Terrain::Land,
-                wit::Terrain::Water => Terrain::Water,
-                wit::Terrain::Flag => Terrain::Flag,
-            };
-        }
-    }
-    StaticView {
-        seat: statics.seat,
-        // The host sends the engine's own (checked) map; a refused one falls back to the default.
-        map: Map::from_tiles(tiles).unwrap_or_default(),
-        flags: statics.flags.into_iter().map(vec2).collect(),
-        turns: statics.turns,
-        base: vec2(statics.base),
-        enemy_base: vec2(statics.enemy_base),
-    }
-}
-
-fn bot_from_wit(bot: &wit::Bot) -> BotView {
-    let state = match bot.state {
-        wit::BotStatus::Idle => BotStatus::Idle,
-        wit::BotStatus::Move => BotStatus::Move,
-        wit::BotStatus::Blast => BotStatus::Blast,
-        wit::BotStatus::Transform => BotStatus::Transform,
-        wit::BotStatus::Dead => BotStatus::Dead,
-    };
-    let intent = match bot.intent {
-        wit::Intent::None => Intent::None,
-        wit::Intent::Move(p) => Intent::Move(vec2(p)),
-        wit::Intent::BlastAt(p) => Intent::BlastAt(vec2(p)),
-        wit::Intent::TransformAt(p) => Intent::TransformAt(vec2(p)),
-        wit::Intent::Blast => Intent::Blast,
-        wit::Intent::Transform => Intent::Transform,
-    };
-    BotView {
-        id: bot.id,
-        hp: bot.hp,
-        position: vec2(bot.position),
-        state,
-        intent,
-        extra_move: bot.extra_move.map(vec2),
-    }
-}
-
-fn tower_from_wit(tower: &wit::Tower) -> TowerView {
-    let state = match tower.state {
-        wit::TowerState::Idle => TowerState::Idle,
-        wit::TowerState::Blast => TowerState::Blast,
-        wit::TowerState::Dead => TowerState::Dead,
-    };
-    TowerView {
-        id: tower.id,
-        hp: tower.hp,
-        position: vec2(tower.position),
-        tile: Tile::new(tower.tile.x, tower.tile.y),
-        age: tower.age,
-        state,
-    }
-}
-
-fn rejection_from_wit(rejection: &wit::Rejection) -> Rejection {
-    let reason = match rejection.reason {
-        wit::CommandError::UnknownUnit => CommandError::UnknownUnit,
-        wit::CommandError::EnemyUnit => CommandError::EnemyUnit,
-        wit::CommandError::DuplicateUnit => CommandError::DuplicateUnit,
-        wit::CommandError::DeadUnit => CommandError::DeadUnit,
-        wit::CommandError::TowerOrder => CommandError::TowerOrder,
-        wit::CommandError::TowerTooYoung(age) => CommandError::TowerTooYoung { age },
-        wit::CommandError::OutOfMap => CommandError::OutOfMap,
-        wit::CommandError::Water => CommandError::Water,
-        wit::CommandError::TowerLimit => CommandError::TowerLimit,
-        wit::CommandError::BaseTile => CommandError::BaseTile,
-    };
-    let command = Command::new(rejection.command.id, order_from_wit(rejection.command.order));
-    Rejection { command, reason }
-}
-
-fn view_from_wit(view: wit::View) -> arena_code_character::View {
-    arena_code_character::View {
-        seat: view.seat,
-        turn: view.turn,
-        scores: [view.scores.0, view.scores.1],
-        points: [view.points.0, view.points.1],
-        bots: view.bots.iter().map(bot_from_wit).collect(),
-        enemy_bots: view.enemy_bots.iter().map(bot_from_wit).collect(),
-        towers: view.towers.iter().map(tower_from_wit).collect(),
-        enemy_towers: view.enemy_towers.iter().map(tower_from_wit).collect(),
-        rejected: view.rejected.iter().map(rejection_from_wit).collect(),
-    }
-}
+arena_code_character::wit_glue!(crate::common::wit::TurnInfo);

@@ -15,10 +15,7 @@
 
 use super::{Binding, InitInfo, Live, OwnedCall, TurnInfo};
 use crate::fault::InvalidReason;
-use arena_code_character::{
-    BotStatus, BotView, CodeCharacter, CodeCharacterConfig, Command, CommandError, Intent, MAX_COMMANDS, Order,
-    Rejection, StaticView, Terrain, Tile, TowerState, TowerView, Vec2, View,
-};
+use arena_code_character::{CodeCharacter, CodeCharacterConfig, Command, MAX_COMMANDS, View};
 use arena_game::Game;
 
 #[allow(missing_docs, clippy::all)]
@@ -76,7 +73,7 @@ impl Binding for CodeCharacterBinding {
 
     fn take_turn(live: Live<Self>, view: &View, info: TurnInfo) -> OwnedCall<(Self::Instance, Self::Answer)> {
         let Live { mut store, instance } = live;
-        let view = view_to_wit(view, info);
+        let view = view_to_wit(view, common::TurnInfo::from(info));
         Box::pin(async move {
             let result = instance.arena_code_character_player().call_take_turn(&mut store, &view).await;
             (store, result.map(|answer| (instance, answer)))
@@ -95,143 +92,12 @@ impl Binding for CodeCharacterBinding {
     }
 }
 
-fn vec2_to_wit(v: Vec2) -> wit::Vec2 {
-    wit::Vec2 { x: v.x, y: v.y }
-}
-
-fn vec2_from_wit(v: wit::Vec2) -> Vec2 {
-    Vec2::new(v.x, v.y)
-}
-
-fn order_from_wit(order: wit::Order) -> Order {
-    match order {
-        wit::Order::Move(p) => Order::Move(vec2_from_wit(p)),
-        wit::Order::Blast => Order::Blast,
-        wit::Order::BlastAt(p) => Order::BlastAt(vec2_from_wit(p)),
-        wit::Order::Transform => Order::Transform,
-        wit::Order::TransformAt(p) => Order::TransformAt(vec2_from_wit(p)),
-    }
-}
-
-fn order_to_wit(order: Order) -> wit::Order {
-    match order {
-        Order::Move(p) => wit::Order::Move(vec2_to_wit(p)),
-        Order::Blast => wit::Order::Blast,
-        Order::BlastAt(p) => wit::Order::BlastAt(vec2_to_wit(p)),
-        Order::Transform => wit::Order::Transform,
-        Order::TransformAt(p) => wit::Order::TransformAt(vec2_to_wit(p)),
-    }
-}
-
-fn command_from_wit(command: &wit::Command) -> Command {
-    Command::new(command.id, order_from_wit(command.order))
-}
-
-fn command_to_wit(command: &Command) -> wit::Command {
-    wit::Command { id: command.id, order: order_to_wit(command.order) }
-}
-
-fn terrain_to_wit(terrain: Terrain) -> wit::Terrain {
-    match terrain {
-        Terrain::Land => wit::Terrain::Land,
-        Terrain::Water => wit::Terrain::Water,
-        Terrain::Flag => wit::Terrain::Flag,
-    }
-}
-
-fn static_view_to_wit(statics: &StaticView) -> wit::StaticView {
-    wit::StaticView {
-        seat: statics.seat,
-        terrain: Tile::all().map(|tile| terrain_to_wit(statics.map.terrain(tile))).collect(),
-        flags: statics.flags.iter().copied().map(vec2_to_wit).collect(),
-        turns: statics.turns,
-        base: vec2_to_wit(statics.base),
-        enemy_base: vec2_to_wit(statics.enemy_base),
-    }
-}
-
-fn intent_to_wit(intent: Intent) -> wit::Intent {
-    match intent {
-        Intent::None => wit::Intent::None,
-        Intent::Move(p) => wit::Intent::Move(vec2_to_wit(p)),
-        Intent::BlastAt(p) => wit::Intent::BlastAt(vec2_to_wit(p)),
-        Intent::TransformAt(p) => wit::Intent::TransformAt(vec2_to_wit(p)),
-        Intent::Blast => wit::Intent::Blast,
-        Intent::Transform => wit::Intent::Transform,
-    }
-}
-
-fn bot_to_wit(bot: &BotView) -> wit::Bot {
-    let state = match bot.state {
-        BotStatus::Idle => wit::BotStatus::Idle,
-        BotStatus::Move => wit::BotStatus::Move,
-        BotStatus::Blast => wit::BotStatus::Blast,
-        BotStatus::Transform => wit::BotStatus::Transform,
-        BotStatus::Dead => wit::BotStatus::Dead,
-    };
-    wit::Bot {
-        id: bot.id,
-        hp: bot.hp,
-        position: vec2_to_wit(bot.position),
-        state,
-        intent: intent_to_wit(bot.intent),
-        extra_move: bot.extra_move.map(vec2_to_wit),
-    }
-}
-
-fn tower_to_wit(tower: &TowerView) -> wit::Tower {
-    let state = match tower.state {
-        TowerState::Idle => wit::TowerState::Idle,
-        TowerState::Blast => wit::TowerState::Blast,
-        TowerState::Dead => wit::TowerState::Dead,
-    };
-    wit::Tower {
-        id: tower.id,
-        hp: tower.hp,
-        position: vec2_to_wit(tower.position),
-        tile: wit::Tile { x: tower.tile.x, y: tower.tile.y },
-        age: tower.age,
-        state,
-    }
-}
-
-fn error_to_wit(error: CommandError) -> wit::CommandError {
-    match error {
-        CommandError::UnknownUnit => wit::CommandError::UnknownUnit,
-        CommandError::EnemyUnit => wit::CommandError::EnemyUnit,
-        CommandError::DuplicateUnit => wit::CommandError::DuplicateUnit,
-        CommandError::DeadUnit => wit::CommandError::DeadUnit,
-        CommandError::TowerOrder => wit::CommandError::TowerOrder,
-        CommandError::TowerTooYoung { age } => wit::CommandError::TowerTooYoung(age),
-        CommandError::OutOfMap => wit::CommandError::OutOfMap,
-        CommandError::Water => wit::CommandError::Water,
-        CommandError::TowerLimit => wit::CommandError::TowerLimit,
-        CommandError::BaseTile => wit::CommandError::BaseTile,
-    }
-}
-
-fn rejection_to_wit(rejection: &Rejection) -> wit::Rejection {
-    wit::Rejection { command: command_to_wit(&rejection.command), reason: error_to_wit(rejection.reason) }
-}
-
-fn view_to_wit(view: &View, info: TurnInfo) -> wit::View {
-    wit::View {
-        seat: view.seat,
-        turn: view.turn,
-        scores: (view.scores[0], view.scores[1]),
-        points: (view.points[0], view.points[1]),
-        bots: view.bots.iter().map(bot_to_wit).collect(),
-        enemy_bots: view.enemy_bots.iter().map(bot_to_wit).collect(),
-        towers: view.towers.iter().map(tower_to_wit).collect(),
-        enemy_towers: view.enemy_towers.iter().map(tower_to_wit).collect(),
-        rejected: view.rejected.iter().map(rejection_to_wit).collect(),
-        info: common::TurnInfo::from(info),
-    }
-}
+arena_code_character::wit_glue!(common::TurnInfo);
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arena_code_character::{BotStatus, BotView, Intent, Order, Vec2};
 
     /// Every order survives the WIT round trip.
     #[test]
