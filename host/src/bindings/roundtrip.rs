@@ -4,7 +4,7 @@
 //! and so does every action. The two directions are one macro per game (`wit_glue!` in each
 //! engine crate), expanded here against the host's bindings and in the SDK against its own.
 
-#![allow(clippy::panic)]
+#![allow(clippy::panic, clippy::expect_used)]
 
 use super::common;
 use arena_game::Game;
