@@ -24,6 +24,7 @@ mod order;
 pub mod rules;
 mod unit;
 mod view;
+pub mod wit_glue;
 
 pub use event::{EndReason, Event, MoveFail, Standing};
 pub use game::{Eubots, EubotsConfig, MapChoice};

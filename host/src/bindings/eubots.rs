@@ -13,9 +13,7 @@
 
 use super::{Binding, InitInfo, Live, OwnedCall, TurnInfo};
 use crate::fault::InvalidReason;
-use arena_eubots::{
-    Action, Direction, Eubots, Grid, IgnoredOrder, MAX_ORDERS, Order, OrderError, Pos, Square, Status, Unit, View,
-};
+use arena_eubots::{Eubots, MAX_ORDERS, Order, View};
 
 #[allow(missing_docs, clippy::all)]
 mod bindings {
@@ -33,12 +31,7 @@ mod bindings {
 use super::common;
 use bindings::arena::eubots::types as wit;
 
-/// The `square-kind` byte of an empty square.
-pub const SQUARE_EMPTY: u8 = 0;
-/// The `square-kind` byte of a wall.
-pub const SQUARE_WALL: u8 = 1;
-/// The `square-kind` byte of a square holding a living unit.
-pub const SQUARE_UNIT: u8 = 2;
+pub use arena_eubots::wit_glue::{SQUARE_EMPTY, SQUARE_UNIT, SQUARE_WALL};
 
 /// Eubots' [`Binding`].
 pub struct EubotsBinding;
@@ -63,7 +56,7 @@ impl Binding for EubotsBinding {
 
     fn take_turn(live: Live<Self>, view: &View, info: TurnInfo) -> OwnedCall<(Self::Instance, Self::Answer)> {
         let Live { mut store, instance } = live;
-        let view = view_to_wit(view, info);
+        let view = view_to_wit(view, common::TurnInfo::from(info));
         Box::pin(async move {
             let result = instance.arena_eubots_player().call_take_turn(&mut store, &view).await;
             (store, result.map(|answer| (instance, answer)))
@@ -84,121 +77,13 @@ impl Binding for EubotsBinding {
     }
 }
 
-fn direction_from_wit(direction: wit::Direction) -> Direction {
-    match direction {
-        wit::Direction::E => Direction::E,
-        wit::Direction::Ne => Direction::NE,
-        wit::Direction::N => Direction::N,
-        wit::Direction::Nw => Direction::NW,
-        wit::Direction::W => Direction::W,
-        wit::Direction::Sw => Direction::SW,
-        wit::Direction::S => Direction::S,
-        wit::Direction::Se => Direction::SE,
-    }
-}
-
-fn direction_to_wit(direction: Direction) -> wit::Direction {
-    match direction {
-        Direction::E => wit::Direction::E,
-        Direction::NE => wit::Direction::Ne,
-        Direction::N => wit::Direction::N,
-        Direction::NW => wit::Direction::Nw,
-        Direction::W => wit::Direction::W,
-        Direction::SW => wit::Direction::Sw,
-        Direction::S => wit::Direction::S,
-        Direction::SE => wit::Direction::Se,
-    }
-}
-
-fn order_from_wit(order: &wit::Order) -> Order {
-    let action = match order.action {
-        wit::Action::Wait => Action::Wait,
-        wit::Action::Move => Action::Move,
-        wit::Action::Attack => Action::Attack,
-    };
-    Order { handle: order.handle, action, direction: direction_from_wit(order.direction) }
-}
-
-fn order_to_wit(order: &Order) -> wit::Order {
-    let action = match order.action {
-        Action::Wait => wit::Action::Wait,
-        Action::Move => wit::Action::Move,
-        Action::Attack => wit::Action::Attack,
-    };
-    wit::Order { handle: order.handle, action, direction: direction_to_wit(order.direction) }
-}
-
-fn status_to_wit(status: Status) -> wit::Status {
-    match status {
-        Status::WaitSuccess => wit::Status::WaitSuccess,
-        Status::MoveSuccess => wit::Status::MoveSuccess,
-        Status::AttackSuccess => wit::Status::AttackSuccess,
-        Status::MoveFail => wit::Status::MoveFail,
-        Status::AttackFail => wit::Status::AttackFail,
-        Status::Invalid => wit::Status::Invalid,
-    }
-}
-
-/// A coordinate as the WIT's `u8`; positions of living units are always inside the map, whose
-/// sides are at most 255.
-fn coordinate(value: i32) -> u8 {
-    u8::try_from(value).unwrap_or(0)
-}
-
-fn unit_to_wit(unit: &Unit) -> wit::Unit {
-    wit::Unit {
-        owner: unit.owner,
-        x: coordinate(unit.pos.x),
-        y: coordinate(unit.pos.y),
-        defence: unit.defence,
-        last_order: unit.last_order.as_ref().map(order_to_wit),
-        status: status_to_wit(unit.status),
-    }
-}
-
-fn ignored_to_wit(ignored: &IgnoredOrder) -> wit::IgnoredOrder {
-    let reason = match ignored.reason {
-        OrderError::UnknownUnit { .. } => wit::OrderError::UnknownUnit,
-        OrderError::DeadUnit { .. } => wit::OrderError::DeadUnit,
-        OrderError::NotYourUnit { owner, .. } => wit::OrderError::NotYourUnit(owner),
-        OrderError::Duplicate { count, .. } => wit::OrderError::Duplicate(count),
-    };
-    wit::IgnoredOrder { order: order_to_wit(&ignored.order), reason }
-}
-
-/// The map, row-major, one `square-kind` byte per square.
-fn squares_to_wit(grid: &Grid) -> Vec<u8> {
-    grid.positions()
-        .map(|pos: Pos| match grid.get(pos) {
-            Square::Empty => SQUARE_EMPTY,
-            Square::Wall => SQUARE_WALL,
-            Square::Unit(_) => SQUARE_UNIT,
-        })
-        .collect()
-}
-
-fn view_to_wit(view: &View, info: TurnInfo) -> wit::View {
-    let metrics = &view.metrics;
-    wit::View {
-        metrics: wit::Metrics {
-            width: coordinate(metrics.width),
-            height: coordinate(metrics.height),
-            players: metrics.players,
-            player: metrics.player,
-            total_units: metrics.total_units,
-            units_remaining: metrics.units_remaining.clone(),
-            turn: metrics.turn,
-        },
-        squares: squares_to_wit(&view.map),
-        units: view.units.iter().map(|unit| unit.as_ref().map(unit_to_wit)).collect(),
-        ignored: view.ignored.iter().map(ignored_to_wit).collect(),
-        info: common::TurnInfo::from(info),
-    }
-}
+arena_eubots::wit_glue!(common::TurnInfo);
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arena_eubots::wit_glue::squares_to_wit;
+    use arena_eubots::{Direction, Grid, Pos, Square};
 
     /// Every direction and action survives the WIT round trip.
     #[test]

@@ -95,3 +95,24 @@ fn code_character_views_and_commands_survive_the_round_trip() {
     });
     assert!(views >= 600, "{views} views");
 }
+
+/// Eubots sends the map as square kinds and the units index; the SDK rebuilds the engine's grid
+/// from its previous turn's (walls never change).
+#[test]
+fn eubots_views_and_orders_survive_the_round_trip() {
+    use super::eubots::{order_from_wit, order_to_wit, view_from_wit, view_to_wit};
+    let mut memory: std::collections::BTreeMap<(usize, usize), arena_eubots::View> = Default::default();
+    let mut views = 0;
+    let plan = plan::<arena_eubots::Eubots>(Default::default(), vec![2, 3], 0..4);
+    for_each_observation(&plan, |playout, seat, view, orders| {
+        let previous = memory.remove(&(playout, seat));
+        let back = view_from_wit(view_to_wit(view, info(0)), previous);
+        assert_eq!(&back, view, "playout {playout}, seat {seat}");
+        memory.insert((playout, seat), back);
+        for order in orders.into_iter().flatten() {
+            assert_eq!(&order_from_wit(&order_to_wit(order)), order);
+        }
+        views += 1;
+    });
+    assert!(views > 500, "{views} views");
+}
