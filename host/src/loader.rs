@@ -246,7 +246,7 @@ pub fn load_bot_component<B: Binding>(
         expected: B::EXPORT,
         detail: one_line(&err),
     })?;
-    check_world_exports(arena, &component, B::WORLD, B::EXPORT).map_err(|detail| LoadError::WrongTypes {
+    check_world_exports(arena, &component, B::WORLD, B::WIT, B::EXPORT).map_err(|detail| LoadError::WrongTypes {
         path: path_buf.clone(),
         expected: B::EXPORT,
         detail,

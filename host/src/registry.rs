@@ -81,6 +81,8 @@ pub enum PlayError {
 pub trait GameEntry: Send + Sync {
     /// What `arena games` shows.
     fn info(&self) -> GameInfo;
+    /// The game's WIT world, its WIT file and the export a bot must have.
+    fn wit_world(&self) -> (&'static str, &'static str, &'static str);
     /// Loads the bots (each distinct file compiled once), builds the config from `options`,
     /// and plays one match.
     fn play(
@@ -127,6 +129,10 @@ impl<B: Binding> GameEntry for Entry<B> {
         info_of::<B::Game>(vec![wit_kind::<B>()])
     }
 
+    fn wit_world(&self) -> (&'static str, &'static str, &'static str) {
+        (B::WORLD, B::WIT, B::EXPORT)
+    }
+
     fn play(
         &self,
         arena: &Arena,
@@ -165,6 +171,10 @@ impl<B: Binding, P: LineProtocol<Game = B::Game>> GameEntry for ProtocolEntry<B,
             P::NAME
         );
         info_of::<B::Game>(vec![wit_kind::<B>(), command])
+    }
+
+    fn wit_world(&self) -> (&'static str, &'static str, &'static str) {
+        (B::WORLD, B::WIT, B::EXPORT)
     }
 
     fn play(

@@ -20,24 +20,16 @@ use wasmtime::component::types::{ComponentFunc, ComponentInstance, ComponentItem
 /// `arena:common`, which every game's WIT uses.
 const COMMON_WIT: &str = include_str!("../../wit/common/common.wit");
 
-/// Each game's world and its WIT (the files `bindgen!` reads in `games/`).
-const GAME_WITS: &[(&str, &str)] = &[
-    ("arena:azul/bot@0.1.0", include_str!("../../wit/azul/azul.wit")),
-    ("arena:code-character/bot@0.1.0", include_str!("../../wit/code-character/code-character.wit")),
-    ("arena:eubots/bot@0.1.0", include_str!("../../wit/eubots/eubots.wit")),
-    ("arena:paint/bot@0.1.0", include_str!("../../wit/paint/paint.wit")),
-    ("arena:suitebot/bot@0.1.0", include_str!("../../wit/suitebot/suitebot.wit")),
-];
-
 /// Checks that `component` exports instance `export` with every function of `world`'s
 /// `export`, at the same types; the error says which function and where its types differ.
 pub fn check_world_exports(
     arena: &Arena,
     component: &Component,
     world: &'static str,
+    wit: &'static str,
     export: &str,
 ) -> Result<(), String> {
-    let reference = reference(arena, world)?;
+    let reference = reference(arena, world, wit)?;
     let engine = arena.engine();
     let expected = export_instance(engine, &reference, export)
         .ok_or_else(|| format!("the reference component for {world} has no {export}"))?;
@@ -77,26 +69,25 @@ fn export_instance(engine: &Engine, component: &Component, name: &str) -> Option
 
 /// The reference component for `world`, built on first use and kept by the arena (and its
 /// clones).
-fn reference(arena: &Arena, world: &'static str) -> Result<Component, String> {
+fn reference(arena: &Arena, world: &'static str, wit: &'static str) -> Result<Component, String> {
     let mut references = arena.load.references.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some((_, component)) = references.iter().find(|(name, _)| *name == world) {
         return Ok(component.clone());
     }
-    let component = build_reference(arena, world)
+    let component = build_reference(arena, world, wit)
         .map_err(|err| format!("building the reference component for {world}: {}", one_line(&err)))?;
     references.push((world, component.clone()));
     Ok(component)
 }
 
-fn build_reference(arena: &Arena, world: &'static str) -> wasmtime::Result<Component> {
-    let bytes = encode_reference(world).map_err(wasmtime::Error::from_anyhow)?;
+fn build_reference(arena: &Arena, world: &'static str, wit: &'static str) -> wasmtime::Result<Component> {
+    let bytes = encode_reference(world, wit).map_err(wasmtime::Error::from_anyhow)?;
     Component::new(arena.engine(), &bytes)
 }
 
-/// The reference component's bytes: a dummy module for `world`, encoded as a component.
-fn encode_reference(world: &'static str) -> anyhow::Result<Vec<u8>> {
-    let (_, wit) =
-        GAME_WITS.iter().find(|(name, _)| *name == world).ok_or_else(|| anyhow::anyhow!("no WIT for world {world}"))?;
+/// The reference component's bytes: a dummy module for `world` (of the game's WIT `wit`),
+/// encoded as a component.
+fn encode_reference(world: &'static str, wit: &'static str) -> anyhow::Result<Vec<u8>> {
     let mut resolve = wit_parser::Resolve::default();
     resolve.push_str("common.wit", COMMON_WIT)?;
     let package = resolve.push_str("game.wit", wit)?;
@@ -230,25 +221,29 @@ mod tests {
     #[test]
     fn every_reference_builds() {
         let arena = Arena::new().unwrap();
-        for (world, _) in GAME_WITS {
-            let reference = reference(&arena, world).unwrap();
-            let export = world.replace("/bot@", "/player@");
-            assert!(export_instance(arena.engine(), &reference, &export).is_some(), "{world}");
+        let games = crate::registry::games();
+        for game in &games {
+            let (world, wit, export) = game.wit_world();
+            let reference = reference(&arena, world, wit).unwrap();
+            assert!(export_instance(arena.engine(), &reference, export).is_some(), "{world}");
             // A reference checks against itself.
-            check_world_exports(&arena, &reference, world, &export).unwrap();
+            check_world_exports(&arena, &reference, world, wit, export).unwrap();
         }
-        assert_eq!(arena.load.references.lock().unwrap().len(), GAME_WITS.len());
+        assert_eq!(arena.load.references.lock().unwrap().len(), games.len());
     }
 
     /// Another game's reference has the same export names shape but other types.
     #[test]
     fn another_worlds_types_are_a_difference() {
         let arena = Arena::new().unwrap();
-        let paint = reference(&arena, "arena:paint/bot@0.1.0").unwrap();
+        use crate::bindings::Binding;
+        use crate::bindings::azul::AzulBinding;
+        use crate::bindings::paint::PaintBinding;
+        let paint = reference(&arena, PaintBinding::WORLD, PaintBinding::WIT).unwrap();
         // Paint's player, checked as if it were a paint bot with Azul's types.
         let expected = export_instance(
             arena.engine(),
-            &reference(&arena, "arena:azul/bot@0.1.0").unwrap(),
+            &reference(&arena, AzulBinding::WORLD, AzulBinding::WIT).unwrap(),
             "arena:azul/player@0.1.0",
         )
         .unwrap();

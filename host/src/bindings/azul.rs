@@ -31,6 +31,7 @@ impl Binding for AzulBinding {
 
     const EXPORT: &'static str = "arena:azul/player@0.1.0";
     const WORLD: &'static str = "arena:azul/bot@0.1.0";
+    const WIT: &'static str = include_str!("../../../wit/azul/azul.wit");
 
     fn init(live: Live<Self>, info: InitInfo) -> OwnedCall<Self::Instance> {
         let Live { mut store, instance } = live;

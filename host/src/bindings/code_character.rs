@@ -45,6 +45,7 @@ impl Binding for CodeCharacterBinding {
 
     const EXPORT: &'static str = "arena:code-character/player@0.1.0";
     const WORLD: &'static str = "arena:code-character/bot@0.1.0";
+    const WIT: &'static str = include_str!("../../../wit/code-character/code-character.wit");
 
     fn init(live: Live<Self>, info: InitInfo) -> OwnedCall<Self::Instance> {
         Self::init_in(live, info, None)

@@ -44,6 +44,7 @@ impl Binding for EubotsBinding {
 
     const EXPORT: &'static str = "arena:eubots/player@0.1.0";
     const WORLD: &'static str = "arena:eubots/bot@0.1.0";
+    const WIT: &'static str = include_str!("../../../wit/eubots/eubots.wit");
 
     fn init(live: Live<Self>, info: InitInfo) -> OwnedCall<Self::Instance> {
         let Live { mut store, instance } = live;

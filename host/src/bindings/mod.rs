@@ -102,6 +102,9 @@ pub trait Binding: Send + Sync + 'static {
     const EXPORT: &'static str;
     /// The world a bot for this game targets, e.g. `arena:azul/bot@0.1.0`.
     const WORLD: &'static str;
+    /// The game's WIT file (the one `bindgen!` reads): the world's types are checked against it
+    /// at load, before any bot code runs.
+    const WIT: &'static str;
 
     /// Checks the component has the world's exports (their types are checked without
     /// instantiating by `typecheck` at load).

@@ -35,6 +35,7 @@ impl Binding for PaintBinding {
 
     const EXPORT: &'static str = "arena:paint/player@0.1.0";
     const WORLD: &'static str = "arena:paint/bot@0.1.0";
+    const WIT: &'static str = include_str!("../../../wit/paint/paint.wit");
 
     fn init(live: Live<Self>, info: InitInfo) -> OwnedCall<Self::Instance> {
         let Live { mut store, instance } = live;

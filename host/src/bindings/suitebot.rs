@@ -31,6 +31,7 @@ impl Binding for SuitebotBinding {
 
     const EXPORT: &'static str = "arena:suitebot/player@0.1.0";
     const WORLD: &'static str = "arena:suitebot/bot@0.1.0";
+    const WIT: &'static str = include_str!("../../../wit/suitebot/suitebot.wit");
 
     fn init(live: Live<Self>, info: InitInfo) -> OwnedCall<Self::Instance> {
         let Live { mut store, instance } = live;
