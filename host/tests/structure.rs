@@ -1,0 +1,194 @@
+//! The repository's structure, checked: every list that must name each game agrees with the one
+//! place games are registered (`arena_host::registry::games`), so a game added or renamed
+//! without one of its pieces fails here, loudly, with the piece's path (docs/adding-a-game.md is
+//! the checklist); and no module of the host imports in a circle.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use arena_host::registry::game_names;
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("the host crate is in the workspace").to_path_buf()
+}
+
+fn read(path: &str) -> String {
+    fs::read_to_string(root().join(path)).unwrap_or_else(|err| panic!("reading {path}: {err}"))
+}
+
+/// The folders directly under `dir`, except `skip`.
+fn folders(dir: &str, skip: &str) -> BTreeSet<String> {
+    fs::read_dir(root().join(dir))
+        .unwrap()
+        .map(|entry| entry.unwrap())
+        .filter(|entry| entry.file_type().unwrap().is_dir())
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .filter(|name| name != skip)
+        .collect()
+}
+
+fn registered() -> BTreeSet<String> {
+    game_names().into_iter().map(str::to_owned).collect()
+}
+
+#[test]
+fn every_engine_and_wit_package_is_a_registered_game() {
+    assert_eq!(folders("games", "core"), registered(), "games/<game> folders vs registry::games()");
+    assert_eq!(folders("wit", "common"), registered(), "wit/<game> folders vs registry::games()");
+}
+
+#[test]
+fn every_game_has_its_workspace_entries() {
+    let workspace = read("Cargo.toml");
+    for game in registered() {
+        let folder = format!("\"games/{game}\"");
+        let default_members = workspace.lines().find(|line| line.starts_with("default-members")).unwrap();
+        assert!(default_members.contains(&folder), "Cargo.toml: default-members lacks {folder}");
+        let dependency = format!("arena-{game} = {{ path = \"games/{game}\" }}");
+        assert!(workspace.contains(&dependency), "Cargo.toml: [workspace.dependencies] lacks `{dependency}`");
+        let profile = format!("[profile.dev.package.arena-{game}]");
+        assert!(workspace.contains(&profile), "Cargo.toml lacks {profile} (engines run many playouts in tests)");
+        let engine = read(&format!("games/{game}/Cargo.toml"));
+        assert!(engine.contains(&format!("name = \"arena-{game}\"")), "games/{game}/Cargo.toml: the crate is arena-{game}");
+    }
+}
+
+#[test]
+fn every_game_has_its_wit_world_docs_and_sdk_feature() {
+    let readme = read("README.md");
+    let sdk = read("guest-sdk/rust/Cargo.toml");
+    let fuzz = read("tests/fuzz/src/lib.rs");
+    for game in registered() {
+        let wit = read(&format!("wit/{game}/{game}.wit"));
+        assert!(wit.contains(&format!("package arena:{game}@")), "wit/{game}/{game}.wit: package arena:{game}");
+        assert!(wit.contains(&format!("docs/games/{game}.md")), "wit/{game}/{game}.wit does not point to its rules");
+        assert!(root().join(format!("wit/{game}/deps/common")).exists(), "wit/{game}/deps/common is missing");
+        assert!(root().join(format!("docs/games/{game}.md")).is_file(), "docs/games/{game}.md is missing");
+        assert!(readme.contains(&format!("(docs/games/{game}.md)")), "README.md does not link docs/games/{game}.md");
+        let module = game.replace('-', "_");
+        assert!(root().join(format!("guest-sdk/rust/src/{module}.rs")).is_file(), "no SDK module for {game}");
+        assert!(sdk.contains(&format!("\n{game} = [")), "guest-sdk/rust/Cargo.toml has no `{game}` feature");
+        assert!(fuzz.contains(&format!("\"engine-{game}\"")), "tests/fuzz has no engine-{game} target");
+    }
+}
+
+#[test]
+fn every_sdk_feature_is_a_game() {
+    let sdk = read("guest-sdk/rust/Cargo.toml");
+    let features = sdk.split("[features]").nth(1).expect("the SDK has features");
+    let section = features.split("\n[").next().unwrap_or_default();
+    let names: BTreeSet<String> = section
+        .lines()
+        .filter_map(|line| line.split_once(" = ").map(|(name, _)| name.trim().to_owned()))
+        .filter(|name| name != "default")
+        .collect();
+    assert_eq!(names, registered(), "guest-sdk/rust/Cargo.toml features vs registry::games()");
+}
+
+#[test]
+fn every_game_has_example_bots() {
+    for game in registered() {
+        let uses = folders("bots-examples", "")
+            .into_iter()
+            .filter_map(|bot| fs::read_to_string(root().join("bots-examples").join(bot).join("Cargo.toml")).ok())
+            .filter(|manifest| manifest.contains(&format!("\"{game}\"")))
+            .count();
+        assert!(uses >= 2, "bots-examples: {game} needs a simple and a stronger Rust example bot ({uses} found)");
+    }
+}
+
+/// The host's modules (one per file), each with the modules it names through `crate::` or
+/// `super::` paths, test code excluded.
+fn host_module_graph() -> std::collections::BTreeMap<String, BTreeSet<String>> {
+    fn files(dir: &Path, into: &mut Vec<PathBuf>) {
+        for entry in fs::read_dir(dir).unwrap().map(|entry| entry.unwrap().path()) {
+            if entry.is_dir() {
+                files(&entry, into);
+            } else if entry.extension().is_some_and(|ext| ext == "rs") {
+                into.push(entry);
+            }
+        }
+    }
+    let src = root().join("host/src");
+    let mut paths = Vec::new();
+    files(&src, &mut paths);
+    let module_of = |path: &Path| -> Option<String> {
+        let relative = path.strip_prefix(&src).ok()?.with_extension("");
+        let mut parts: Vec<String> = relative.iter().map(|part| part.to_string_lossy().into_owned()).collect();
+        if parts.last().is_some_and(|last| last == "mod") {
+            parts.pop();
+        }
+        let name = parts.join("::");
+        (name != "lib" && name != "main" && !name.starts_with("cli")).then_some(name)
+    };
+    let modules: BTreeSet<String> = paths.iter().filter_map(|path| module_of(path)).collect();
+    // The deepest module a path names.
+    let resolve = |path: &str| -> Option<String> {
+        let parts: Vec<&str> = path.split("::").collect();
+        (1..=parts.len()).rev().map(|len| parts[..len].join("::")).find(|name| modules.contains(name))
+    };
+    let mut graph = std::collections::BTreeMap::new();
+    for path in &paths {
+        let Some(module) = module_of(path) else { continue };
+        let text = fs::read_to_string(path).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        let parent = module.rsplit_once("::").map(|(parent, _)| parent.to_owned());
+        let mut names = BTreeSet::new();
+        for line in code.lines().filter(|line| !line.trim_start().starts_with("//")) {
+            for (marker, base) in [("crate::", None), ("super::", parent.as_deref())] {
+                for (at, _) in line.match_indices(marker) {
+                    let rest: String = line[at + marker.len()..]
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+                        .collect();
+                    let full = match base {
+                        Some(base) => format!("{base}::{rest}"),
+                        None => rest,
+                    };
+                    if let Some(target) = resolve(full.trim_end_matches(':'))
+                        && target != module
+                        && !module.starts_with(&format!("{target}::"))
+                    {
+                        names.insert(target);
+                    }
+                }
+            }
+        }
+        graph.insert(module, names);
+    }
+    graph
+}
+
+/// Issue 13: the vocabulary sits below its users. A circle of imports among the host's modules
+/// (replay records in the match loop, seat types in the runner, ...) fails with the circle.
+#[test]
+fn no_module_of_the_host_imports_in_a_circle() {
+    let graph = host_module_graph();
+    assert!(graph.len() > 20, "{} modules found", graph.len());
+    // Depth-first search for a back edge, in a fixed order.
+    fn visit(
+        module: &str,
+        graph: &std::collections::BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) {
+        if done.contains(module) {
+            return;
+        }
+        if let Some(at) = path.iter().position(|on| on == module) {
+            panic!("host/src imports in a circle: {} -> {module}", path[at..].join(" -> "));
+        }
+        path.push(module.to_owned());
+        for next in graph.get(module).into_iter().flatten() {
+            visit(next, graph, path, done);
+        }
+        path.pop();
+        done.insert(module.to_owned());
+    }
+    let mut done = BTreeSet::new();
+    for module in graph.keys() {
+        visit(module, &graph, &mut Vec::new(), &mut done);
+    }
+}
