@@ -178,8 +178,7 @@ fn check_file(root: &Path, file: &Path, text: &str) -> Vec<String> {
                     } else {
                         fs::read_to_string(&resolved).unwrap_or_default()
                     };
-                    (!anchors(&target_text).contains(anchor))
-                        .then(|| format!("has no heading for #{anchor}"))
+                    (!anchors(&target_text).contains(anchor)).then(|| format!("has no heading for #{anchor}"))
                 }
                 _ => None,
             },
@@ -220,10 +219,8 @@ mod tests {
         files_under(&root.join("docs"), "md", &mut files);
         files_under(&root.join("wit"), "wit", &mut files);
         assert!(files.len() > 6, "README, the game docs and the WIT files: {files:?}");
-        let broken: Vec<String> = files
-            .iter()
-            .flat_map(|file| check_file(&root, file, &fs::read_to_string(file).unwrap()))
-            .collect();
+        let broken: Vec<String> =
+            files.iter().flat_map(|file| check_file(&root, file, &fs::read_to_string(file).unwrap())).collect();
         assert!(broken.is_empty(), "broken documentation links:\n{}", broken.join("\n"));
     }
 
@@ -247,16 +244,11 @@ mod tests {
     fn doc_links_parser_finds_links_outside_code_only() {
         let text = "see [a](a.md) and [b](docs/b.md#x \"t\") and <https://x.org> [u](https://x.org)\n\
                     `[c](c.md)` is code\n```\n[d](d.md)\n```\n[e](#own)";
-        let targets: Vec<(usize, String)> =
-            markdown_links(text).into_iter().map(|l| (l.line, l.target)).collect();
-        assert_eq!(
-            targets,
-            [(1, "a.md".into()), (1, "docs/b.md#x".into()), (6, "#own".into())]
-        );
+        let targets: Vec<(usize, String)> = markdown_links(text).into_iter().map(|l| (l.line, l.target)).collect();
+        assert_eq!(targets, [(1, "a.md".into()), (1, "docs/b.md#x".into()), (6, "#own".into())]);
         let wit = "// Rules: docs/games/azul.md.\npackage x; // not docs/y.md\n/// doc [r](../r.md)";
         let found = wit_links(wit);
-        let links: Vec<(&str, bool)> =
-            found.iter().map(|l| (l.target.as_str(), l.from_root)).collect();
+        let links: Vec<(&str, bool)> = found.iter().map(|l| (l.target.as_str(), l.from_root)).collect();
         assert_eq!(links, [("docs/games/azul.md", true), ("../r.md", false)]);
     }
 
