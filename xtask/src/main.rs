@@ -21,6 +21,8 @@
 //!   (`cargo bench -p arena-host --bench arena`); further arguments pick sections by name.
 
 mod deny;
+#[cfg(test)]
+mod doc_links;
 mod foreign;
 mod fuzz;
 mod rust_bots;

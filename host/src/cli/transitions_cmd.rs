@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 pub const EXAMPLES: &str = "\
 Examples:
-  arena check-transitions --game paint ../shared/games/paint-transitions/
+  arena check-transitions --game paint games/paint/tests/upstream-transitions/
   arena check-transitions --game paint simple_walk.json walk_collision.json
 
 Prints one line per failing file (the first field that differs, the expected and the actual
