@@ -63,5 +63,5 @@ fn golden_playthrough_seed_7() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(FILE);
     let got = playthrough();
     assert_eq!(got, playthrough(), "the playthrough is not deterministic");
-    arena_game::golden::check_golden(&path, &got, "cargo test -p arena-azul --test golden");
+    arena_game::golden::check_golden(&path, &got, "cargo test -p arena-azul --test all golden::");
 }

@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use arena_host::compile::{WORKER_CPU_ENV, WORKER_MEMORY_ENV, WORKER_TIMEOUT_ENV};
 use arena_host::shape::bomb_wat;

@@ -7,7 +7,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use arena_code_character::{CodeCharacter, CodeCharacterConfig, Command, Map};
 use arena_game::conformance::{Plan, check_symmetry};

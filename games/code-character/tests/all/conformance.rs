@@ -6,7 +6,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use arena_code_character::{CodeCharacter, CodeCharacterConfig, Command, Rejection};
 use arena_game::conformance::{Plan, check_game, check_symmetry};

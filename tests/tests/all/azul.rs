@@ -73,7 +73,7 @@ fn hex(bytes: &[u8]) -> String {
 /// A golden replay: the reference bot against itself, seed 1, recorded in full (moves, faults,
 /// fuel per turn, events, state hashes). Any change to the rules engine, the host's metering or
 /// the replay format shows up as a diff of this file in review. Regenerate with
-/// `UPDATE_GOLDEN=1 cargo test -p arena-tests --test azul`; `arena replay verify` accepts it
+/// `UPDATE_GOLDEN=1 cargo test -p arena-tests --test all azul::`; `arena replay verify` accepts it
 /// from the workspace root.
 #[test]
 fn golden_replay_of_the_reference_bot() {
@@ -83,5 +83,5 @@ fn golden_replay_of_the_reference_bot() {
         play_match::<AzulBinding>(arena, &[bot.clone(), bot], &AzulConfig::default(), 1, Budget::default()).unwrap();
     let actual = serde_json::to_string_pretty(&record).unwrap() + "\n";
     let golden = workspace_root().join("tests/golden/azul-reference-seed-1.json");
-    arena_game::golden::check_golden(&golden, &actual, "cargo test -p arena-tests --test azul");
+    arena_game::golden::check_golden(&golden, &actual, "cargo test -p arena-tests --test all azul::");
 }

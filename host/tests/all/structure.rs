@@ -51,7 +51,10 @@ fn every_game_has_its_workspace_entries() {
         let profile = format!("[profile.dev.package.arena-{game}]");
         assert!(workspace.contains(&profile), "Cargo.toml lacks {profile} (engines run many playouts in tests)");
         let engine = read(&format!("games/{game}/Cargo.toml"));
-        assert!(engine.contains(&format!("name = \"arena-{game}\"")), "games/{game}/Cargo.toml: the crate is arena-{game}");
+        assert!(
+            engine.contains(&format!("name = \"arena-{game}\"")),
+            "games/{game}/Cargo.toml: the crate is arena-{game}"
+        );
     }
 }
 

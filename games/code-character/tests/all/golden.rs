@@ -9,7 +9,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
+use crate::common;
 
 use arena_code_character::{CodeCharacter, CodeCharacterConfig, Command};
 use arena_game::{Game, new_rng};
@@ -75,5 +75,5 @@ fn golden_playthrough_seed_7() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(FILE);
     let got = playthrough();
     assert_eq!(got, playthrough(), "the playthrough is not deterministic");
-    arena_game::golden::check_golden(&path, &got, "cargo test -p arena-code-character --test golden");
+    arena_game::golden::check_golden(&path, &got, "cargo test -p arena-code-character --test all golden::");
 }

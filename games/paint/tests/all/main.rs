@@ -1,0 +1,8 @@
+//! All of this crate's integration tests, in one binary so the crate's dependencies are linked
+//! once rather than once per file (wasmtime's `tests/all` layout). A new test file goes in this
+//! folder with a `mod` line below; run one file's tests with `cargo test --test all <file>::`.
+
+mod conformance;
+mod fixtures;
+mod golden;
+mod view;

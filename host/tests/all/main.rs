@@ -1,0 +1,19 @@
+//! All of this crate's integration tests, in one binary so the crate's dependencies are linked
+//! once rather than once per file (wasmtime's `tests/all` layout). A new test file goes in this
+//! folder with a `mod` line below; run one file's tests with `cargo test --test all <file>::`.
+
+mod cli;
+mod cli_cache;
+mod cli_code_character;
+mod cli_compile;
+mod cli_eubots;
+mod cli_fuel;
+mod cli_paint;
+mod cli_paint_protocol;
+mod cli_protocol;
+mod cli_suitebot;
+mod cli_transitions;
+mod common;
+mod determinism_matrix;
+mod sandbox_runtime;
+mod structure;

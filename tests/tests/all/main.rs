@@ -1,0 +1,22 @@
+//! All of this crate's integration tests, in one binary so the crate's dependencies are linked
+//! once rather than once per file (wasmtime's `tests/all` layout). A new test file goes in this
+//! folder with a `mod` line below; run one file's tests with `cargo test --test all <file>::`.
+
+mod azul;
+mod budget;
+mod code_character;
+mod compile_bounds;
+mod determinism;
+mod eubots;
+mod faults;
+mod hostile_input;
+mod lang_c;
+mod lang_faults;
+mod lang_js;
+mod lang_python;
+mod paint;
+mod paint_protocol;
+mod protocol;
+mod sandbox;
+mod suitebot;
+mod suitebot_protocol;
