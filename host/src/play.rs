@@ -99,12 +99,19 @@ pub fn play_contestants<G: Game>(
                 Some(Ok(())) => report.answer.clone(),
                 None => None,
             };
-            let applied = valid.clone().or_else(|| game.no_action(seat));
-            tracing::debug!(turn, seat, fuel = report.fuel, faults = ?report.faults, "bot turn");
+            tracing::debug!(turn, seat, fuel = report.fuel, faults = ?report.faults, answer = ?valid, "bot turn");
             actions.push((seat, valid));
-            seat_turns.push(seat_turn::<G>(seat, report, applied));
+            seat_turns.push(seat_turn::<G>(seat, report, None));
         }
-        let events = game.step(&actions).map_err(|err| MatchError::Engine { turn, detail: err.to_string() })?;
+        let stepped =
+            game.step_applied(&actions).map_err(|err| MatchError::Engine { turn, detail: err.to_string() })?;
+        // The record says what the engine applied (the answer, or the fallback it substituted).
+        for applied in stepped.applied {
+            if let Some(record) = seat_turns.iter_mut().find(|record| record.seat == applied.seat) {
+                record.applied = applied.action;
+            }
+        }
+        let events = stepped.events;
         turns.push(TurnRecord { turn, seats: seat_turns, events, state_hash: format!("{:016x}", game.state_hash()) });
     }
 

@@ -21,9 +21,7 @@ use crate::board::{Board, FloorSlot, counts_text, tiles_text};
 use crate::event::{EndReason, Event};
 use crate::rules::{self, CENTER, Counts, FACTORIES, FLOOR_SLOTS, ROUND_CAP, TILES_PER_COLOUR, TILES_PER_FACTORY};
 use crate::{COLOURS, Invalid, Move, View};
-use arena_game::{
-    Game, GameRng, Outcome, Seat, SetupError, StepError, check_seats, new_rng, ranks_from_scores, rng_below,
-};
+use arena_game::{Applied, Game, GameRng, Outcome, Seat, SetupError, new_rng, ranks_from_scores, rng_below};
 use serde::{Deserialize, Serialize};
 
 /// Game options. Azul has none yet; the empty struct keeps config files forward-compatible.
@@ -105,7 +103,7 @@ impl Azul {
     }
 
     /// Applies a checked move for `seat` (azul.md "A round" 1).
-    fn apply(&mut self, seat: u8, mv: Move, fallback: bool, events: &mut Vec<Event>) {
+    fn apply_move(&mut self, seat: u8, mv: Move, fallback: bool, events: &mut Vec<Event>) {
         let c = mv.colour.index();
         let marker = rules::takes_marker(&mv, self.marker_holder.is_none());
         let mut to_center = [0u8; 5];
@@ -311,28 +309,15 @@ impl Game for Azul {
         rules::fallback_move(&self.center, &self.factories)
     }
 
-    fn step(&mut self, actions: &[(Seat, Option<Move>)]) -> Result<Vec<Event>, StepError> {
-        if self.end.is_some() {
-            return Err(StepError::GameOver);
-        }
-        check_seats(&self.to_act(), actions)?;
-        let seat = usize::from(self.to_move);
-        let given = actions.iter().find(|(s, _)| *s == seat).and_then(|(_, action)| *action);
-        let (mv, fallback) = match given {
-            Some(mv) => (mv, false),
-            None => match self.no_action(seat) {
-                Some(mv) => (mv, true),
-                // Unreachable: `settle` never leaves a running game with an empty table.
-                None => {
-                    return Err(StepError::Invalid { seat, reason: "the table is empty: no move exists".to_string() });
-                }
-            },
-        };
-        self.check(seat, &mv).map_err(|err| StepError::Invalid { seat, reason: err.to_string() })?;
+    fn apply(&mut self, actions: &[Applied<Move>]) -> Vec<Event> {
         let mut events = Vec::new();
-        self.apply(self.to_move, mv, fallback, &mut events);
-        self.settle(&mut events);
-        Ok(events)
+        // One seat acts: the one to move. Its fallback always exists: `settle` never leaves a
+        // running game with an empty table.
+        if let Some(Applied { action: Some(mv), fallback, .. }) = actions.first() {
+            self.apply_move(self.to_move, *mv, *fallback, &mut events);
+            self.settle(&mut events);
+        }
+        events
     }
 
     fn is_over(&self) -> bool {

@@ -25,8 +25,7 @@ use crate::rules::{
 use crate::unit::{Bot, BotState, Intent, Tower, TowerState};
 use crate::view::{BotView, StaticView, TowerView, View};
 use arena_game::{
-    Game, GameRng, OptionDoc, Outcome, Seat, SetupError, StepError, check_seats, config_from_pairs, ranks_from_scores,
-    rng_below,
+    Applied, Game, GameRng, OptionDoc, Outcome, Seat, SetupError, config_from_pairs, ranks_from_scores, rng_below,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -379,24 +378,16 @@ impl Game for CodeCharacter {
         None
     }
 
-    fn step(&mut self, actions: &[(Seat, Option<Vec<Command>>)]) -> Result<Vec<Event>, StepError> {
-        if self.is_over() {
-            return Err(StepError::GameOver);
-        }
-        check_seats(&self.to_act(), actions)?;
+    fn apply(&mut self, actions: &[Applied<Vec<Command>>]) -> Vec<Event> {
         let mut answers: [Option<&[Command]>; 2] = [None, None];
-        for (seat, action) in actions {
-            if let Some(commands) = action {
-                self.check(*seat, commands)
-                    .map_err(|err| StepError::Invalid { seat: *seat, reason: err.to_string() })?;
-                if let Some(slot) = answers.get_mut(*seat) {
-                    *slot = Some(commands.as_slice());
-                }
+        for applied in actions {
+            if let (Some(commands), Some(slot)) = (&applied.action, answers.get_mut(applied.seat)) {
+                *slot = Some(commands.as_slice());
             }
         }
         let mut events = Vec::new();
         self.play_turn(answers, &mut events);
-        Ok(events)
+        events
     }
 
     fn is_over(&self) -> bool {

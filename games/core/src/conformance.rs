@@ -2,8 +2,9 @@
 //!
 //! It plays seeded random playouts and checks the [`Game`] contract on every step: determinism,
 //! clone independence, serialisation round trips, `to_act`/`is_over` agreement, that the
-//! fallback is valid, that refused joint actions change nothing, the game's own invariants, and
-//! that every game ends with ranks consistent with the outcome.
+//! fallback is valid, that refused joint actions change nothing (wrong seats, and actions the game
+//! refuses: near misses of valid ones), that a missing action is the fallback, the game's own
+//! invariants, and that every game ends with ranks consistent with the outcome.
 //!
 //! Games that declare themselves symmetric ([`crate::SeatSymmetric`]) also get
 //! [`check_symmetry`]: every match, replayed with two seats swapped, is the exact image of the
@@ -101,6 +102,12 @@ fn playout<G: Game>(plan: &Plan<G>, players: usize, seed: u64) -> Vec<u64> {
         assert!(steps < plan.max_steps, "{ctx}: no end after {} steps", plan.max_steps);
         let to_act = game.to_act();
         check_refusals(&mut game, &to_act, &ctx);
+        // Every few steps (they clone and step the game several times): refused actions change
+        // nothing, and a missing action is the fallback.
+        if steps % 5 == 0 {
+            check_invalid_actions_change_nothing(&game, &to_act, &mut rng, &ctx);
+            check_missing_action_is_the_fallback(&game, &to_act, &ctx);
+        }
 
         // Mix random actions, explicit fallbacks and "no action".
         let actions: Vec<(Seat, Option<G::Action>)> = to_act
@@ -175,6 +182,111 @@ fn check_state<G: Game>(game: &G, ctx: &str) {
 }
 
 /// Joint actions naming the wrong seats are refused and change nothing.
+/// Actions near `action` (its JSON with one number nudged or far out of range, one list item
+/// repeated or dropped) that still decode as an action; [`check_invalid_actions_change_nothing`]
+/// keeps those the game refuses.
+fn nearby_actions<A: serde::Serialize + serde::de::DeserializeOwned>(action: &A) -> Vec<A> {
+    fn variants(value: &serde_json::Value, out: &mut Vec<serde_json::Value>) {
+        use serde_json::Value;
+        match value {
+            Value::Number(number) => {
+                if let Some(n) = number.as_i64() {
+                    for m in [n + 1, n - 1, n + 100, -1, i64::from(i32::MAX)] {
+                        out.push(Value::from(m));
+                    }
+                } else if let Some(x) = number.as_f64() {
+                    for y in [x + 1.0, -1.0, 1e9] {
+                        out.push(Value::from(y));
+                    }
+                }
+            }
+            Value::Array(items) => {
+                if let Some(first) = items.first() {
+                    let mut repeated = items.clone();
+                    repeated.push(first.clone());
+                    out.push(Value::Array(repeated));
+                    out.push(Value::Array(items[1..].to_vec()));
+                }
+                for (index, item) in items.iter().enumerate() {
+                    let mut inner = Vec::new();
+                    variants(item, &mut inner);
+                    for variant in inner {
+                        let mut changed = items.clone();
+                        changed[index] = variant;
+                        out.push(Value::Array(changed));
+                    }
+                }
+            }
+            Value::Object(fields) => {
+                for (key, field) in fields {
+                    let mut inner = Vec::new();
+                    variants(field, &mut inner);
+                    for variant in inner {
+                        let mut changed = fields.clone();
+                        changed.insert(key.clone(), variant);
+                        out.push(Value::Object(changed));
+                    }
+                }
+            }
+            Value::Null | Value::Bool(_) | Value::String(_) => {}
+        }
+    }
+    let Ok(value) = serde_json::to_value(action) else { return Vec::new() };
+    let mut out = Vec::new();
+    variants(&value, &mut out);
+    out.truncate(64);
+    out.into_iter().filter_map(|variant| serde_json::from_value(variant).ok()).collect()
+}
+
+/// A step with an action the game refuses returns [`StepError::Invalid`] for that seat and
+/// changes nothing: not the state, not what any seat sees.
+fn check_invalid_actions_change_nothing<G: Game>(game: &G, to_act: &[Seat], rng: &mut GameRng, ctx: &str) {
+    let hash = game.state_hash();
+    let observations: Vec<G::Observation> = (0..game.players()).map(|seat| game.observe(seat)).collect();
+    for &seat in to_act {
+        let Some(valid) = game.random_action(seat, rng) else { continue };
+        for invalid in nearby_actions(&valid).into_iter().filter(|action| game.check(seat, action).is_err()).take(4) {
+            let joint: Vec<(Seat, Option<G::Action>)> =
+                to_act.iter().map(|&other| (other, if other == seat { Some(invalid.clone()) } else { None })).collect();
+            let mut refused = game.clone();
+            match refused.step(&joint) {
+                Err(StepError::Invalid { seat: named, .. }) if named == seat => {}
+                other => panic!("{ctx}: seat {seat}: invalid action {invalid:?} gave {other:?}"),
+            }
+            assert_eq!(refused.state_hash(), hash, "{ctx}: a refused action {invalid:?} changed the state");
+            for (viewer, seen) in observations.iter().enumerate() {
+                assert_eq!(&refused.observe(viewer), seen, "{ctx}: a refused action changed seat {viewer}'s view");
+            }
+        }
+    }
+}
+
+/// A seat that gives no action gets the game's fallback: stepping with `None` and with
+/// `Some(no_action(seat))` leaves the same state (events may say which it was).
+fn check_missing_action_is_the_fallback<G: Game>(game: &G, to_act: &[Seat], ctx: &str) {
+    for &seat in to_act {
+        let Some(fallback) = game.no_action(seat) else { continue };
+        let joint = |explicit: bool| -> Vec<(Seat, Option<G::Action>)> {
+            to_act.iter().map(|&other| (other, (explicit && other == seat).then(|| fallback.clone()))).collect()
+        };
+        let (mut missing, mut given) = (game.clone(), game.clone());
+        let stepped = match missing.step_applied(&joint(false)) {
+            Ok(stepped) => stepped,
+            Err(err) => panic!("{ctx}: seat {seat}: no action refused: {err}"),
+        };
+        if let Err(err) = given.step(&joint(true)) {
+            panic!("{ctx}: seat {seat}: its own fallback {fallback:?} refused: {err}");
+        }
+        assert_eq!(missing.state_hash(), given.state_hash(), "{ctx}: seat {seat}: no action is not the fallback");
+        let applied = stepped.applied.iter().find(|applied| applied.seat == seat);
+        assert_eq!(
+            applied.map(|applied| (&applied.action, applied.fallback)),
+            Some((&Some(fallback.clone()), true)),
+            "{ctx}: seat {seat}: the step does not report the fallback it applied"
+        );
+    }
+}
+
 fn check_refusals<G: Game>(game: &mut G, to_act: &[Seat], ctx: &str) {
     let hash = game.state_hash();
     assert!(matches!(game.step(&[]), Err(StepError::WrongSeats { .. })), "{ctx}: empty joint action accepted");

@@ -3,8 +3,9 @@
 //! A game is a value you step (OpenSpiel's model): the host asks [`Game::to_act`] which seats must
 //! answer now, shows each of them [`Game::observe`], validates each answer with [`Game::check`], and
 //! calls [`Game::step`] with the joint action (`None` for "no action", for which the game applies
-//! its own [`Game::no_action`] fallback). Engines never panic on any action value: a bad one is a
-//! typed [`Game::Invalid`] error.
+//! its own [`Game::no_action`] fallback). `step` is written once, here, around the turn an
+//! engine implements ([`Game::apply`]), which never sees an unchecked action. Engines never panic
+//! on any action value: a bad one is a typed [`Game::Invalid`] error.
 //!
 //! Engines know nothing of WebAssembly, fuel or bots; the host owns those. [`conformance`] is the
 //! shared test kit every engine's tests call.
@@ -130,9 +131,43 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
     /// The action the game applies for `seat` when it has none (skipped turn, fault, invalid
     /// answer); `None` when "nothing" is itself the fallback.
     fn no_action(&self, seat: Seat) -> Option<Self::Action>;
+    /// Plays one turn whose actions are already checked: one entry per seat of
+    /// [`Game::to_act`], ascending, each a valid action or the seat's fallback (see [`Applied`]).
+    /// Engines implement this; callers use [`Game::step`], which checks first. It cannot fail.
+    fn apply(&mut self, actions: &[Applied<Self::Action>]) -> Vec<Self::Event>;
     /// Advances the game by one turn. `actions` names each seat of [`Game::to_act`] once, in any
-    /// order; `None` means the seat has no action and [`Game::no_action`] applies.
-    fn step(&mut self, actions: &[(Seat, Option<Self::Action>)]) -> Result<Vec<Self::Event>, StepError>;
+    /// order; `None` means the seat has no action and [`Game::no_action`] applies. The events;
+    /// [`Game::step_applied`] also says what was applied.
+    fn step(&mut self, actions: &[(Seat, Option<Self::Action>)]) -> Result<Vec<Self::Event>, StepError> {
+        self.step_applied(actions).map(|stepped| stepped.events)
+    }
+    /// [`Game::step`], written once for every engine: refuses a finished game, a joint action
+    /// that does not name exactly the seats of [`Game::to_act`] and any action [`Game::check`]
+    /// refuses (changing nothing), substitutes [`Game::no_action`] for a missing one, then
+    /// [`Game::apply`]s. Returns the events and what each seat's action became.
+    fn step_applied(&mut self, actions: &[(Seat, Option<Self::Action>)]) -> Result<Stepped<Self>, StepError> {
+        if self.is_over() {
+            return Err(StepError::GameOver);
+        }
+        let to_act = self.to_act();
+        check_seats(&to_act, actions)?;
+        for (seat, action) in actions {
+            if let Some(action) = action {
+                self.check(*seat, action).map_err(|err| StepError::Invalid { seat: *seat, reason: err.to_string() })?;
+            }
+        }
+        let applied: Vec<Applied<Self::Action>> = to_act
+            .iter()
+            .map(|&seat| {
+                match actions.iter().find(|(given, _)| *given == seat).and_then(|(_, action)| action.clone()) {
+                    Some(action) => Applied { seat, action: Some(action), fallback: false },
+                    None => Applied { seat, action: self.no_action(seat), fallback: true },
+                }
+            })
+            .collect();
+        let events = self.apply(&applied);
+        Ok(Stepped { events, applied })
+    }
     /// Whether the game has ended.
     fn is_over(&self) -> bool;
     /// Scores and ranks now (final once `is_over`).
@@ -182,6 +217,26 @@ pub trait SeatSymmetric: Game {
     /// The events the permuted match's step gives when this match's step gives `events`, in
     /// the order that match gives them.
     fn permute_events(events: &[Self::Event], perm: &[Seat]) -> Vec<Self::Event>;
+}
+
+/// One seat's action as a step applies it: checked, with the fallback substituted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Applied<A> {
+    /// The seat.
+    pub seat: Seat,
+    /// The action applied; `None` when the seat does nothing (its fallback is "nothing").
+    pub action: Option<A>,
+    /// Whether `action` is the game's fallback ([`Game::no_action`]) for a seat that gave none.
+    pub fallback: bool,
+}
+
+/// What one step did: the engine's events and each acting seat's applied action, ascending.
+#[derive(Debug, Clone)]
+pub struct Stepped<G: Game> {
+    /// What happened.
+    pub events: Vec<G::Event>,
+    /// Per acting seat, what was applied.
+    pub applied: Vec<Applied<G::Action>>,
 }
 
 /// Checks that `actions` names exactly the seats in `to_act`, each once: the shared first step of

@@ -12,7 +12,7 @@ use crate::order::{Action, IgnoredOrder, Invalid, Order};
 use crate::rules::{self, DEFENCE, MAX_PLAYERS, MIN_PLAYERS, STALEMATE_TURNS, TURN_CAP};
 use crate::unit::Unit;
 use crate::view::{Metrics, View};
-use arena_game::{Game, GameRng, OptionDoc, Outcome, Seat, SetupError, StepError, check_seats, rng_below};
+use arena_game::{Applied, Game, GameRng, OptionDoc, Outcome, Seat, SetupError, rng_below};
 use serde::{Deserialize, Serialize};
 
 /// Which map a match is played on.
@@ -243,19 +243,10 @@ impl Game for Eubots {
         self.is_acting(seat).then(Vec::new)
     }
 
-    fn step(&mut self, actions: &[(Seat, Option<Vec<Order>>)]) -> Result<Vec<Event>, StepError> {
-        if self.end.is_some() {
-            return Err(StepError::GameOver);
-        }
-        check_seats(&self.to_act(), actions)?;
-        // Check every answer before changing anything.
+    fn apply(&mut self, actions: &[Applied<Vec<Order>>]) -> Vec<Event> {
         let mut orders: Vec<Vec<Order>> = vec![Vec::new(); usize::from(self.players)];
-        for (seat, action) in actions {
-            let Some(action) = action else {
-                continue;
-            };
-            self.check(*seat, action).map_err(|err| StepError::Invalid { seat: *seat, reason: err.to_string() })?;
-            if let Some(slot) = orders.get_mut(*seat) {
+        for applied in actions {
+            if let (Some(action), Some(slot)) = (&applied.action, orders.get_mut(applied.seat)) {
                 slot.clone_from(action);
             }
         }
@@ -285,7 +276,7 @@ impl Game for Eubots {
             events.push(Event::GameEnded { reason, standings: standings.clone(), scores: rules::scores(&after) });
             self.end = Some(End { reason, standings });
         }
-        Ok(events)
+        events
     }
 
     fn is_over(&self) -> bool {

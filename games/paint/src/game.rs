@@ -8,9 +8,7 @@ use crate::event::Event;
 use crate::rules;
 use crate::template::{MAX_SEATS, symmetric_starts};
 use crate::{Action, Board, BoardName, Invalid, Placement, Pos, View};
-use arena_game::{
-    Game, GameRng, OptionDoc, Outcome, Seat, SetupError, StepError, check_seats, ranks_from_scores, rng_below,
-};
+use arena_game::{Applied, Game, GameRng, OptionDoc, Outcome, Seat, SetupError, ranks_from_scores, rng_below};
 use serde::{Deserialize, Serialize};
 
 /// Game options (`--option key=value`); `Default` is the competition's set-up: ten_by_ten, two
@@ -321,18 +319,11 @@ impl Game for Paint {
         None
     }
 
-    fn step(&mut self, actions: &[(Seat, Option<Action>)]) -> Result<Vec<Event>, StepError> {
-        if self.turns_left == 0 {
-            return Err(StepError::GameOver);
-        }
-        check_seats(&self.to_act(), actions)?;
+    fn apply(&mut self, actions: &[Applied<Action>]) -> Vec<Event> {
         let mut joint: Vec<Option<Action>> = vec![None; self.positions.len()];
-        for (seat, action) in actions {
-            if let Some(action) = action {
-                self.check(*seat, action).map_err(|err| StepError::Invalid { seat: *seat, reason: err.to_string() })?;
-            }
-            if let Some(slot) = joint.get_mut(*seat) {
-                *slot = *action;
+        for applied in actions {
+            if let Some(slot) = joint.get_mut(applied.seat) {
+                *slot = applied.action;
             }
         }
         let mut events = rules::apply_turn(&mut self.board, &mut self.positions, &joint);
@@ -342,7 +333,7 @@ impl Game for Paint {
         if self.turns_left == 0 {
             events.push(Event::GameEnded { scores: self.scores() });
         }
-        Ok(events)
+        events
     }
 
     fn is_over(&self) -> bool {

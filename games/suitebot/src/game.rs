@@ -21,9 +21,7 @@ use crate::config::SuitebotConfig;
 use crate::event::Event;
 use crate::rules::{self, BOMB_COUNTDOWN, FIELD_POINTS, KILL_POINTS, MAX_PLAYERS, MIN_PLAYERS, Torus};
 use crate::{Action, Bomb, Invalid, PlayerView, Pos, View};
-use arena_game::{
-    Game, GameRng, OptionDoc, Outcome, Seat, SetupError, StepError, check_seats, ranks_from_scores, rng_below,
-};
+use arena_game::{Applied, Game, GameRng, OptionDoc, Outcome, Seat, SetupError, ranks_from_scores, rng_below};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -245,29 +243,20 @@ impl Game for Suitebot {
         self.check(seat, &Action::Hold).ok().map(|()| Action::Hold)
     }
 
-    fn step(&mut self, actions: &[(Seat, Option<Action>)]) -> Result<Vec<Event>, StepError> {
-        if self.is_over() {
-            return Err(StepError::GameOver);
-        }
-        check_seats(&self.to_act(), actions)?;
+    fn apply(&mut self, actions: &[Applied<Action>]) -> Vec<Event> {
         let mut applied = vec![Action::Hold; self.players.len()];
+        // Seats that gave no action, ascending (their fallback is `Hold`).
         let mut fallback = Vec::new();
-        for (seat, action) in actions {
-            match action {
-                Some(action) => {
-                    self.check(*seat, action)
-                        .map_err(|err| StepError::Invalid { seat: *seat, reason: err.to_string() })?;
-                    if let Some(slot) = applied.get_mut(*seat) {
-                        *slot = *action;
-                    }
-                }
-                None => fallback.push(u8::try_from(*seat).unwrap_or(u8::MAX)),
+        for seat_action in actions {
+            if seat_action.fallback {
+                fallback.push(u8::try_from(seat_action.seat).unwrap_or(u8::MAX));
+            } else if let (Some(action), Some(slot)) = (seat_action.action, applied.get_mut(seat_action.seat)) {
+                *slot = action;
             }
         }
-        fallback.sort_unstable();
         let mut events = Vec::new();
         self.play_round(&applied, fallback, &mut events);
-        Ok(events)
+        events
     }
 
     fn is_over(&self) -> bool {

@@ -7,6 +7,7 @@ use super::*;
 use crate::Colour::{self, Blue, Green, Orange, Red, Yellow};
 use crate::rules::{FLOOR_LINE, wall_column};
 use crate::{BoardView, PatternLine};
+use arena_game::StepError;
 
 /// A state before any deal: all tiles in the bag, round 1, seat 0 to move. Tests then lay out
 /// the table and boards with the helpers below.

@@ -9,6 +9,7 @@ use crate::command::CommandError;
 use crate::rules::{MAX_TOWER_HP, TOWER_MIN_BLAST_AGE};
 use crate::view::BotView;
 use crate::{BotStatus, Order};
+use arena_game::StepError;
 
 fn v(x: f64, y: f64) -> Vec2 {
     Vec2::new(x, y)

@@ -10,6 +10,7 @@ use super::*;
 use crate::event::{ShotStop, WalkDrop};
 use crate::{ActionKind, BOARD_NAMES, Direction};
 use Direction::{East, North, NorthEast, NorthWest, South, SouthEast, SouthWest, West};
+use arena_game::StepError;
 
 /// The board and the avatars (by seat) drawn by `rows`.
 fn drawn(rows: &[&str]) -> (Board, Vec<Pos>) {

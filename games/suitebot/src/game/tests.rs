@@ -7,6 +7,7 @@
 use super::*;
 use crate::Action::{Down, Hold, Left, PlantBomb, Right, Up};
 use crate::Cover;
+use arena_game::StepError;
 
 const BASES: [Pos; 4] = [Pos::new(3, 3), Pos::new(10, 3), Pos::new(3, 10), Pos::new(10, 10)];
 
