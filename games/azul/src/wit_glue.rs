@@ -1,6 +1,6 @@
 //! Azul's WIT conversions, written once for both sides of the wasm boundary: the host's
 //! wasmtime bindings (engine view to WIT, WIT action to engine) and the SDK's wit-bindgen
-//! bindings (WIT view to engine, engine action to WIT) expand [`wit_glue!`](crate::wit_glue)
+//! bindings (WIT view to engine, engine action to WIT) expand [`wit_glue!`](crate::wit_glue!)
 //! against their own generated types, so the two directions cannot drift apart.
 //!
 //! The expansion site must have in scope `wit` (the generated `arena:azul/types` module) and pass

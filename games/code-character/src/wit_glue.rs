@@ -1,6 +1,6 @@
 //! Code Character's WIT conversions, written once for both sides of the wasm boundary: the
 //! host's wasmtime bindings and the SDK's wit-bindgen bindings expand
-//! [`wit_glue!`](crate::wit_glue) against their own generated types.
+//! [`wit_glue!`](crate::wit_glue!) against their own generated types.
 //!
 //! The map and everything else that never changes (the static view) goes once, to `init`; the
 //! per-turn view carries only what changes. Everything is already in the seat's own perspective

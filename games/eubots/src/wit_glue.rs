@@ -1,5 +1,5 @@
 //! Eubots' WIT conversions, written once for both sides of the wasm boundary: the host's
-//! wasmtime bindings and the SDK's wit-bindgen bindings expand [`wit_glue!`](crate::wit_glue)
+//! wasmtime bindings and the SDK's wit-bindgen bindings expand [`wit_glue!`](crate::wit_glue!)
 //! against their own generated types.
 //!
 //! The view is sent as the WIT declares it: the map as one byte per square (empty, wall or unit,

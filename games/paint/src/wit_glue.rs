@@ -1,5 +1,5 @@
 //! Paint's WIT conversions, written once for both sides of the wasm boundary: the host's
-//! wasmtime bindings and the SDK's wit-bindgen bindings expand [`wit_glue!`](crate::wit_glue)
+//! wasmtime bindings and the SDK's wit-bindgen bindings expand [`wit_glue!`](crate::wit_glue!)
 //! against their own generated types.
 //!
 //! The engine's [`View`](crate::View) carries every past turn's actions; the WIT view carries

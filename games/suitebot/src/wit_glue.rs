@@ -1,5 +1,5 @@
 //! SuiteBot II's WIT conversions, written once for both sides of the wasm boundary: the host's
-//! wasmtime bindings and the SDK's wit-bindgen bindings expand [`wit_glue!`](crate::wit_glue)
+//! wasmtime bindings and the SDK's wit-bindgen bindings expand [`wit_glue!`](crate::wit_glue!)
 //! against their own generated types. Every WIT action is an engine action, and every action is
 //! legal.
 

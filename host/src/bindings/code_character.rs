@@ -1,7 +1,7 @@
 //! Code Character's binding: `arena:code-character/bot@0.1.0` to and from
 //! [`arena_code_character`]'s types.
 //!
-//! The map and everything else that never changes ([`StaticView`]) goes once, to `init`; the
+//! The map and everything else that never changes ([`StaticView`](arena_code_character::StaticView)) goes once, to `init`; the
 //! binding computes it from the match's initial state ([`Binding::init_in`]), again at every
 //! restart. The per-turn view carries only what changes. Everything is already in the seat's
 //! own perspective (the engine mirrors it); positions are the engine's `f64`s, unchanged.

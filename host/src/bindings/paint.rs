@@ -1,6 +1,6 @@
 //! Paint's binding: `arena:paint/bot@0.1.0` to and from [`arena_paint`]'s types.
 //!
-//! The conversions are [`arena_paint::wit_glue`]'s, shared with the SDK.
+//! The conversions are [`arena_paint::wit_glue`](mod@arena_paint::wit_glue)'s, shared with the SDK.
 
 use super::{Binding, InitInfo, Live, OwnedCall, TurnInfo};
 use crate::fault::InvalidReason;
