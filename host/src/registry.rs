@@ -84,7 +84,7 @@ pub trait GameEntry: Send + Sync {
     /// The game's WIT world, its WIT file and the export a bot must have.
     fn wit_world(&self) -> (&'static str, &'static str, &'static str);
     /// Loads the bots (each distinct file compiled once), builds the config from `options`,
-    /// and plays one match.
+    /// and plays one match: a series of one, the bots in command-line order.
     fn play(
         &self,
         arena: &Arena,
@@ -92,7 +92,17 @@ pub trait GameEntry: Send + Sync {
         options: &[(String, String)],
         seed: u64,
         budget: Budget,
-    ) -> Result<PlayedMatch, PlayError>;
+    ) -> Result<PlayedMatch, PlayError> {
+        let seating: Vec<usize> = (0..bots.len()).collect();
+        let mut played = self.play_series(arena, bots, options, &[(seed, seating)], budget)?;
+        let info = self.info();
+        played.pop().ok_or(PlayError::Players {
+            game: info.name,
+            min: info.min_players,
+            max: info.max_players,
+            given: bots.len(),
+        })
+    }
     /// Loads the bots once and plays a series of matches: each `(seed, seating)` of `plan` is
     /// one match whose seat `s` is `bots[seating[s]]` (a bot may take several seats).
     fn play_series(
@@ -133,17 +143,6 @@ impl<B: Binding> GameEntry for Entry<B> {
         (B::WORLD, B::WIT, B::EXPORT)
     }
 
-    fn play(
-        &self,
-        arena: &Arena,
-        paths: &[PathBuf],
-        options: &[(String, String)],
-        seed: u64,
-        budget: Budget,
-    ) -> Result<PlayedMatch, PlayError> {
-        play_files(arena, paths, options, seed, budget, &load_wit::<B>)
-    }
-
     fn play_series(
         &self,
         arena: &Arena,
@@ -175,17 +174,6 @@ impl<B: Binding, P: LineProtocol<Game = B::Game>> GameEntry for ProtocolEntry<B,
 
     fn wit_world(&self) -> (&'static str, &'static str, &'static str) {
         (B::WORLD, B::WIT, B::EXPORT)
-    }
-
-    fn play(
-        &self,
-        arena: &Arena,
-        paths: &[PathBuf],
-        options: &[(String, String)],
-        seed: u64,
-        budget: Budget,
-    ) -> Result<PlayedMatch, PlayError> {
-        play_files(arena, paths, options, seed, budget, &load_either::<B, P>)
     }
 
     fn play_series(
@@ -232,20 +220,6 @@ fn load_either<B: Binding, P: LineProtocol<Game = B::Game>>(
     }
     let bot = load_bot_component::<B>(arena, path, bytes, component)?;
     Ok(Arc::new(WitContestant(Arc::new(bot))))
-}
-
-/// Checks the player count, loads each distinct file once and plays one match.
-fn play_files<G: Game>(
-    arena: &Arena,
-    paths: &[PathBuf],
-    options: &[(String, String)],
-    seed: u64,
-    budget: Budget,
-    load: &SeatLoader<'_, G>,
-) -> Result<PlayedMatch, PlayError> {
-    let seating: Vec<usize> = (0..paths.len()).collect();
-    let mut played = play_series_files(arena, paths, options, &[(seed, seating)], budget, load)?;
-    played.pop().ok_or(PlayError::Players { game: G::NAME, min: G::MIN_PLAYERS, max: G::MAX_PLAYERS, given: 0 })
 }
 
 /// Checks the player count, loads each distinct file once and plays every match of `plan`.
