@@ -4,14 +4,20 @@
 //! - `bots`: builds every bot into `target/bots/<name>.wasm`: the Rust crates ([`rust_bots`]) and
 //!   the C, Python and JavaScript bot folders ([`foreign`]), installing each language's toolchain
 //!   on demand.
-//! - `build-bot DIR [-o OUT]`: builds one C, Python or JavaScript bot folder.
+//! - `build-bot DIR [-o OUT]`: builds one bot: a Rust crate outside the workspace (what
+//!   `arena new-bot` writes; [`rust_bots::build_crate`]) or a C, Python or JavaScript folder.
 //! - `c-bindings`: regenerates the checked-in C bindings (`guest-sdk/c/bindings/<game>/`).
 //! - `demo`: installs the wasm targets, builds the Rust bots, plays greedy vs random, verifies the
 //!   replay, and prints the result and the replay path.
 //! - `test`: checks the C bindings are current, runs the supply-chain checks ([`deny`]), installs
 //!   the wasm targets, builds every bot, then `cargo fmt --check`, clippy with `-D warnings` (host
-//!   and wasm targets), rustdoc, every test, and every fuzz target for a few seconds
+//!   and wasm targets), rustdoc, every test, the `arena new-bot` templates, the README's
+//!   `arena` commands, and every fuzz target for a few seconds
 //!   ([`fuzz::smoke`]).
+//! - `readme-commands`: installs `arena` as the README says and runs every `arena` command the
+//!   README shows ([`readme_commands`]).
+//! - `templates`: generates, builds and plays every `arena new-bot` template outside the
+//!   repository ([`templates`]).
 //! - `deny`: the supply-chain checks alone ([`deny`]).
 //! - `fuzz [--seconds N] [--seed S] [TARGET...]`: runs the fuzz targets (`tests/fuzz`, the
 //!   `arena-fuzz` runner) for N seconds each ([`fuzz`]).
@@ -25,7 +31,9 @@ mod deny;
 mod doc_links;
 mod foreign;
 mod fuzz;
+mod readme_commands;
 mod rust_bots;
+mod templates;
 mod util;
 
 use anyhow::{Context, Result, bail};
@@ -37,8 +45,9 @@ const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
   bots                   build every bot (Rust, C, Python, JavaScript) to target/bots/<name>.wasm
-  build-bot DIR [-o OUT] build one C, Python or JavaScript bot folder (default OUT:
-                         target/bots/<folder-name>.wasm)
+  build-bot DIR [-o OUT] build one bot: a Rust crate (cargo build --release for wasm32-wasip2
+                         in DIR) or a C, Python or JavaScript folder with a bot.json (default
+                         OUT: target/bots/<package-or-folder-name>.wasm)
   c-bindings             regenerate the C bindings of every game (guest-sdk/c/bindings/)
   demo                   set up, build the bots, play azul-greedy vs azul-random, verify the replay
   test                   check the C bindings, run `cargo deny check licenses bans sources`
@@ -49,6 +58,10 @@ tasks:
   fuzz [--seconds N] [--seed S] [TARGET...]
                          run the fuzz targets (default: all, 10 s each; `cargo xtask fuzz --list`
                          names them); a failing input is saved under target/fuzz-failures/
+  readme-commands        install `arena` (a debug build, into target/install-check) and run every
+                         `arena` command of the README's shell blocks (the bots must be built)
+  templates              generate every `arena new-bot` template outside the repository, build it
+                         and play it against its game's random bot (the bots must be built)
   fuel-table             build the trivial Azul bot of every language and print the README's
                          fuel-per-language table (`arena fuel --markdown`)
   bench [SECTION...]     set up, build the bots, run the benchmarks (optionally only the sections
@@ -69,6 +82,8 @@ fn main() -> Result<()> {
         "fuzz" => fuzz::fuzz(&root, rest),
         "bench" => bench(&root, rest),
         "fuel-table" => fuel_table(&root),
+        "templates" => templates::check(&root),
+        "readme-commands" => readme_commands::check(&root),
         "" | "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(())
@@ -93,7 +108,7 @@ fn setup(root: &Path) -> Result<()> {
 /// Builds the Rust bots, then the other languages' bots.
 fn all_bots(root: &Path) -> Result<()> {
     setup(root)?;
-    let mut outputs = rust_bots::build(root)?;
+    let mut outputs = rust_bots::build_all(root)?;
     outputs.extend(foreign::build_all(root)?);
     eprintln!("built {} bots into {}", outputs.len(), bots_dir(root).display());
     Ok(())
@@ -103,10 +118,16 @@ fn build_bot(root: &Path, args: &[String]) -> Result<()> {
     let (dir, out) = match args {
         [dir] => (dir, None),
         [dir, flag, out] if flag == "-o" || flag == "--out" => (dir, Some(PathBuf::from(out))),
-        _ => bail!("usage: cargo xtask build-bot DIR [-o OUT]"),
+        _ => bail!("usage: cargo xtask build-bot DIR [-o OUT]  (DIR: a Rust crate, or a folder with a bot.json)"),
     };
     // cargo runs xtask from the workspace root; a relative DIR is the caller's.
     let dir = std::env::current_dir()?.join(dir);
+    if dir.join("Cargo.toml").is_file() && !dir.join(foreign::MANIFEST).is_file() {
+        setup(root)?;
+        let out = rust_bots::build_crate(root, &dir, out)?;
+        println!("{}", out.display());
+        return Ok(());
+    }
     let bot = foreign::ForeignBot::read(root, &dir)?;
     let out = out.unwrap_or_else(|| bots_dir(root).join(format!("{}.wasm", bot.name)));
     foreign::build(root, &bot, &out)?;
@@ -114,29 +135,33 @@ fn build_bot(root: &Path, args: &[String]) -> Result<()> {
     Ok(())
 }
 
+/// The bots the demo plays: built alone, so the demo does not wait for the other bots.
+const DEMO_BOTS: [&str; 2] = ["azul-greedy", "azul-random"];
+
 fn demo(root: &Path) -> Result<()> {
+    // Each step says what it does before it starts; cargo's own progress shows within the builds.
+    step(1, 4, "installing the wasm targets of the pinned toolchain");
     setup(root)?;
-    rust_bots::build(root)?;
-    let replay = "target/demo-replay.json";
-    let arena = ["run", "--quiet", "-p", "arena-host", "--bin", "arena", "--"];
-    let mut play = arena.to_vec();
-    play.extend([
-        "match",
-        "--game",
-        "azul",
-        "target/bots/azul-greedy.wasm",
-        "target/bots/azul-random.wasm",
-        "--seed",
-        "1",
-        "--replay",
-        replay,
-    ]);
-    run(root, &cargo(), &play)?;
-    let mut verify = arena.to_vec();
-    verify.extend(["replay", "verify", replay]);
-    run(root, &cargo(), &verify)?;
-    println!("\nreplay written to {}", root.join(replay).display());
+    step(2, 4, "building the demo bots (azul-greedy, azul-random) for wasm32-wasip2");
+    rust_bots::build(root, &DEMO_BOTS.map(String::from))?;
+    step(3, 4, "building the arena host (the first time: wasmtime and cranelift, several minutes)");
+    run(root, &cargo(), &["build", "-p", "arena-host", "--bin", "arena"])?;
+    let arena = util::target_dir(root).join("debug").join(format!("arena{}", std::env::consts::EXE_SUFFIX));
+    let arena = arena.to_string_lossy();
+    step(4, 4, "playing azul-greedy vs azul-random on seed 1, then verifying the replay");
+    let bots = bots_dir(root);
+    let bot = |name: &str| bots.join(format!("{name}.wasm")).to_string_lossy().into_owned();
+    let replay = util::target_dir(root).join("demo-replay.json").to_string_lossy().into_owned();
+    let (greedy, random) = (bot("azul-greedy"), bot("azul-random"));
+    run(root, &arena, &["match", "--game", "azul", &greedy, &random, "--seed", "1", "--replay", &replay])?;
+    run(root, &arena, &["replay", "verify", &replay])?;
+    println!("\nreplay written to {replay}");
     Ok(())
+}
+
+/// Announces step `n` of `total` of a long task.
+fn step(n: usize, total: usize, what: &str) {
+    eprintln!("\n==> [{n}/{total}] {what}");
 }
 
 fn test(root: &Path) -> Result<()> {
@@ -165,6 +190,8 @@ fn test(root: &Path) -> Result<()> {
             .current_dir(root),
     )?;
     run(root, &cargo(), &["test", "--workspace"])?;
+    templates::check(root)?;
+    readme_commands::check(root)?;
     fuzz::smoke(root)?;
     Ok(())
 }
@@ -184,7 +211,7 @@ fn fuel_table(root: &Path) -> Result<()> {
 
 fn bench(root: &Path, sections: &[String]) -> Result<()> {
     setup(root)?;
-    rust_bots::build(root)?;
+    rust_bots::build_all(root)?;
     let mut args = vec!["bench", "-p", "arena-host", "--bench", "arena"];
     if !sections.is_empty() {
         args.push("--");

@@ -1,7 +1,7 @@
 //! Rust bots: every crate under `bots-examples/` and `tests/bots/`, built for `wasm32-wasip2`
 //! in one cargo invocation; a few line-protocol bots also for `wasm32-wasip1`.
 
-use crate::util::{bots_dir, cargo, run, target_dir};
+use crate::util::{bots_dir, cargo, run, run_command, target_dir};
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -10,8 +10,9 @@ use std::process::Command;
 pub const BOT_TARGET: &str = "wasm32-wasip2";
 /// The cargo profile bots are built with (see the workspace Cargo.toml).
 const BOT_PROFILE: &str = "bot";
-/// Folders whose crates are bots.
-pub const BOT_DIRS: [&str; 2] = ["bots-examples", "tests/bots"];
+/// Folders whose crates are bots: the examples, the test fixtures, and the SDK guide's bots
+/// (the templates of `arena new-bot`).
+pub const BOT_DIRS: [&str; 3] = ["bots-examples", "tests/bots", "guest-sdk/rust/templates"];
 /// Binary bots also built for `wasm32-wasip1` (core modules, which the host wraps into components
 /// when loading), copied to `target/bots/<crate-name>-wasip1.wasm`.
 const WASIP1_BOTS: [&str; 1] = ["paint-stdio-random"];
@@ -46,10 +47,15 @@ pub fn workspace_crates_under(root: &Path, dirs: &[&str]) -> Result<Vec<String>>
 }
 
 /// Builds every Rust bot and copies it to `target/bots/`; returns the output paths.
-pub fn build(root: &Path) -> Result<Vec<PathBuf>> {
-    let crates = bot_crates(root)?;
+pub fn build_all(root: &Path) -> Result<Vec<PathBuf>> {
+    build(root, &bot_crates(root)?)
+}
+
+/// Builds the named bot crates (in one cargo invocation) and copies each to `target/bots/`;
+/// returns the output paths.
+pub fn build(root: &Path, crates: &[String]) -> Result<Vec<PathBuf>> {
     let mut args = vec!["build", "--target", BOT_TARGET, "--profile", BOT_PROFILE];
-    for name in &crates {
+    for name in crates {
         args.extend(["-p", name.as_str()]);
     }
     run(root, &cargo(), &args)?;
@@ -57,7 +63,7 @@ pub fn build(root: &Path) -> Result<Vec<PathBuf>> {
     let out_dir = bots_dir(root);
     std::fs::create_dir_all(&out_dir)?;
     let mut outputs = Vec::new();
-    for name in &crates {
+    for name in crates {
         // A library bot (cdylib) is built as `<crate_name>.wasm` (underscores); a binary bot (a WASI
         // command speaking a line protocol) keeps the package's dashed name. If both exist (a crate
         // that changed kind), the newer one is this build's.
@@ -71,16 +77,73 @@ pub fn build(root: &Path) -> Result<Vec<PathBuf>> {
         std::fs::copy(built, &out).with_context(|| format!("copying {} to {}", built.display(), out.display()))?;
         outputs.push(out);
     }
+    let wasip1_bots: Vec<&str> = WASIP1_BOTS.into_iter().filter(|name| crates.iter().any(|c| c == name)).collect();
+    if wasip1_bots.is_empty() {
+        return Ok(outputs);
+    }
     let mut wasip1 = vec!["build", "--target", "wasm32-wasip1", "--profile", BOT_PROFILE];
-    for name in WASIP1_BOTS {
+    for name in &wasip1_bots {
         wasip1.extend(["-p", name]);
     }
     run(root, &cargo(), &wasip1)?;
-    for name in WASIP1_BOTS {
+    for name in wasip1_bots {
         let built = target_dir.join("wasm32-wasip1").join(BOT_PROFILE).join(format!("{name}.wasm"));
         let out = out_dir.join(format!("{name}-wasip1.wasm"));
         std::fs::copy(&built, &out).with_context(|| format!("copying {} to {}", built.display(), out.display()))?;
         outputs.push(out);
     }
     Ok(outputs)
+}
+
+/// Builds a bot crate outside the workspace (one `arena new-bot --lang rust` wrote) with
+/// `cargo build --release --target wasm32-wasip2` in its folder, so its own
+/// `rust-toolchain.toml`, `Cargo.lock` and profile apply; copies the component to `out`
+/// (default `target/bots/<package-name>.wasm`) and returns that path.
+pub fn build_crate(root: &Path, dir: &Path, out: Option<PathBuf>) -> Result<PathBuf> {
+    build_crate_into(root, dir, out, None)
+}
+
+/// [`build_crate`], with cargo's target folder set to `target_dir` when given.
+pub fn build_crate_into(root: &Path, dir: &Path, out: Option<PathBuf>, target_dir: Option<&Path>) -> Result<PathBuf> {
+    let cargo_in_dir = || {
+        let mut command = Command::new(cargo());
+        command.current_dir(dir);
+        if let Some(target_dir) = target_dir {
+            command.env("CARGO_TARGET_DIR", target_dir);
+        }
+        command
+    };
+    let output = cargo_in_dir()
+        .args(["metadata", "--no-deps", "--format-version", "1"])
+        .output()
+        .with_context(|| format!("cannot run cargo metadata in {}", dir.display()))?;
+    if !output.status.success() {
+        bail!("{}: not a cargo package: {}", dir.display(), String::from_utf8_lossy(&output.stderr).trim());
+    }
+    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout)?;
+    let manifest = dir.join("Cargo.toml").canonicalize()?;
+    let package = metadata["packages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|package| package["manifest_path"].as_str().map(Path::new) == Some(manifest.as_path()))
+        .with_context(|| format!("{} is a workspace without a package of its own", manifest.display()))?;
+    let name = package["name"].as_str().context("a package without a name")?.to_owned();
+    let target_dir = PathBuf::from(metadata["target_directory"].as_str().context("cargo metadata: no target folder")?);
+    run_command(cargo_in_dir().args(["build", "--release", "--target", BOT_TARGET]))?;
+    let built_dir = target_dir.join(BOT_TARGET).join("release");
+    // A library (cdylib) is built as `<crate_name>.wasm`, a binary (a WASI command) keeps the
+    // package's name.
+    let built = [built_dir.join(format!("{}.wasm", name.replace('-', "_"))), built_dir.join(format!("{name}.wasm"))]
+        .into_iter()
+        .find(|path| path.is_file())
+        .with_context(|| {
+            format!("cargo built no {name}.wasm in {}: is the crate a cdylib or a binary?", built_dir.display())
+        })?;
+    let out = out.unwrap_or_else(|| bots_dir(root).join(format!("{name}.wasm")));
+    if let Some(parent) = out.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::copy(&built, &out).with_context(|| format!("copying {} to {}", built.display(), out.display()))?;
+    Ok(out)
 }

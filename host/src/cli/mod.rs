@@ -13,6 +13,7 @@ mod compile_worker_cmd;
 mod fuel_cmd;
 mod games_cmd;
 mod match_cmd;
+mod new_bot_cmd;
 mod output;
 mod replay_cmd;
 mod series;
@@ -46,6 +47,9 @@ enum Command {
     /// Measure what bots spend: start-up and per-turn fuel, and what the budgets buy.
     #[command(after_help = fuel_cmd::EXAMPLES)]
     Fuel(fuel_cmd::FuelArgs),
+    /// Create a bot project from a template (Rust, or C, Python, JavaScript for some games).
+    #[command(after_help = new_bot_cmd::EXAMPLES)]
+    NewBot(new_bot_cmd::NewBotArgs),
     /// List the games, their player counts, options and the bots they accept.
     #[command(after_help = games_cmd::EXAMPLES)]
     Games {
@@ -66,6 +70,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Replay(command) => replay_cmd::run(command),
         Command::Cache(command) => cache_cmd::run(command),
         Command::Fuel(args) => fuel_cmd::run(args),
+        Command::NewBot(args) => new_bot_cmd::run(args),
         Command::Games { json } => games_cmd::run(json),
         Command::CheckTransitions(args) => transitions_cmd::run(args),
         Command::CompileWorker(args) => compile_worker_cmd::run(args),

@@ -7,6 +7,7 @@ mod budget;
 mod code_character;
 mod compile_bounds;
 mod determinism;
+mod docs;
 mod eubots;
 mod faults;
 mod hostile_input;

@@ -1,0 +1,297 @@
+//! `arena new-bot`: writes a bot project that builds and plays as generated, outside the
+//! repository.
+//!
+//! A Rust bot is a crate pinned to this release: its dependency on the SDK is the SDK this
+//! `arena` was built from (a path into the clone, or `--sdk`), its `Cargo.lock` is the
+//! workspace's (the same dependency versions), its `rust-toolchain.toml` the workspace's (the
+//! same compiler), and its release profile the workspace's `bot` profile; so the same source
+//! spends the fuel it would spend built inside the repository, to a fraction of a percent (the
+//! file embeds its own source paths, which moves data and so alignment-dependent copies; a
+//! given file always spends the same). Its source is the game's template
+//! (`guest-sdk/rust/templates/<game>/src/lib.rs`, the bot the SDK guide shows).
+//!
+//! A C, Python or JavaScript bot is a folder with a `bot.json` and the sources of the example
+//! bot of that language and game, built by `cargo xtask build-bot DIR` in the repository.
+
+use anyhow::{Context, bail};
+use clap::{Args, ValueEnum};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+pub const EXAMPLES: &str = "\
+Examples:
+  arena new-bot --game azul my-bot                 # a Rust crate; then: cd my-bot && cargo build --release
+  arena new-bot --game paint --lang js paint-bot   # a JavaScript folder; then: cargo xtask build-bot paint-bot";
+
+#[derive(Debug, Args)]
+pub struct NewBotArgs {
+    /// The game the bot plays (`arena games` lists them).
+    #[arg(long)]
+    game: String,
+    /// The bot's language.
+    #[arg(long, value_enum, default_value_t = Language::Rust)]
+    lang: Language,
+    /// Where the Rust SDK is (`guest-sdk/rust` of a clone); default: the clone this `arena`
+    /// was built from.
+    #[arg(long, value_name = "PATH")]
+    sdk: Option<PathBuf>,
+    /// The folder to create (it must not exist, or be empty).
+    dir: PathBuf,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Language {
+    Rust,
+    C,
+    Python,
+    Js,
+}
+
+/// The Rust template of each game: what the SDK guide shows.
+const RUST_TEMPLATES: [(&str, &str); 5] = [
+    ("azul", include_str!("../../../guest-sdk/rust/templates/azul/src/lib.rs")),
+    ("paint", include_str!("../../../guest-sdk/rust/templates/paint/src/lib.rs")),
+    ("code-character", include_str!("../../../guest-sdk/rust/templates/code-character/src/lib.rs")),
+    ("eubots", include_str!("../../../guest-sdk/rust/templates/eubots/src/lib.rs")),
+    ("suitebot", include_str!("../../../guest-sdk/rust/templates/suitebot/src/lib.rs")),
+];
+
+/// A foreign-language template: the files of an example bot folder (`bot.json` included).
+struct ForeignTemplate {
+    language: Language,
+    game: &'static str,
+    /// The example it is copied from, for messages.
+    example: &'static str,
+    files: &'static [(&'static str, &'static str)],
+}
+
+const FOREIGN_TEMPLATES: [ForeignTemplate; 4] = [
+    ForeignTemplate {
+        language: Language::C,
+        game: "azul",
+        example: "azul-greedy-c",
+        files: &[
+            ("bot.json", include_str!("../../../bots-examples/azul-greedy-c/bot.json")),
+            ("greedy.c", include_str!("../../../bots-examples/azul-greedy-c/greedy.c")),
+        ],
+    },
+    ForeignTemplate {
+        language: Language::Python,
+        game: "azul",
+        example: "azul-random-py",
+        files: &[
+            ("bot.json", include_str!("../../../bots-examples/azul-random-py/bot.json")),
+            ("app.py", include_str!("../../../bots-examples/azul-random-py/app.py")),
+        ],
+    },
+    ForeignTemplate {
+        language: Language::Js,
+        game: "azul",
+        example: "azul-random-js",
+        files: &[
+            ("bot.json", include_str!("../../../bots-examples/azul-random-js/bot.json")),
+            ("bot.js", include_str!("../../../bots-examples/azul-random-js/bot.js")),
+        ],
+    },
+    ForeignTemplate {
+        language: Language::Js,
+        game: "paint",
+        example: "paint-random-js",
+        files: &[
+            ("bot.json", include_str!("../../../bots-examples/paint-random-js/bot.json")),
+            ("bot.js", include_str!("../../../bots-examples/paint-random-js/bot.js")),
+        ],
+    },
+];
+
+/// The workspace's toolchain and lock file: a generated crate builds with both.
+const TOOLCHAIN: &str = include_str!("../../../rust-toolchain.toml");
+const LOCK_FILE: &str = include_str!("../../../Cargo.lock");
+
+/// The Rust SDK of the clone this binary was built from.
+fn default_sdk() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("guest-sdk").join("rust")
+}
+
+pub fn run(args: NewBotArgs) -> anyhow::Result<ExitCode> {
+    if arena_host::registry::find_game(&args.game).is_none() {
+        let names: Vec<&str> = arena_host::registry::games().iter().map(|game| game.info().name).collect();
+        bail!("unknown game {:?} (games: {})", args.game, names.join(", "));
+    }
+    refuse_occupied(&args.dir)?;
+    let name = crate_name(&args.dir)?;
+    match args.lang {
+        Language::Rust => {
+            let sdk = args.sdk.clone().unwrap_or_else(default_sdk);
+            let sdk = sdk.canonicalize().ok().filter(|sdk| sdk.join("Cargo.toml").is_file()).with_context(|| {
+                format!(
+                    "the Rust SDK is not at {} (the clone `arena` was built from moved?): \
+                     pass --sdk PATH/TO/wasm-arena/guest-sdk/rust",
+                    sdk.display()
+                )
+            })?;
+            write_rust(&args.dir, &name, &args.game, &sdk)?;
+            let wasm = format!("target/wasm32-wasip2/release/{}.wasm", name.replace('-', "_"));
+            eprintln!("created {}: a Rust bot for {} (src/lib.rs)", args.dir.display(), args.game);
+            eprintln!("next:\n  cd {} && cargo build --release", args.dir.display());
+            eprintln!("  arena match --game {} {wasm} OPPONENT.wasm", args.game);
+        }
+        language => {
+            let template = FOREIGN_TEMPLATES
+                .iter()
+                .find(|template| template.language == language && template.game == args.game)
+                .with_context(|| foreign_missing(language, &args.game))?;
+            std::fs::create_dir_all(&args.dir).with_context(|| format!("cannot create {}", args.dir.display()))?;
+            for (file, text) in template.files {
+                write(&args.dir.join(file), text)?;
+            }
+            eprintln!(
+                "created {}: a {} bot for {} (a copy of the example {})",
+                args.dir.display(),
+                language_name(language),
+                args.game,
+                template.example
+            );
+            eprintln!("next, in the arena's repository:\n  cargo xtask build-bot {}", args.dir.display());
+            eprintln!("  arena match --game {} target/bots/{name}.wasm OPPONENT.wasm", args.game);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn language_name(language: Language) -> &'static str {
+    match language {
+        Language::Rust => "Rust",
+        Language::C => "C",
+        Language::Python => "Python",
+        Language::Js => "JavaScript",
+    }
+}
+
+/// Says which games have a template in `language`.
+fn foreign_missing(language: Language, game: &str) -> String {
+    let games: Vec<&str> = FOREIGN_TEMPLATES
+        .iter()
+        .filter(|template| template.language == language)
+        .map(|template| template.game)
+        .collect();
+    format!(
+        "no {} template for {game} (there is one for: {}); a {} bot for {game} implements the WIT \
+         world in wit/{game}/ (see its language guide in guest-sdk/), or use --lang rust",
+        language_name(language),
+        games.join(", "),
+        language_name(language)
+    )
+}
+
+/// Refuses a folder that exists and holds anything: generating never overwrites a file.
+fn refuse_occupied(dir: &Path) -> anyhow::Result<()> {
+    match std::fs::read_dir(dir) {
+        Ok(entries) => match entries.count() {
+            0 => Ok(()),
+            _ => bail!("{} exists and is not empty", dir.display()),
+        },
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(err) => Err(err).with_context(|| format!("cannot read {}", dir.display())),
+    }
+}
+
+/// The package name: the folder's name in lower case, characters other than letters, digits,
+/// `-` and `_` as `-`, prefixed with `bot-` when it does not start with a letter.
+fn crate_name(dir: &Path) -> anyhow::Result<String> {
+    let base = dir
+        .file_name()
+        .and_then(|name| name.to_str())
+        .with_context(|| format!("{} has no usable folder name", dir.display()))?;
+    let name: String = base
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c.to_ascii_lowercase() } else { '-' })
+        .collect();
+    Ok(if name.starts_with(|c: char| c.is_ascii_lowercase()) { name } else { format!("bot-{name}") })
+}
+
+fn write(path: &Path, text: &str) -> anyhow::Result<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn write_rust(dir: &Path, name: &str, game: &str, sdk: &Path) -> anyhow::Result<()> {
+    let template = RUST_TEMPLATES
+        .iter()
+        .find(|(template_game, _)| *template_game == game)
+        .map(|(_, source)| *source)
+        .unwrap_or("");
+    // A TOML basic string: the path's backslashes (Windows) and quotes escaped.
+    let sdk_path = sdk.display().to_string().replace('\\', "\\\\").replace('"', "\\\"");
+    let manifest = format!(
+        r#"[package]
+name = "{name}"
+version = "0.1.0"
+edition = "2024"
+
+[lib]
+# A WebAssembly component exporting the game's WIT world.
+crate-type = ["cdylib"]
+
+[dependencies]
+# The SDK of the arena release this crate was generated by; the feature picks the game.
+arena-sdk = {{ path = "{sdk_path}", features = ["{game}"] }}
+
+# The arena's own `bot` profile (its example bots are built with it): fewer instructions =
+# less fuel per turn.
+[profile.release]
+opt-level = 3
+debug = false
+panic = "abort"
+
+# A workspace of its own, even when generated inside another one.
+[workspace]
+"#
+    );
+    let config =
+        "# `cargo build --release` builds the bot: a wasm32-wasip2 component.\n[build]\ntarget = \"wasm32-wasip2\"\n";
+    let wasm = format!("target/wasm32-wasip2/release/{}.wasm", name.replace('-', "_"));
+    let readme = format!(
+        "# {name}\n\nA Wasm Arena bot for {game}.\n\n```sh\ncargo build --release\narena match --game {game} {wasm} OPPONENT.wasm\narena fuel --game {game} {wasm}\n```\n\n\
+         `Cargo.lock` and `rust-toolchain.toml` pin the dependency versions and the compiler of the arena\n\
+         release that generated this crate (those its example bots are built with): keep them. A given\n\
+         `.wasm` file spends the same fuel on every machine; measure yours with `arena fuel`.\n"
+    );
+    write(&dir.join("Cargo.toml"), &manifest)?;
+    write(&dir.join("Cargo.lock"), LOCK_FILE)?;
+    write(&dir.join("rust-toolchain.toml"), TOOLCHAIN)?;
+    write(&dir.join(".cargo").join("config.toml"), config)?;
+    write(&dir.join(".gitignore"), "/target\n")?;
+    write(&dir.join("README.md"), &readme)?;
+    write(&dir.join("src").join("lib.rs"), template)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crate_names_are_cargo_package_names() {
+        assert_eq!(crate_name(Path::new("/tmp/My Bot")).unwrap(), "my-bot");
+        assert_eq!(crate_name(Path::new("7up")).unwrap(), "bot-7up");
+        assert_eq!(crate_name(Path::new("a/b_c")).unwrap(), "b_c");
+    }
+
+    #[test]
+    fn every_game_has_a_rust_template() {
+        for game in arena_host::registry::games() {
+            let name = game.info().name;
+            let found = RUST_TEMPLATES.iter().find(|(template_game, _)| *template_game == name);
+            assert!(found.is_some_and(|(_, source)| source.contains("_bot!(")), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_missing_template_names_the_ones_there_are() {
+        let message = foreign_missing(Language::Js, "eubots");
+        assert!(message.contains("no JavaScript template for eubots (there is one for: azul, paint)"), "{message}");
+    }
+}

@@ -1,0 +1,102 @@
+//! The README's `arena` commands, run as written with an installed `arena`: the README tells
+//! users to `cargo install --path host --locked`, then shows `arena ...` lines; every such line
+//! in a ` ```sh ` block must succeed.
+//!
+//! The install is a debug build into `target/install-check` (sharing the test build's
+//! artifacts: the release build the README shows compiles the same code, for minutes more).
+//! Commands run in a scratch folder whose `target/bots` is the built bots, so the replays they
+//! write land there, not in the repository.
+
+use crate::util::{bots_dir, cargo, run_command, target_dir};
+use anyhow::{Context, Result, bail};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Installs `arena` as the README says, then runs every `arena` line of the README's shell
+/// blocks with it.
+pub fn check(root: &Path) -> Result<()> {
+    let install_root = target_dir(root).join("install-check");
+    run_command(
+        Command::new(cargo())
+            .args(["install", "--path", "host", "--locked", "--debug", "--root"])
+            .arg(&install_root)
+            .env("CARGO_TARGET_DIR", target_dir(root))
+            .current_dir(root),
+    )?;
+    let arena = install_root.join("bin").join(format!("arena{}", std::env::consts::EXE_SUFFIX));
+    let readme = std::fs::read_to_string(root.join("README.md"))?;
+    let commands = arena_commands(&readme);
+    if commands.is_empty() {
+        bail!("the README shows no `arena` command");
+    }
+    let scratch = target_dir(root).join("tmp").join("readme-commands");
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(scratch.join("target"))?;
+    link_bots(&bots_dir(root), &scratch.join("target").join("bots"))?;
+    for command in &commands {
+        let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+        let output = Command::new(&arena)
+            .args(&args)
+            .current_dir(&scratch)
+            .output()
+            .with_context(|| format!("cannot run {}", arena.display()))?;
+        if !output.status.success() {
+            bail!("the README's `{command}` failed ({}): {}", output.status, String::from_utf8_lossy(&output.stderr));
+        }
+        eprintln!("README: `{command}`: ok");
+    }
+    Ok(())
+}
+
+/// The `arena ...` lines of the ` ```sh ` blocks, continuation lines joined, comments dropped.
+fn arena_commands(markdown: &str) -> Vec<String> {
+    let mut commands = Vec::new();
+    let mut in_sh = false;
+    let mut pending = String::new();
+    for line in markdown.lines() {
+        if line.starts_with("```") {
+            in_sh = !in_sh && line.trim() == "```sh";
+            continue;
+        }
+        if !in_sh {
+            continue;
+        }
+        let code = line.split(" #").next().unwrap_or_default().trim_end();
+        pending.push_str(code.trim_end_matches('\\').trim());
+        if code.ends_with('\\') {
+            pending.push(' ');
+            continue;
+        }
+        let command = std::mem::take(&mut pending);
+        if command.starts_with("arena ") {
+            commands.push(command);
+        }
+    }
+    commands
+}
+
+/// Makes `link` show the built bots.
+fn link_bots(bots: &Path, link: &PathBuf) -> Result<()> {
+    #[cfg(unix)]
+    return std::os::unix::fs::symlink(bots, link).with_context(|| format!("cannot link {}", link.display()));
+    #[cfg(not(unix))]
+    {
+        std::fs::create_dir_all(link)?;
+        for entry in std::fs::read_dir(bots)? {
+            let entry = entry?;
+            std::fs::copy(entry.path(), link.join(entry.file_name()))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_are_the_arena_lines_of_shell_blocks() {
+        let readme = "text arena match x\n```sh\narena games   # list\ncargo xtask bots\narena match --game a \\\n    b.wasm c.wasm\n```\n```text\narena nope\n```\n";
+        assert_eq!(arena_commands(readme), ["arena games", "arena match --game a b.wasm c.wasm"]);
+    }
+}

@@ -1,0 +1,68 @@
+//! The templates of `arena new-bot`, checked as a new user meets them: each is generated into a
+//! temporary folder outside the repository, built the way the README says
+//! (`cargo xtask build-bot DIR`), and played against its game's random bot.
+
+use crate::foreign::{self, ForeignBot};
+use crate::rust_bots;
+use crate::util::{bots_dir, cargo, run, run_command, target_dir};
+use anyhow::{Context, Result, bail};
+use std::path::Path;
+use std::process::Command;
+
+/// Every template: (language, game, the opponent it plays).
+const TEMPLATES: [(&str, &str, &str); 9] = [
+    ("rust", "azul", "azul-random"),
+    ("rust", "paint", "paint-random"),
+    ("rust", "code-character", "cc-random"),
+    ("rust", "eubots", "eubots-random"),
+    ("rust", "suitebot", "suitebot-random"),
+    ("c", "azul", "azul-random"),
+    ("python", "azul", "azul-random"),
+    ("js", "azul", "azul-random"),
+    ("js", "paint", "paint-random"),
+];
+
+/// Generates, builds and plays every template; the bots must already be built (the opponents).
+pub fn check(root: &Path) -> Result<()> {
+    run(root, &cargo(), &["build", "-p", "arena-host", "--bin", "arena"])?;
+    let arena = target_dir(root).join("debug").join(format!("arena{}", std::env::consts::EXE_SUFFIX));
+    // Outside the repository, as a user's bot would be.
+    let scratch = std::env::temp_dir().join(format!("arena-new-bot-{}", std::process::id()));
+    let checked = check_in(root, &arena, &scratch);
+    // Best effort: a leftover temporary folder is harmless, the result is what counts.
+    let _ = std::fs::remove_dir_all(&scratch);
+    checked
+}
+
+fn check_in(root: &Path, arena: &Path, scratch: &Path) -> Result<()> {
+    for (language, game, opponent) in TEMPLATES {
+        let dir = scratch.join(format!("my-{language}-{game}-bot"));
+        run_command(Command::new(arena).args(["new-bot", "--game", game, "--lang", language]).arg(&dir))?;
+        let out = scratch.join(format!("{language}-{game}.wasm"));
+        if language == "rust" {
+            // One target folder for every generated crate (kept between runs), so the SDK's
+            // dependencies build once, not once per template.
+            rust_bots::build_crate_into(root, &dir, Some(out.clone()), Some(&target_dir(root).join("new-bot")))?;
+        } else {
+            foreign::build(root, &ForeignBot::read(root, &dir)?, &out)?;
+        }
+        let opponent = bots_dir(root).join(format!("{opponent}.wasm"));
+        let output = Command::new(arena)
+            .args(["match", "--game", game, "--seed", "1", "--json"])
+            .arg(&out)
+            .arg(&opponent)
+            .output()
+            .context("cannot run arena match")?;
+        if !output.status.success() {
+            bail!("the {language} template for {game} did not play: {}", String::from_utf8_lossy(&output.stderr));
+        }
+        let result: serde_json::Value = serde_json::from_slice(&output.stdout)?;
+        let seat = &result["players"][0];
+        let clean = seat["forfeit"] == false && seat["traps"] == 0 && seat["invalid_actions"] == 0;
+        if !clean || result["turns"].as_u64().unwrap_or(0) == 0 {
+            bail!("the {language} template for {game} did not play cleanly: {seat}");
+        }
+        eprintln!("template {language}/{game}: played {} turns, score {}", result["turns"], seat["score"]);
+    }
+    Ok(())
+}
