@@ -76,6 +76,52 @@ impl FuelProfile {
     }
 }
 
+/// The table `arena fuel --markdown` prints and the README carries (the tests compare them):
+/// one row per (profile, bot file size in bytes), figures set against `budget`.
+pub fn markdown_table(rows: &[(FuelProfile, u64)], budget: &Budget) -> String {
+    let mut table = format!(
+        "| bot | file size | start-up fuel (instantiation + `init`) | share of the {} turn budget | median turn fuel | largest turn | turn budget / median turn | median turns the {} game budget pays for |\n",
+        thousands(budget.turn_fuel),
+        thousands(budget.game_fuel)
+    );
+    table.push_str("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    for (profile, size) in rows {
+        table.push_str(&format!(
+            "| {} | {} | {} | {:.1}% | {} | {} | {}x | {} |\n",
+            profile.bot,
+            file_size(*size),
+            thousands(profile.startup),
+            profile.startup_percent_of_turn_budget(budget),
+            thousands(profile.turn_median),
+            thousands(profile.turn_max),
+            thousands(profile.turns_of_work_per_turn_budget(budget)),
+            thousands(profile.median_turns_per_game_budget(budget))
+        ));
+    }
+    table
+}
+
+/// A file size for people: `53 KB`, `19.3 MB` (decimal units).
+fn file_size(bytes: u64) -> String {
+    match bytes {
+        0..1_000_000 => format!("{} KB", bytes.div_ceil(1_000)),
+        _ => format!("{:.1} MB", bytes as f64 / 1e6),
+    }
+}
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(value: u64) -> String {
+    let digits = value.to_string();
+    let mut out = String::new();
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
@@ -129,5 +175,24 @@ mod tests {
     fn a_replay_without_the_seat_is_an_error() {
         assert!(FuelProfile::from_replay(&replay(), 5).is_err());
         assert!(FuelProfile::from_replay(&serde_json::json!({}), 0).is_err());
+    }
+
+    #[test]
+    fn thousands_are_separated() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(10_000_000), "10,000,000");
+    }
+
+    #[test]
+    fn the_markdown_table_has_a_row_per_bot() {
+        let profile = FuelProfile::from_replay(&replay(), 0).unwrap();
+        let budget = Budget { turn_fuel: 1_000, game_fuel: 10_900, ..Budget::default() };
+        let table = markdown_table(&[(profile, 19_312_345)], &budget);
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines[0].contains("share of the 1,000 turn budget"), "{}", lines[0]);
+        assert_eq!(lines[2], "| a | 19.3 MB | 900 | 90.0% | 20 | 30 | 50x | 500 |");
     }
 }

@@ -1,9 +1,9 @@
 //! `cargo xtask`: the project's tasks, so a fresh machine with only rustup and cargo can set up
 //! and run everything.
 //!
-//! - `bots`: builds every bot into `target/bots/<name>.wasm`: the Rust crates ([`rust_bots`]) and
-//!   the C, Python and JavaScript bot folders ([`foreign`]), installing each language's toolchain
-//!   on demand.
+//! - `bots [--lang L,...]`: builds the bots into `target/bots/<name>.wasm`: the Rust crates
+//!   ([`rust_bots`]) and the C, Python and JavaScript bot folders ([`foreign`], rebuilt only when
+//!   their inputs changed), installing each language's toolchain on demand.
 //! - `build-bot DIR [-o OUT]`: builds one bot: a Rust crate outside the workspace (what
 //!   `arena new-bot` writes; [`rust_bots::build_crate`]) or a C, Python or JavaScript folder.
 //! - `c-bindings`: regenerates the checked-in C bindings (`guest-sdk/c/bindings/<game>/`).
@@ -21,8 +21,9 @@
 //! - `deny`: the supply-chain checks alone ([`deny`]).
 //! - `fuzz [--seconds N] [--seed S] [TARGET...]`: runs the fuzz targets (`tests/fuzz`, the
 //!   `arena-fuzz` runner) for N seconds each ([`fuzz`]).
-//! - `fuel-table`: builds every bot and prints the README's fuel-per-language table: `arena fuel`
-//!   over the trivial Azul bot of each language ([`TRIVIAL_BOTS`]).
+//! - `fuel-table [--write]`: builds every bot and prints the README's fuel-per-language table:
+//!   `arena fuel` over the trivial Azul bot of each language ([`TRIVIAL_BOTS`]); `--write`
+//!   replaces the README's copy, which the tests check.
 //! - `bench`: installs the wasm targets, builds the Rust bots, then runs the benchmarks
 //!   (`cargo bench -p arena-host --bench arena`); further arguments pick sections by name.
 
@@ -44,7 +45,9 @@ use util::{bots_dir, cargo, run};
 const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
-  bots                   build every bot (Rust, C, Python, JavaScript) to target/bots/<name>.wasm
+  bots [--lang L,...]    build the bots (default: every language; L: rust, c, python, js) to
+                         target/bots/<name>.wasm; a C, Python or JavaScript bot is rebuilt only
+                         when its folder, its language's SDK, the WIT or its builder changed
   build-bot DIR [-o OUT] build one bot: a Rust crate (cargo build --release for wasm32-wasip2
                          in DIR) or a C, Python or JavaScript folder with a bot.json (default
                          OUT: target/bots/<package-or-folder-name>.wasm)
@@ -62,8 +65,9 @@ tasks:
                          `arena` command of the README's shell blocks (the bots must be built)
   templates              generate every `arena new-bot` template outside the repository, build it
                          and play it against its game's random bot (the bots must be built)
-  fuel-table             build the trivial Azul bot of every language and print the README's
-                         fuel-per-language table (`arena fuel --markdown`)
+  fuel-table [--write]   build the trivial Azul bot of every language and print the README's
+                         fuel-per-language table (`arena fuel --markdown`); --write puts it into
+                         the README (the tests fail while the README's copy is stale)
   bench [SECTION...]     set up, build the bots, run the benchmarks (optionally only the sections
                          named: greedy, turn, instantiate)";
 
@@ -73,7 +77,7 @@ fn main() -> Result<()> {
     let rest = args.get(1..).unwrap_or_default();
     let root = workspace_root()?;
     match task.as_str() {
-        "bots" => all_bots(&root),
+        "bots" => bots(&root, rest),
         "build-bot" => build_bot(&root, rest),
         "c-bindings" => foreign::c::write_bindings(&root),
         "demo" => demo(&root),
@@ -81,7 +85,7 @@ fn main() -> Result<()> {
         "deny" => deny::check(&root),
         "fuzz" => fuzz::fuzz(&root, rest),
         "bench" => bench(&root, rest),
-        "fuel-table" => fuel_table(&root),
+        "fuel-table" => fuel_table(&root, rest),
         "templates" => templates::check(&root),
         "readme-commands" => readme_commands::check(&root),
         "" | "help" | "--help" | "-h" => {
@@ -107,10 +111,29 @@ fn setup(root: &Path) -> Result<()> {
 
 /// Builds the Rust bots, then the other languages' bots.
 fn all_bots(root: &Path) -> Result<()> {
+    bots(root, &[])
+}
+
+/// `cargo xtask bots [--lang L[,L...]]`: the bots of the languages named (default: all).
+fn bots(root: &Path, args: &[String]) -> Result<()> {
+    let languages: Vec<String> = match args {
+        [] => ["rust", "c", "python", "javascript"].map(String::from).to_vec(),
+        [flag, list] if flag == "--lang" => list.split(',').map(str::to_owned).collect(),
+        _ => bail!("usage: cargo xtask bots [--lang rust,c,python,js]"),
+    };
+    let mut foreign_languages = Vec::new();
+    for name in languages.iter().filter(|name| *name != "rust") {
+        let language = foreign::Language::parse(name)
+            .with_context(|| format!("unknown language {name:?} (rust, c, python, js)"))?;
+        foreign_languages.push(language);
+    }
     setup(root)?;
-    let mut outputs = rust_bots::build_all(root)?;
-    outputs.extend(foreign::build_all(root)?);
-    eprintln!("built {} bots into {}", outputs.len(), bots_dir(root).display());
+    let mut outputs = Vec::new();
+    if languages.iter().any(|name| name == "rust") {
+        outputs.extend(rust_bots::build_all(root)?);
+    }
+    outputs.extend(foreign::build_all(root, &foreign_languages)?);
+    eprintln!("{} bots in {}", outputs.len(), bots_dir(root).display());
     Ok(())
 }
 
@@ -199,14 +222,44 @@ fn test(root: &Path) -> Result<()> {
 /// The same trivial Azul bot (the first legal move) in each language, as the fuel table lists them.
 const TRIVIAL_BOTS: [&str; 4] = ["azul-trivial", "azul-trivial-c", "azul-trivial-py", "azul-trivial-js"];
 
-fn fuel_table(root: &Path) -> Result<()> {
+/// The README's fuel table sits between these two lines.
+const FUEL_TABLE_START: &str =
+    "<!-- fuel-table: `cargo xtask fuel-table --write` regenerates it; the tests check it -->";
+const FUEL_TABLE_END: &str = "<!-- /fuel-table -->";
+
+/// Prints the fuel table (`arena fuel --markdown` over [`TRIVIAL_BOTS`]); with `--write`, puts
+/// it into the README between [`FUEL_TABLE_START`] and [`FUEL_TABLE_END`].
+fn fuel_table(root: &Path, args: &[String]) -> Result<()> {
+    let write = match args {
+        [] => false,
+        [flag] if flag == "--write" => true,
+        _ => bail!("usage: cargo xtask fuel-table [--write]"),
+    };
     all_bots(root)?;
     let mut args = vec!["run", "--quiet", "-p", "arena-host", "--bin", "arena", "--", "fuel", "--game", "azul"];
     args.push("--markdown");
     let paths: Vec<String> =
         TRIVIAL_BOTS.iter().map(|name| bots_dir(root).join(format!("{name}.wasm")).display().to_string()).collect();
     args.extend(paths.iter().map(String::as_str));
-    run(root, &cargo(), &args)
+    let output = Command::new(cargo()).args(&args).current_dir(root).output().context("cannot run arena fuel")?;
+    if !output.status.success() {
+        bail!("arena fuel failed: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    let table = String::from_utf8(output.stdout)?;
+    if !write {
+        print!("{table}");
+        return Ok(());
+    }
+    let readme_path = root.join("README.md");
+    let readme = std::fs::read_to_string(&readme_path)?;
+    let (Some(start), Some(end)) = (readme.find(FUEL_TABLE_START), readme.find(FUEL_TABLE_END)) else {
+        bail!("README.md has no `{FUEL_TABLE_START}` ... `{FUEL_TABLE_END}` block");
+    };
+    let before = &readme[..start + FUEL_TABLE_START.len()];
+    let updated = format!("{before}\n{table}{}", &readme[end..]);
+    std::fs::write(&readme_path, updated)?;
+    eprintln!("README.md: fuel table updated");
+    Ok(())
 }
 
 fn bench(root: &Path, sections: &[String]) -> Result<()> {

@@ -1,8 +1,15 @@
-//! Rust bots: every crate under `bots-examples/` and `tests/bots/`, built for `wasm32-wasip2`
-//! in one cargo invocation; a few line-protocol bots also for `wasm32-wasip1`.
+//! Rust bots: every crate under `bots-examples/`, `tests/bots/` and the SDK's templates, built
+//! for `wasm32-wasip2`; a few line-protocol bots also for `wasm32-wasip1`.
+//!
+//! Bots are built in one cargo invocation per set of SDK features (one per game), never all
+//! together: cargo unifies a dependency's features over every package of an invocation, and an
+//! SDK compiled with every game's feature is different code, which spends different fuel (the
+//! trivial Azul bot: 4,790 fuel a turn built with the others, 4,798 alone). Built per game, a
+//! bot is the same file as `cargo build -p <bot>` alone makes, and as its `arena new-bot` copy.
 
 use crate::util::{bots_dir, cargo, run, run_command, target_dir};
 use anyhow::{Context, Result, bail};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -25,15 +32,7 @@ pub fn bot_crates(root: &Path) -> Result<Vec<String>> {
 /// The workspace's packages whose manifest is under one of `dirs` (relative to `root`), sorted:
 /// lists of crates derive from the folders they live in, so a new one is never forgotten.
 pub fn workspace_crates_under(root: &Path, dirs: &[&str]) -> Result<Vec<String>> {
-    let output = Command::new(cargo())
-        .args(["metadata", "--no-deps", "--format-version", "1"])
-        .current_dir(root)
-        .output()
-        .context("cannot run cargo metadata")?;
-    if !output.status.success() {
-        bail!("cargo metadata failed: {}", String::from_utf8_lossy(&output.stderr));
-    }
-    let metadata: serde_json::Value = serde_json::from_slice(&output.stdout)?;
+    let metadata = workspace_metadata(root)?;
     let mut names = Vec::new();
     for package in metadata["packages"].as_array().into_iter().flatten() {
         let manifest = Path::new(package["manifest_path"].as_str().unwrap_or_default());
@@ -46,19 +45,59 @@ pub fn workspace_crates_under(root: &Path, dirs: &[&str]) -> Result<Vec<String>>
     Ok(names)
 }
 
+/// `cargo metadata --no-deps` of the workspace.
+fn workspace_metadata(root: &Path) -> Result<serde_json::Value> {
+    let output = Command::new(cargo())
+        .args(["metadata", "--no-deps", "--format-version", "1"])
+        .current_dir(root)
+        .output()
+        .context("cannot run cargo metadata")?;
+    if !output.status.success() {
+        bail!("cargo metadata failed: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    Ok(serde_json::from_slice(&output.stdout)?)
+}
+
+/// The crates grouped by the SDK features they enable (sorted; crates without the SDK form the
+/// group of no features), so that each group builds in its own cargo invocation.
+fn by_sdk_features(root: &Path, crates: &[String]) -> Result<BTreeMap<Vec<String>, Vec<String>>> {
+    let metadata = workspace_metadata(root)?;
+    let mut groups: BTreeMap<Vec<String>, Vec<String>> = BTreeMap::new();
+    for name in crates {
+        let package = metadata["packages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|package| package["name"] == name.as_str())
+            .with_context(|| format!("no workspace package {name}"))?;
+        let sdk = package["dependencies"].as_array().into_iter().flatten().find(|dep| dep["name"] == "arena-sdk");
+        let mut features: Vec<String> = sdk
+            .and_then(|dep| dep["features"].as_array())
+            .into_iter()
+            .flatten()
+            .filter_map(|feature| feature.as_str().map(str::to_owned))
+            .collect();
+        features.sort();
+        groups.entry(features).or_default().push(name.clone());
+    }
+    Ok(groups)
+}
+
 /// Builds every Rust bot and copies it to `target/bots/`; returns the output paths.
 pub fn build_all(root: &Path) -> Result<Vec<PathBuf>> {
     build(root, &bot_crates(root)?)
 }
 
-/// Builds the named bot crates (in one cargo invocation) and copies each to `target/bots/`;
-/// returns the output paths.
+/// Builds the named bot crates (one cargo invocation per set of SDK features: see the module
+/// docs) and copies each to `target/bots/`; returns the output paths.
 pub fn build(root: &Path, crates: &[String]) -> Result<Vec<PathBuf>> {
-    let mut args = vec!["build", "--target", BOT_TARGET, "--profile", BOT_PROFILE];
-    for name in crates {
-        args.extend(["-p", name.as_str()]);
+    for group in by_sdk_features(root, crates)?.values() {
+        let mut args = vec!["build", "--target", BOT_TARGET, "--profile", BOT_PROFILE];
+        for name in group {
+            args.extend(["-p", name.as_str()]);
+        }
+        run(root, &cargo(), &args)?;
     }
-    run(root, &cargo(), &args)?;
     let target_dir = target_dir(root);
     let out_dir = bots_dir(root);
     std::fs::create_dir_all(&out_dir)?;

@@ -4,7 +4,7 @@
 use anyhow::Context;
 use arena_host::Budget;
 use arena_host::budget::{DEFAULT_GAME_FUEL, DEFAULT_TURN_FUEL};
-use arena_host::fuel_profile::FuelProfile;
+use arena_host::fuel_profile::{FuelProfile, markdown_table};
 use arena_host::registry::{find_game, game_names};
 use clap::Args;
 use clap::builder::PossibleValuesParser;
@@ -59,15 +59,18 @@ pub fn run(args: FuelArgs) -> anyhow::Result<ExitCode> {
     let arena = args.cache.arena()?;
     let seats = game.info().min_players;
     let mut profiles = Vec::new();
+    let mut sizes = Vec::new();
     for bot in &args.bots {
         let played = game.play(&arena, &vec![bot.clone(); seats], &args.options, args.seed, budget)?;
         let replay: serde_json::Value = serde_json::from_str(&played.replay)?;
         profiles.push(FuelProfile::from_replay(&replay, 0)?);
+        sizes.push(std::fs::metadata(bot).map(|meta| meta.len()).unwrap_or(0));
     }
     if args.json {
         outln!("{}", serde_json::to_string(&profiles)?);
     } else if args.markdown {
-        print_markdown(&profiles, &budget);
+        let rows: Vec<_> = profiles.into_iter().zip(sizes).collect();
+        outln!("{}", markdown_table(&rows, &budget).trim_end());
     } else {
         print_text(&profiles, &budget);
     }
@@ -99,52 +102,5 @@ fn print_text(profiles: &[FuelProfile], budget: &Budget) {
             profile.median_turns_per_game_budget(budget),
             if profile.forfeit { "forfeit" } else { "ok" }
         );
-    }
-}
-
-fn print_markdown(profiles: &[FuelProfile], budget: &Budget) {
-    outln!(
-        "| bot | start-up fuel (instantiation + `init`) | share of the {} turn budget | median turn fuel | largest turn | turn budget / median turn | median turns the {} game budget pays for |",
-        thousands(budget.turn_fuel),
-        thousands(budget.game_fuel)
-    );
-    outln!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
-    for profile in profiles {
-        outln!(
-            "| {} | {} | {:.1}% | {} | {} | {}x | {} |",
-            profile.bot,
-            thousands(profile.startup),
-            profile.startup_percent_of_turn_budget(budget),
-            thousands(profile.turn_median),
-            thousands(profile.turn_max),
-            thousands(profile.turns_of_work_per_turn_budget(budget)),
-            thousands(profile.median_turns_per_game_budget(budget))
-        );
-    }
-}
-
-/// `1234567` as `1,234,567`.
-fn thousands(value: u64) -> String {
-    let digits = value.to_string();
-    let mut out = String::new();
-    for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::thousands;
-
-    #[test]
-    fn thousands_are_separated() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1_000), "1,000");
-        assert_eq!(thousands(10_000_000), "10,000,000");
     }
 }

@@ -208,3 +208,59 @@ fn init_heavy_under_one_turn_budget_is_charged_but_no_fault() {
     assert_eq!((player.traps, player.skipped_turns, player.forfeit_reason), (0, 0, None));
     assert_eq!(player.fuel_total, setup.fuel + turns.iter().map(|t| t.fuel).sum::<u64>());
 }
+
+/// The most fuel any example bot was charged past its turn budget in a suspended turn, as the
+/// README's budget rules state it ("measured over every example bot").
+const EXAMPLE_OVERSHOOT_MAX: u64 = 2_500;
+
+/// The budget rules' overshoot figure: every example bot (Rust, C, line-protocol, Python and
+/// JavaScript), suspended at turn budgets from 1,000 to 700,001 fuel, is charged at most
+/// [`EXAMPLE_OVERSHOOT_MAX`] past the budget in a suspended turn (wasmtime checks fuel only at
+/// function entries and loop heads). Interpreted bots start up on ~300k, so they get larger
+/// budgets.
+#[test]
+fn example_bots_overshoot_a_turn_budget_by_at_most_the_documented_figure() {
+    const COMPILED: [u64; 3] = [1_000, 10_007, 100_003];
+    const INTERPRETED: [u64; 3] = [400_009, 500_009, 700_001];
+    let cases: [(&str, &str, &[&str], &[u64]); 8] = [
+        ("azul", "azul-random", &["azul-greedy", "azul-random", "azul-greedy-c", "azul-stdio-random"], &COMPILED),
+        ("azul", "azul-random", &["azul-random-py", "azul-trivial-js"], &INTERPRETED),
+        ("paint", "paint-random", &["paint-greedy", "paint-random", "paint-stdio-random"], &COMPILED),
+        ("paint", "paint-random", &["paint-random-js"], &INTERPRETED),
+        ("code-character", "cc-random", &["cc-default", "cc-rush"], &COMPILED),
+        ("eubots", "eubots-random", &["eubots-swarm", "eubots-random", "template-eubots"], &COMPILED),
+        ("suitebot", "suitebot-random", &["suitebot-harvester", "suitebot-random", "suitebot-stdio-random"], &COMPILED),
+        ("suitebot", "suitebot-random", &["template-suitebot"], &COMPILED),
+    ];
+    let mut worst = (0, String::new());
+    let mut suspended_turns = 0;
+    for (game, opponent, bots, budgets) in cases {
+        let entry = arena_host::registry::find_game(game).unwrap();
+        let options = if game == "code-character" { vec![("turns".to_owned(), "200".to_owned())] } else { Vec::new() };
+        for bot in bots {
+            for &turn_fuel in budgets {
+                let budget = Budget { turn_fuel, game_fuel: 400_000_000, ..Budget::default() };
+                let paths = [arena_tests::bot_path(bot), arena_tests::bot_path(opponent)];
+                let played = entry.play(arena_tests::arena(), &paths, &options, 1, budget).unwrap();
+                let replay: serde_json::Value = serde_json::from_str(&played.replay).unwrap();
+                for seat_turn in
+                    replay["turns"].as_array().unwrap().iter().flat_map(|turn| turn["seats"].as_array().unwrap())
+                {
+                    let suspended = seat_turn["faults"]
+                        .as_array()
+                        .is_some_and(|faults| faults.iter().any(|f| f["fault"] == "suspended"));
+                    if seat_turn["seat"] != 0 || !suspended {
+                        continue;
+                    }
+                    suspended_turns += 1;
+                    let over = seat_turn["fuel"].as_u64().unwrap().saturating_sub(turn_fuel);
+                    if over > worst.0 {
+                        worst = (over, format!("{bot} at a turn budget of {turn_fuel}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(suspended_turns > 100, "the budgets suspend the bots: {suspended_turns} suspended turns");
+    assert!(worst.0 <= EXAMPLE_OVERSHOOT_MAX, "{} past the turn budget: {}", worst.0, worst.1);
+}

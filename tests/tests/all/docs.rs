@@ -1,11 +1,12 @@
 //! The Rust bots the READMEs show are real: every ` ```rust ` block that exports a bot is, byte
 //! for byte, one of the SDK's templates (`guest-sdk/rust/templates/<game>/src/lib.rs`, what
-//! `arena new-bot --lang rust` writes), which `cargo xtask bots` builds; and every template beats
-//! its game's random bot.
+//! `arena new-bot --lang rust` writes), which `cargo xtask bots` builds; every template beats
+//! its game's random bot; and the README's fuel table is what `arena fuel --markdown` prints.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use arena_host::Budget;
+use arena_host::fuel_profile::{FuelProfile, markdown_table};
 use arena_host::registry::find_game;
 use arena_tests::{arena, bot_path, workspace_root};
 use std::path::PathBuf;
@@ -104,5 +105,65 @@ fn every_template_beats_the_random_bot_of_its_game() {
             template_score > best_random,
             "{game}: the template scored {template_score}, a random bot {best_random}"
         );
+    }
+}
+
+/// The README's fuel table block, as `cargo xtask fuel-table --write` puts it there.
+const FUEL_TABLE_START: &str =
+    "<!-- fuel-table: `cargo xtask fuel-table --write` regenerates it; the tests check it -->\n";
+const FUEL_TABLE_END: &str = "<!-- /fuel-table -->";
+
+/// The trivial Azul bot of each language, as the fuel table lists them.
+const TRIVIAL_BOTS: [&str; 4] = ["azul-trivial", "azul-trivial-c", "azul-trivial-py", "azul-trivial-js"];
+
+/// Rows of reproducible builds (Rust, C) must match exactly; componentize-py and
+/// componentize-js builds differ from one build to the next, so their rows' figures may differ by
+/// this share (the README says so).
+const INTERPRETED_TOLERANCE: f64 = 0.03;
+
+/// The numbers of a table row's cells (`1,014,372`, `3.6%`, `9x`, `19.3 MB`), in order.
+fn row_numbers(row: &str) -> Vec<f64> {
+    row.split('|')
+        .filter_map(|cell| {
+            let digits: String = cell.chars().filter(|c| c.is_ascii_digit() || *c == '.').collect();
+            digits.parse().ok()
+        })
+        .collect()
+}
+
+#[test]
+fn the_readme_fuel_table_is_what_arena_fuel_prints() {
+    let entry = find_game("azul").unwrap();
+    let budget = Budget::default();
+    let mut rows = Vec::new();
+    for name in TRIVIAL_BOTS {
+        let path = bot_path(name);
+        assert!(path.exists(), "{} is missing: run `cargo xtask bots` first", path.display());
+        let played = entry.play(arena(), &[path.clone(), path.clone()], &[], 1, budget).unwrap();
+        let replay: serde_json::Value = serde_json::from_str(&played.replay).unwrap();
+        let size = std::fs::metadata(&path).unwrap().len();
+        rows.push((FuelProfile::from_replay(&replay, 0).unwrap(), size));
+    }
+    let measured = markdown_table(&rows, &budget);
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    let start = readme.find(FUEL_TABLE_START).expect("the README has the fuel table block") + FUEL_TABLE_START.len();
+    let end = start + readme[start..].find(FUEL_TABLE_END).expect("the fuel table block is closed");
+    let documented = &readme[start..end];
+    let stale =
+        || format!("the README's fuel table is stale: run `cargo xtask fuel-table --write`\nmeasured:\n{measured}");
+    assert_eq!(documented.lines().count(), measured.lines().count(), "{}", stale());
+    for (documented, measured) in documented.lines().zip(measured.lines()) {
+        let interpreted = measured.starts_with("| azul-trivial-py ") || measured.starts_with("| azul-trivial-js ");
+        if !interpreted {
+            assert_eq!(documented, measured, "{}", stale());
+            continue;
+        }
+        assert_eq!(documented.split('|').nth(1), measured.split('|').nth(1), "{}", stale());
+        let (documented, measured) = (row_numbers(documented), row_numbers(measured));
+        assert_eq!(documented.len(), measured.len(), "{}", stale());
+        for (doc, now) in documented.iter().zip(&measured) {
+            let close = (doc - now).abs() <= INTERPRETED_TOLERANCE * now.abs().max(1.0) + 0.1;
+            assert!(close, "{doc} vs {now}: {}", stale());
+        }
     }
 }

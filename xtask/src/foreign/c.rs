@@ -14,9 +14,36 @@ use std::process::Command;
 /// (`bot.h`, `bot.c`, `bot_component_type.o`).
 const WORLD: &str = "bot";
 
-/// Debian packages that give clang a `wasm32-wasi` target: the compiler, the wasm linker, the C
-/// library and the compiler runtime (clang 14 is Debian 12's).
-const PACKAGES: [&str; 4] = ["clang", "lld", "wasi-libc", "libclang-rt-14-dev-wasm32"];
+/// Debian and Ubuntu packages that give clang a `wasm32-wasi` target: the compiler, the wasm
+/// linker and the C library; the compiler runtime's package is named after clang's major version
+/// ([`runtime_package`]: 14 on Debian 12, 19 on Debian 13, 18 on Ubuntu 24.04), so it is chosen
+/// once clang is there.
+const PACKAGES: [&str; 3] = ["clang", "lld", "wasi-libc"];
+
+/// The package of the wasm32 compiler runtime (`libclang_rt.builtins-wasm32.a`) for a clang of
+/// `major` version.
+fn runtime_package(major: u32) -> String {
+    format!("libclang-rt-{major}-dev-wasm32")
+}
+
+/// The major version `clang --version` reports (`Debian clang version 14.0.6`,
+/// `Ubuntu clang version 18.1.3 (1ubuntu1)`, `clang version 19.1.7`).
+fn clang_major(version_output: &str) -> Option<u32> {
+    let rest = &version_output[version_output.find("clang version ")? + "clang version ".len()..];
+    rest.split('.').next()?.trim().parse().ok()
+}
+
+/// Every package to install: [`PACKAGES`] and the runtime of the clang installed (or, before
+/// clang is, of the one the distribution would install: found by installing clang first).
+fn all_packages() -> Vec<String> {
+    let mut packages: Vec<String> = PACKAGES.iter().map(|name| name.to_string()).collect();
+    let version = Command::new(clang()).arg("--version").output();
+    match version.ok().and_then(|output| clang_major(&String::from_utf8_lossy(&output.stdout))) {
+        Some(major) => packages.push(runtime_package(major)),
+        None => packages.push("libclang-rt-<clang's major version>-dev-wasm32".into()),
+    }
+    packages
+}
 
 /// The wasm target and flags every C bot is compiled with. A reactor has no `main`: it exports
 /// `_initialize` (run once per instance, as the component's start) and the world's functions.
@@ -162,8 +189,9 @@ fn is_root() -> bool {
         .is_ok_and(|output| output.status.success() && String::from_utf8_lossy(&output.stdout).trim() == "0")
 }
 
-/// Installs [`PACKAGES`] with apt-get (through sudo unless root). The frontend setting goes
-/// through `env` because sudo drops the caller's environment.
+/// Installs [`PACKAGES`], then the compiler runtime matching the clang they brought, with
+/// apt-get (through sudo unless root). The frontend setting goes through `env` because sudo
+/// drops the caller's environment.
 fn install_toolchain() -> Result<()> {
     let apt = |args: &[&str]| {
         let mut command = if is_root() {
@@ -179,26 +207,36 @@ fn install_toolchain() -> Result<()> {
     run_command(&mut apt(&["update"]))?;
     let mut install = apt(&["install", "-y", "--no-install-recommends"]);
     install.args(PACKAGES);
-    run_command(&mut install)
+    run_command(&mut install)?;
+    let version = Command::new(clang()).arg("--version").output().context("clang does not run after installing it")?;
+    let major = clang_major(&String::from_utf8_lossy(&version.stdout))
+        .with_context(|| format!("cannot read clang's version from {:?}", String::from_utf8_lossy(&version.stdout)))?;
+    run_command(&mut apt(&["install", "-y", "--no-install-recommends", &runtime_package(major)]))
 }
 
-/// Makes sure clang can build `wasm32-wasi` reactors, installing Debian's packages when it
-/// cannot.
+/// Makes sure clang can build `wasm32-wasi` reactors, installing the packages when it cannot.
 fn ensure_toolchain(work: &Path) -> Result<()> {
     let Err(first) = probe(work) else { return Ok(()) };
-    let manual =
-        format!("sudo apt-get update && sudo apt-get install -y --no-install-recommends {}", PACKAGES.join(" "));
-    eprintln!("clang cannot build for wasm32-wasi ({first}); installing {} with apt-get", PACKAGES.join(" "));
+    let packages = all_packages().join(" ");
+    let manual = format!("sudo apt-get update && sudo apt-get install -y --no-install-recommends {packages}");
+    if !Command::new("apt-get").arg("--version").output().is_ok_and(|output| output.status.success()) {
+        bail!(
+            "C bots need clang with a wasm32-wasi target ({first}), and this machine has no apt-get to \
+             install it: install clang, lld, a wasi-libc sysroot and clang's wasm32 builtins with its \
+             package manager, or a \
+             wasi-sdk and set CLANG=<wasi-sdk>/bin/clang WASI_SYSROOT=<wasi-sdk>/share/wasi-sysroot"
+        );
+    }
+    eprintln!("clang cannot build for wasm32-wasi ({first}); installing {packages} with apt-get");
     if let Err(error) = install_toolchain() {
         bail!(
             "C bots need clang with a wasm32-wasi target, and installing it failed: {error:#}\n\
-             install the Debian/Ubuntu packages {} yourself: `{manual}` \
-             (elsewhere: a wasi-sdk, with CLANG=<wasi-sdk>/bin/clang WASI_SYSROOT=<wasi-sdk>/share/wasi-sysroot)",
-            PACKAGES.join(", ")
+             install the Debian/Ubuntu packages yourself: `{manual}` \
+             (elsewhere: a wasi-sdk, with CLANG=<wasi-sdk>/bin/clang WASI_SYSROOT=<wasi-sdk>/share/wasi-sysroot)"
         );
     }
     if let Err(again) = probe(work) {
-        bail!("clang still cannot build for wasm32-wasi after installing {}: {again}", PACKAGES.join(", "));
+        bail!("clang still cannot build for wasm32-wasi after installing {}: {again}", all_packages().join(", "));
     }
     Ok(())
 }
@@ -267,4 +305,20 @@ pub fn build(root: &Path, bot: &ForeignBot, out: &Path) -> Result<()> {
         wit.display()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_runtime_package_follows_clang_s_major_version() {
+        let debian12 = "Debian clang version 14.0.6\nTarget: x86_64-pc-linux-gnu\n";
+        let ubuntu = "Ubuntu clang version 18.1.3 (1ubuntu1)\nTarget: x86_64-pc-linux-gnu\n";
+        let plain = "clang version 19.1.7\n";
+        assert_eq!(clang_major(debian12).map(runtime_package).as_deref(), Some("libclang-rt-14-dev-wasm32"));
+        assert_eq!(clang_major(ubuntu), Some(18));
+        assert_eq!(clang_major(plain), Some(19));
+        assert_eq!(clang_major("gcc (Debian 12.2.0-14) 12.2.0"), None);
+    }
 }

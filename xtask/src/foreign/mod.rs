@@ -18,6 +18,7 @@ pub mod python;
 
 use crate::util::bots_dir;
 use anyhow::{Context, Result, bail};
+use sha2::{Digest, Sha256};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -53,8 +54,12 @@ impl Language {
         }
     }
 
-    fn parse(name: &str) -> Option<Language> {
-        Language::ALL.into_iter().find(|language| language.name() == name)
+    /// The manifest's spelling, or `js` for JavaScript.
+    pub fn parse(name: &str) -> Option<Language> {
+        match name {
+            "js" => Some(Language::JavaScript),
+            _ => Language::ALL.into_iter().find(|language| language.name() == name),
+        }
     }
 }
 
@@ -143,15 +148,82 @@ pub fn build(root: &Path, bot: &ForeignBot, out: &Path) -> Result<()> {
     built.with_context(|| format!("building the {} bot {}", bot.language, bot.dir.display()))
 }
 
-/// Builds every discovered bot into `target/bots/<name>.wasm`; returns the output paths.
-pub fn build_all(root: &Path) -> Result<Vec<PathBuf>> {
+/// Builds every discovered bot of `languages` into `target/bots/<name>.wasm`, skipping a bot
+/// whose inputs have not changed since its last build ([`input_digest`], kept beside the
+/// output as `<name>.wasm.inputs`); returns the output paths.
+pub fn build_all(root: &Path, languages: &[Language]) -> Result<Vec<PathBuf>> {
     let mut outputs = Vec::new();
-    for bot in discover(root)? {
+    for bot in discover(root)?.into_iter().filter(|bot| languages.contains(&bot.language)) {
         let out = bots_dir(root).join(format!("{}.wasm", bot.name));
-        build(root, &bot, &out)?;
+        let stamp = out.with_extension("wasm.inputs");
+        let digest = input_digest(root, &bot)?;
+        let current = std::fs::read_to_string(&stamp).is_ok_and(|recorded| recorded == digest);
+        if current && out.is_file() {
+            eprintln!("{} is up to date ({})", bot.name, out.display());
+        } else {
+            build(root, &bot, &out)?;
+            std::fs::write(&stamp, &digest).with_context(|| format!("cannot write {}", stamp.display()))?;
+        }
         outputs.push(out);
     }
     Ok(outputs)
+}
+
+/// A digest (SHA-256, hex) of everything a foreign bot's build reads: the bot's folder, its
+/// language's SDK folder (`guest-sdk/<language>/`), the WIT packages, and this builder's own
+/// source (where the toolchain versions are pinned), each file by relative path and contents.
+pub fn input_digest(root: &Path, bot: &ForeignBot) -> Result<String> {
+    let builder = match bot.language {
+        Language::C => include_str!("c.rs"),
+        Language::Python => include_str!("python.rs"),
+        Language::JavaScript => include_str!("js.rs"),
+    };
+    let sdk = match bot.language {
+        Language::C => "c",
+        Language::Python => "python",
+        Language::JavaScript => "js",
+    };
+    let mut hasher = Sha256::new();
+    for text in [include_str!("mod.rs"), builder] {
+        hasher.update((text.len() as u64).to_le_bytes());
+        hasher.update(text.as_bytes());
+    }
+    for dir in [bot.dir.clone(), root.join("guest-sdk").join(sdk), root.join("wit")] {
+        let mut files = Vec::new();
+        list_files(&dir, &mut files)?;
+        files.sort();
+        for file in files {
+            let relative = file.strip_prefix(&dir).unwrap_or(&file).to_string_lossy().into_owned();
+            let contents = std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;
+            hasher.update((relative.len() as u64).to_le_bytes());
+            hasher.update(relative.as_bytes());
+            hasher.update((contents.len() as u64).to_le_bytes());
+            hasher.update(&contents);
+        }
+    }
+    Ok(hex_string(&hasher.finalize()))
+}
+
+/// Every file under `dir`, leaving out hidden entries and the caches toolchains write into
+/// source folders (`__pycache__`, `node_modules`).
+fn list_files(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
+    for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
+        let path = entry?.path();
+        let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+        if name.starts_with('.') || name == "__pycache__" || name == "node_modules" {
+            continue;
+        }
+        if path.is_dir() {
+            list_files(&path, files)?;
+        } else {
+            files.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn hex_string(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
 
 /// Empties (or creates) the folder a build stages its sources in.
