@@ -21,6 +21,8 @@
 //! - [`protocol`]: line-protocol bots (WASI commands speaking a game's original text protocol).
 //! - [`play`]: the match loop; [`record`]: what a match leaves (the replay record, the result);
 //!   [`replay`]: the replay file and its verification.
+//! - [`registry`]: every game by name, for front ends; [`tournament`]: whole competitions (plan,
+//!   resumable run into SQLite, ratings, leaderboard).
 //!
 //! The budget contract (DESIGN.md section 1) is implemented in [`seat::runner`], [`bot`] and,
 //! for line-protocol bots, [`protocol::runner`]; every exception a bot
@@ -49,6 +51,7 @@ pub mod runtime;
 pub mod seat;
 pub mod shape;
 pub mod store;
+pub mod tournament;
 mod typecheck;
 pub mod wasi;
 

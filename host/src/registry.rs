@@ -115,6 +115,86 @@ pub trait GameEntry: Send + Sync {
     ) -> Result<Vec<PlayedMatch>, PlayError>;
     /// Re-runs a replay of this game and compares; `bot_paths` overrides seats' bot files.
     fn verify(&self, arena: &Arena, replay: &Path, bot_paths: &[Option<PathBuf>]) -> Result<Verdict, ReplayError>;
+    /// Checks game options (`--option KEY=VALUE`) without playing.
+    fn check_options(&self, options: &[(String, String)]) -> Result<(), SetupError>;
+    /// Checks `options` and loads every bot of `paths` once, for many matches (a tournament):
+    /// a bot that fails to load is kept as its error, so the others still play.
+    fn load_pool(
+        &self,
+        arena: &Arena,
+        paths: &[PathBuf],
+        options: &[(String, String)],
+        memory_mib: u32,
+    ) -> Result<Box<dyn BotPool>, SetupError>;
+}
+
+/// Bots loaded once and seated in any number of matches, from any thread.
+pub trait BotPool: Send + Sync {
+    /// Why each bot (in the order given) could not be loaded; `None` for a loaded bot.
+    fn load_errors(&self) -> Vec<Option<String>>;
+    /// Plays one match whose seat `s` is bot `seating[s]`.
+    fn play(&self, arena: &Arena, seating: &[usize], seed: u64, budget: Budget) -> Result<PoolMatch, PlayError>;
+}
+
+/// A match a [`BotPool`] played.
+pub struct PoolMatch {
+    /// The result.
+    pub result: MatchResult,
+    /// The replay, as JSON.
+    pub replay: String,
+    /// Turns each seat was asked to play (its answers, suspensions and missed turns included).
+    pub seat_turns: Vec<u32>,
+}
+
+/// The generic [`BotPool`]: the game's config and each bot's contestant or load error.
+struct Pool<G: Game> {
+    config: G::Config,
+    bots: Vec<Result<Arc<dyn Contestant<G>>, String>>,
+}
+
+impl<G: Game> BotPool for Pool<G> {
+    fn load_errors(&self) -> Vec<Option<String>> {
+        self.bots.iter().map(|bot| bot.as_ref().err().cloned()).collect()
+    }
+
+    fn play(&self, arena: &Arena, seating: &[usize], seed: u64, budget: Budget) -> Result<PoolMatch, PlayError> {
+        let (min, max) = (G::MIN_PLAYERS, G::MAX_PLAYERS);
+        let seated: Vec<Arc<dyn Contestant<G>>> =
+            seating.iter().filter_map(|&index| self.bots.get(index)?.as_ref().ok().map(Arc::clone)).collect();
+        if seated.len() != seating.len() || !(min..=max).contains(&seated.len()) {
+            return Err(PlayError::Players { game: G::NAME, min, max, given: seated.len() });
+        }
+        let record = play_contestants(arena, &seated, &self.config, seed, budget)?;
+        let mut seat_turns = vec![0u32; seated.len()];
+        for turn in &record.turns {
+            for seat_turn in &turn.seats {
+                if let Some(count) = seat_turns.get_mut(seat_turn.seat) {
+                    *count += 1;
+                }
+            }
+        }
+        Ok(PoolMatch { replay: serde_json::to_string(&record)?, result: record.result, seat_turns })
+    }
+}
+
+/// Loads a pool of bots for `G` with `load`.
+fn load_pool_with<G: Game>(
+    arena: &Arena,
+    paths: &[PathBuf],
+    options: &[(String, String)],
+    memory_mib: u32,
+    load: &SeatLoader<'_, G>,
+) -> Result<Box<dyn BotPool>, SetupError> {
+    let config = G::config_from_options(options)?;
+    let arena = &arena.clone().with_load_memory_limit(memory_mib);
+    let bots = paths
+        .iter()
+        .map(|path| {
+            let bytes = read_bot_file(path).map_err(|err| err.to_string())?;
+            load(arena, path, &bytes).map_err(|err| err.to_string())
+        })
+        .collect();
+    Ok(Box::new(Pool::<G> { config, bots }))
 }
 
 /// A game whose bots are components exporting its WIT world.
@@ -158,6 +238,20 @@ impl<B: Binding> GameEntry for Entry<B> {
         let recorded = read_replay::<B::Game>(replay)?;
         verify::<B>(arena, &recorded, bot_paths)
     }
+
+    fn load_pool(
+        &self,
+        arena: &Arena,
+        paths: &[PathBuf],
+        options: &[(String, String)],
+        memory_mib: u32,
+    ) -> Result<Box<dyn BotPool>, SetupError> {
+        load_pool_with(arena, paths, options, memory_mib, &load_wit::<B>)
+    }
+
+    fn check_options(&self, options: &[(String, String)]) -> Result<(), SetupError> {
+        <B::Game as Game>::config_from_options(options).map(drop)
+    }
 }
 
 /// A game that also seats WASI commands speaking its original line protocol `P`.
@@ -190,6 +284,20 @@ impl<B: Binding, P: LineProtocol<Game = B::Game>> GameEntry for ProtocolEntry<B,
     fn verify(&self, arena: &Arena, replay: &Path, bot_paths: &[Option<PathBuf>]) -> Result<Verdict, ReplayError> {
         let recorded = read_replay::<B::Game>(replay)?;
         verify_with(arena, &recorded, bot_paths, &load_either::<B, P>)
+    }
+
+    fn load_pool(
+        &self,
+        arena: &Arena,
+        paths: &[PathBuf],
+        options: &[(String, String)],
+        memory_mib: u32,
+    ) -> Result<Box<dyn BotPool>, SetupError> {
+        load_pool_with(arena, paths, options, memory_mib, &load_either::<B, P>)
+    }
+
+    fn check_options(&self, options: &[(String, String)]) -> Result<(), SetupError> {
+        <B::Game as Game>::config_from_options(options).map(drop)
     }
 }
 

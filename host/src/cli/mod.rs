@@ -17,6 +17,7 @@ mod new_bot_cmd;
 mod output;
 mod replay_cmd;
 mod series;
+mod tournament_cmd;
 mod transitions_cmd;
 
 use clap::{Parser, Subcommand};
@@ -47,6 +48,10 @@ enum Command {
     /// Measure what bots spend: start-up and per-turn fuel, and what the budgets buy.
     #[command(after_help = fuel_cmd::EXAMPLES)]
     Fuel(fuel_cmd::FuelArgs),
+    /// Run a whole competition from a SPEC file: every pairing, every seed, both seat orders,
+    /// on every core, resumable, with ratings.
+    #[command(subcommand, after_help = tournament_cmd::EXAMPLES)]
+    Tournament(tournament_cmd::TournamentCommand),
     /// Create a bot project from a template (Rust, or C, Python, JavaScript for some games).
     #[command(after_help = new_bot_cmd::EXAMPLES)]
     NewBot(new_bot_cmd::NewBotArgs),
@@ -70,6 +75,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Replay(command) => replay_cmd::run(command),
         Command::Cache(command) => cache_cmd::run(command),
         Command::Fuel(args) => fuel_cmd::run(args),
+        Command::Tournament(command) => tournament_cmd::run_command(command),
         Command::NewBot(args) => new_bot_cmd::run(args),
         Command::Games { json } => games_cmd::run(json),
         Command::CheckTransitions(args) => transitions_cmd::run(args),

@@ -1,0 +1,15 @@
+//! Tournaments: a whole competition from one SPEC file, on every core of one machine, into an
+//! embedded SQLite database, resumable at any point.
+//!
+//! - [`spec`]: the SPEC (TOML), checked before any match starts.
+//! - [`plan`]: every match, each identified by the sha256 of its canonical spec.
+//! - [`store`]: the results database, one transaction per finished match.
+//! - [`run`]: playing the matches the database lacks on worker threads.
+//! - [`ratings`] and [`leaderboard`]: the standings, computed from every result at once.
+
+pub mod leaderboard;
+pub mod plan;
+pub mod ratings;
+pub mod run;
+pub mod spec;
+pub mod store;

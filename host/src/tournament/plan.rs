@@ -1,0 +1,195 @@
+//! The plan: every match a tournament plays, each a pure function of its canonical spec (game,
+//! options, budgets, the bots' sha256s in seat order, seed, arena and wasmtime versions), whose
+//! sha256 is the match id. Equal specs are one match wherever and whenever they are planned,
+//! which is what makes a run resumable and shards mergeable.
+//!
+//! Formats: a round robin plays every group of `players` bots (every pair, for two-player
+//! games); a gauntlet every challenger with every group of `players - 1` pool bots. Every group
+//! plays every seed in every seat rotation, and the rotations of one group share each seed, so
+//! a seat's advantage cancels.
+
+use super::spec::{Format, Resolved};
+use crate::budget::{Budget, WASMTIME_VERSION};
+use crate::loader::{read_bot_file, sha256};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// A bot of the tournament.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlanBot {
+    /// Its name: the file name without `.wasm`.
+    pub name: String,
+    /// sha256 of the file, hex.
+    pub sha256: String,
+    /// The file.
+    pub path: PathBuf,
+}
+
+/// What a match is: everything its result depends on. Serialised with its fields in this order
+/// (and `options` sorted), it is the canonical text whose sha256 is the match id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchSpec {
+    /// The arena's version.
+    pub arena: String,
+    /// The wasmtime release (what a unit of fuel means).
+    pub wasmtime: String,
+    /// The game.
+    pub game: String,
+    /// Game options, sorted by key.
+    pub options: Vec<(String, String)>,
+    /// Budgets.
+    pub budget: Budget,
+    /// The match seed.
+    pub seed: u64,
+    /// sha256 of the bot in each seat.
+    pub seats: Vec<String>,
+}
+
+impl MatchSpec {
+    /// The match id: sha256 of the canonical JSON, hex.
+    pub fn id(&self) -> String {
+        // Serialising plain data to a string cannot fail.
+        let canonical = serde_json::to_string(self).unwrap_or_default();
+        hex::encode(sha256(canonical.as_bytes()))
+    }
+}
+
+/// One planned match.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlannedMatch {
+    /// [`MatchSpec::id`].
+    pub id: String,
+    /// What it is.
+    pub spec: MatchSpec,
+    /// Index into [`Plan::bots`] of the bot in each seat.
+    pub seating: Vec<usize>,
+}
+
+/// Every match of a tournament, in a fixed order.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// The bots, pool first then challengers, in SPEC order.
+    pub bots: Vec<PlanBot>,
+    /// The matches.
+    pub matches: Vec<PlannedMatch>,
+}
+
+/// Why a plan cannot be made.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    /// A bot file cannot be read.
+    #[error("{0}")]
+    Read(String),
+    /// Two files are the same bot, or two bots share a name.
+    #[error("{0}")]
+    Bots(String),
+}
+
+/// Plans the tournament `spec` describes.
+pub fn plan(spec: &Resolved) -> Result<Plan, PlanError> {
+    let mut bots = Vec::new();
+    for path in spec.bots.iter().chain(&spec.challengers) {
+        let bytes = read_bot_file(path).map_err(|err| PlanError::Read(err.to_string()))?;
+        let name = path.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_default();
+        bots.push(PlanBot { name, sha256: hex::encode(sha256(&bytes)), path: path.clone() });
+    }
+    for (index, bot) in bots.iter().enumerate() {
+        if let Some(other) = bots[..index].iter().find(|other| other.sha256 == bot.sha256) {
+            return Err(PlanError::Bots(format!(
+                "{} and {} are the same bot (sha256 {}): list it once",
+                other.path.display(),
+                bot.path.display(),
+                bot.sha256
+            )));
+        }
+        if let Some(other) = bots[..index].iter().find(|other| other.name == bot.name) {
+            return Err(PlanError::Bots(format!(
+                "{} and {} are both named {:?}: bots are named by file name, rename one",
+                other.path.display(),
+                bot.path.display(),
+                bot.name
+            )));
+        }
+    }
+    let pool: Vec<usize> = (0..spec.bots.len()).collect();
+    let groups: Vec<Vec<usize>> = match spec.format {
+        Format::RoundRobin => combinations(&pool, spec.players),
+        Format::Gauntlet => {
+            let challengers = spec.bots.len()..bots.len();
+            let mut groups = Vec::new();
+            for challenger in challengers {
+                for others in combinations(&pool, spec.players - 1) {
+                    groups.push([vec![challenger], others].concat());
+                }
+            }
+            groups
+        }
+    };
+    let mut matches = Vec::new();
+    for group in &groups {
+        for &seed in &spec.seeds {
+            for shift in 0..group.len() {
+                let seating: Vec<usize> = (0..group.len()).map(|seat| group[(seat + shift) % group.len()]).collect();
+                let spec = MatchSpec {
+                    arena: env!("CARGO_PKG_VERSION").into(),
+                    wasmtime: WASMTIME_VERSION.into(),
+                    game: spec.game_name.into(),
+                    options: spec.options.clone(),
+                    budget: spec.budget,
+                    seed,
+                    seats: seating.iter().map(|&bot| bots[bot].sha256.clone()).collect(),
+                };
+                matches.push(PlannedMatch { id: spec.id(), spec, seating });
+            }
+        }
+    }
+    Ok(Plan { bots, matches })
+}
+
+/// Every `k`-element subset of `items`, each in `items` order, in lexicographic order.
+fn combinations(items: &[usize], k: usize) -> Vec<Vec<usize>> {
+    if k == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for (index, &first) in items.iter().enumerate() {
+        for rest in combinations(&items[index + 1..], k - 1) {
+            out.push([vec![first], rest].concat());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn combinations_are_every_subset_once() {
+        assert_eq!(combinations(&[0, 1, 2], 2), [vec![0, 1], vec![0, 2], vec![1, 2]]);
+        assert_eq!(combinations(&[0, 1, 2, 3], 3).len(), 4);
+        assert_eq!(combinations(&[0, 1], 3), Vec::<Vec<usize>>::new());
+    }
+
+    #[test]
+    fn the_id_is_the_sha256_of_the_canonical_spec_and_changes_with_any_field() {
+        let spec = MatchSpec {
+            arena: "0.1.0".into(),
+            wasmtime: WASMTIME_VERSION.into(),
+            game: "azul".into(),
+            options: vec![],
+            budget: Budget::default(),
+            seed: 1,
+            seats: vec!["aa".into(), "bb".into()],
+        };
+        assert_eq!(spec.id().len(), 64);
+        assert_eq!(spec.id(), spec.clone().id());
+        let swapped = MatchSpec { seats: vec!["bb".into(), "aa".into()], ..spec.clone() };
+        let reseeded = MatchSpec { seed: 2, ..spec.clone() };
+        let budgeted = MatchSpec { budget: Budget { turn_fuel: 5, ..Budget::default() }, ..spec.clone() };
+        for other in [swapped, reseeded, budgeted] {
+            assert_ne!(other.id(), spec.id());
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! Running a tournament: plan it, record the plan, skip every match the database already has,
+//! load each bot once, and play the rest on `jobs` worker threads while this thread writes each
+//! finished match in its own transaction. A match is a pure function of its spec, so which
+//! thread plays it, and when, changes nothing in its result; killing the process loses at most
+//! the matches in flight, which the next run plays.
+
+use super::plan::{Plan, PlannedMatch, plan};
+use super::spec::Resolved;
+use super::store::{Outcome, Store, StoreError};
+use crate::loader::sha256;
+use crate::play::MatchError;
+use crate::registry::{PlayError, PoolMatch};
+use crate::runtime::Arena;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+/// Why a tournament could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum TournamentError {
+    /// The plan could not be made (a bot file, two bots the same).
+    #[error(transparent)]
+    Plan(#[from] super::plan::PlanError),
+    /// The database.
+    #[error("the results database: {0}")]
+    Store(#[from] StoreError),
+    /// The game options.
+    #[error(transparent)]
+    Setup(#[from] arena_game::SetupError),
+}
+
+/// How far a run is, after each finished match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Matches the run set out to play (those not in the database when it started).
+    pub total: usize,
+    /// Of those, finished.
+    pub done: usize,
+    /// Forfeits so far in this run.
+    pub forfeits: usize,
+}
+
+/// What a run did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunReport {
+    /// The SPEC's digest (what the database tags its plan with).
+    pub spec_digest: String,
+    /// Matches planned.
+    pub planned: usize,
+    /// Already in the database when the run started.
+    pub already_done: usize,
+    /// Played by this run.
+    pub played: usize,
+    /// Recorded as not played by this run (a bot that did not load, ...).
+    pub not_played: usize,
+    /// Not recorded because the host ran out of a resource: the next run retries them.
+    pub retry: usize,
+    /// Bots that failed to load: (file, why).
+    pub load_errors: Vec<(PathBuf, String)>,
+    /// Results in the database that this SPEC does not plan (an earlier SPEC's, kept).
+    pub other_results: u64,
+}
+
+/// The digest of a plan: sha256 of its match ids, one per line, in plan order.
+pub fn spec_digest(plan: &Plan) -> String {
+    let ids: Vec<&str> = plan.matches.iter().map(|planned| planned.id.as_str()).collect();
+    hex::encode(sha256(ids.join("\n").as_bytes()))
+}
+
+/// Runs (or resumes) the tournament `spec` into the database at `database`, on `jobs` threads,
+/// calling `progress` after every finished match.
+pub fn run(
+    arena: &Arena,
+    spec: &Resolved,
+    database: &Path,
+    jobs: usize,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<RunReport, TournamentError> {
+    let plan = plan(spec)?;
+    run_plan(arena, spec, &plan, database, jobs, progress)
+}
+
+/// Runs the matches of `plan` (made from `spec`) that `database` does not have yet.
+pub fn run_plan(
+    arena: &Arena,
+    spec: &Resolved,
+    plan: &Plan,
+    database: &Path,
+    jobs: usize,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<RunReport, TournamentError> {
+    let digest = spec_digest(plan);
+    let mut store = Store::open(database)?;
+    store.record_plan(&digest, plan)?;
+    let finished = store.finished_ids()?;
+    let pending: Vec<&PlannedMatch> = plan.matches.iter().filter(|planned| !finished.contains(&planned.id)).collect();
+    let mut report = RunReport {
+        spec_digest: digest.clone(),
+        planned: plan.matches.len(),
+        already_done: plan.matches.len() - pending.len(),
+        played: 0,
+        not_played: 0,
+        retry: 0,
+        load_errors: Vec::new(),
+        other_results: store.foreign_results(&digest)?,
+    };
+    if pending.is_empty() {
+        return Ok(report);
+    }
+    // Only the bots that still have matches to play are loaded (each compiled once, through the
+    // artifact cache).
+    let needed: Vec<usize> =
+        (0..plan.bots.len()).filter(|bot| pending.iter().any(|m| m.seating.contains(bot))).collect();
+    let paths: Vec<PathBuf> = needed.iter().map(|&bot| plan.bots[bot].path.clone()).collect();
+    let pool = spec.game.load_pool(arena, &paths, &spec.options, spec.budget.memory_mib)?;
+    let mut loaded = vec![None; plan.bots.len()];
+    for (position, (&bot, error)) in needed.iter().zip(pool.load_errors()).enumerate() {
+        match error {
+            None => loaded[bot] = Some(position),
+            Some(error) => {
+                store.record_load_error(&plan.bots[bot], &error)?;
+                report.load_errors.push((plan.bots[bot].path.clone(), error));
+            }
+        }
+    }
+    let total = pending.len();
+    let mut playable = Vec::new();
+    let mut done = 0;
+    for planned in pending {
+        let seating: Option<Vec<usize>> = planned.seating.iter().map(|&bot| loaded[bot]).collect();
+        match seating {
+            Some(seating) => playable.push((planned, seating)),
+            None => {
+                let missing: Vec<&str> = planned
+                    .seating
+                    .iter()
+                    .filter(|&&bot| loaded[bot].is_none())
+                    .map(|&bot| plan.bots[bot].name.as_str())
+                    .collect();
+                let why = format!("not played: {} could not be loaded", missing.join(", "));
+                if store.record_match(planned, Outcome::NotPlayed(&why))? {
+                    report.not_played += 1;
+                }
+                done += 1;
+            }
+        }
+    }
+    progress(Progress { total, done, forfeits: 0 });
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (sender, receiver) = mpsc::channel::<(usize, Result<PoolMatch, PlayError>)>();
+    let jobs = jobs.clamp(1, playable.len().max(1));
+    let written = std::thread::scope(|scope| -> Result<(), TournamentError> {
+        for _ in 0..jobs {
+            let sender = sender.clone();
+            let (next, stop, playable, pool) = (&next, &stop, &playable, &pool);
+            scope.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((planned, seating)) = playable.get(index) else { break };
+                    let played = pool.play(arena, seating, planned.spec.seed, planned.spec.budget);
+                    if sender.send((index, played)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        let mut forfeits = 0;
+        for (index, played) in receiver {
+            let (planned, _) = playable[index];
+            let recorded = match &played {
+                Ok(played) => {
+                    forfeits += played.result.players.iter().filter(|player| player.forfeit).count();
+                    let replay_sha256 = hex::encode(sha256(played.replay.as_bytes()));
+                    let outcome = Outcome::Played {
+                        result: &played.result,
+                        seat_turns: &played.seat_turns,
+                        replay_sha256: &replay_sha256,
+                    };
+                    store.record_match(planned, outcome).map(|new| (new, true))
+                }
+                // The host, not the bots, lacked something: not recorded, the next run retries.
+                Err(PlayError::Match(MatchError::HostResources { .. })) => {
+                    report.retry += 1;
+                    Ok((false, false))
+                }
+                Err(err) => store.record_match(planned, Outcome::NotPlayed(&err.to_string())).map(|new| (new, false)),
+            };
+            match recorded {
+                Ok((true, true)) => report.played += 1,
+                Ok((true, false)) => report.not_played += 1,
+                Ok((false, _)) => {}
+                Err(err) => {
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(err.into());
+                }
+            }
+            done += 1;
+            progress(Progress { total, done, forfeits });
+        }
+        Ok(())
+    });
+    written?;
+    Ok(report)
+}

@@ -1,0 +1,329 @@
+//! The tournament SPEC: a TOML file naming the game, its options, the budgets, the bots, the
+//! format, the seeds and the database. Parsing refuses an unknown key or a bad value naming the
+//! line; [`Spec::resolve`] then finds every bot file (folders give their `.wasm` files) and
+//! checks the game and its options, all before any match starts.
+
+use crate::budget::Budget;
+use crate::registry::{GameEntry, find_game, game_names};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// A SPEC as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spec {
+    /// The game, as `arena games` names it.
+    pub game: String,
+    /// `round-robin` or `gauntlet`.
+    pub format: Format,
+    /// Bot files and folders (every `.wasm` file directly inside); relative to the SPEC's folder.
+    pub bots: Vec<PathBuf>,
+    /// Gauntlet only: the bots that each play every bot of `bots` (the pool).
+    #[serde(default)]
+    pub challengers: Vec<PathBuf>,
+    /// The seeds every pairing plays: a list (`[1, 2, 3]`) or a range (`"1..10"`, inclusive).
+    pub seeds: Seeds,
+    /// Seats per match, for games of more than two players (default: the game's fewest).
+    #[serde(default)]
+    pub players: Option<usize>,
+    /// The results database (default `tournament.sqlite` beside the SPEC).
+    #[serde(default)]
+    pub database: Option<PathBuf>,
+    /// Game options, as `--option KEY=VALUE`.
+    #[serde(default)]
+    pub options: BTreeMap<String, String>,
+    /// Budgets (default: the arena's defaults).
+    #[serde(default)]
+    pub budget: SpecBudget,
+}
+
+/// The formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// Every group of `players` bots, every seed, every seat rotation.
+    RoundRobin,
+    /// Every challenger against every group of the pool, every seed, every seat rotation.
+    Gauntlet,
+}
+
+/// The seeds, as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum Seeds {
+    /// `[1, 2, 3]`.
+    List(Vec<u64>),
+    /// `"1..10"`, both ends included.
+    Range(String),
+}
+
+/// The `[budget]` table; anything left out is the arena's default.
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpecBudget {
+    /// Fuel per turn.
+    pub turn_fuel: Option<u64>,
+    /// Fuel per game.
+    pub game_fuel: Option<u64>,
+    /// Memory per bot, MiB.
+    pub memory_mib: Option<u32>,
+}
+
+/// Why a SPEC is refused.
+#[derive(Debug, thiserror::Error)]
+pub enum SpecError {
+    /// The file cannot be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The SPEC.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Not TOML, an unknown key or a bad value (the message names the line).
+    #[error("{path}: {message}")]
+    Parse {
+        /// The SPEC.
+        path: PathBuf,
+        /// toml's message, with the line and column.
+        message: String,
+    },
+    /// A value is impossible (an unknown game, a missing bot file, ...).
+    #[error("{path}: {message}")]
+    Invalid {
+        /// The SPEC.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// A SPEC checked and with every path resolved.
+#[derive(Clone)]
+pub struct Resolved {
+    /// The game's registry entry.
+    pub game: &'static dyn GameEntry,
+    /// The game, as `arena games` names it.
+    pub game_name: &'static str,
+    /// The format.
+    pub format: Format,
+    /// The pool (round robin: every bot), deduplicated by path, in the order given.
+    pub bots: Vec<PathBuf>,
+    /// Gauntlet challengers.
+    pub challengers: Vec<PathBuf>,
+    /// The seeds, in order.
+    pub seeds: Vec<u64>,
+    /// Seats per match.
+    pub players: usize,
+    /// The database.
+    pub database: PathBuf,
+    /// Game options, sorted by key.
+    pub options: Vec<(String, String)>,
+    /// The budgets.
+    pub budget: Budget,
+}
+
+/// The most seeds one SPEC may list: a typo such as `"1..1000000000"` is refused, not planned.
+pub const MAX_SEEDS: u64 = 100_000;
+
+impl Spec {
+    /// Reads and parses the SPEC at `path`.
+    pub fn read(path: &Path) -> Result<Spec, SpecError> {
+        let text = std::fs::read_to_string(path).map_err(|source| SpecError::Read { path: path.into(), source })?;
+        Spec::parse(path, &text)
+    }
+
+    /// Parses SPEC text (`path` names it in errors).
+    pub fn parse(path: &Path, text: &str) -> Result<Spec, SpecError> {
+        toml::from_str(text)
+            .map_err(|err| SpecError::Parse { path: path.into(), message: err.to_string().trim_end().to_owned() })
+    }
+
+    /// Checks the SPEC and resolves its paths against `base` (the SPEC's folder).
+    pub fn resolve(&self, path: &Path, base: &Path) -> Result<Resolved, SpecError> {
+        let invalid = |message: String| SpecError::Invalid { path: path.into(), message };
+        let game = find_game(&self.game)
+            .ok_or_else(|| invalid(format!("unknown game {:?} (games: {})", self.game, game_names().join(", "))))?;
+        let info = game.info();
+        let players = self.players.unwrap_or(info.min_players);
+        if !(info.min_players..=info.max_players).contains(&players) {
+            return Err(invalid(format!(
+                "players = {players}: {} takes {} players",
+                info.name,
+                crate::registry::player_count(info.min_players, info.max_players)
+            )));
+        }
+        let bots = bot_files(&self.bots, base).map_err(invalid)?;
+        let challengers = bot_files(&self.challengers, base).map_err(invalid)?;
+        match self.format {
+            Format::RoundRobin if !challengers.is_empty() => {
+                return Err(invalid("`challengers` is for format = \"gauntlet\"".into()));
+            }
+            Format::RoundRobin if bots.len() < players => {
+                return Err(invalid(format!(
+                    "a round robin of {players}-player matches needs at least {players} bots, {} given",
+                    bots.len()
+                )));
+            }
+            Format::Gauntlet if challengers.is_empty() || bots.len() + 1 < players => {
+                return Err(invalid(format!(
+                    "a gauntlet needs `challengers` and at least {} bots in its pool",
+                    players.saturating_sub(1).max(1)
+                )));
+            }
+            _ => {}
+        }
+        let seeds = self.seeds.values().map_err(invalid)?;
+        let defaults = Budget::default();
+        let budget = Budget {
+            turn_fuel: self.budget.turn_fuel.unwrap_or(defaults.turn_fuel),
+            game_fuel: self.budget.game_fuel.unwrap_or(defaults.game_fuel),
+            memory_mib: self.budget.memory_mib.unwrap_or(defaults.memory_mib),
+            ..defaults
+        };
+        budget.validate().map_err(|message| invalid(format!("[budget]: {message}")))?;
+        let options: Vec<(String, String)> = self.options.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        game.check_options(&options).map_err(|err| invalid(format!("[options]: {err}")))?;
+        let database = base.join(self.database.clone().unwrap_or_else(|| PathBuf::from("tournament.sqlite")));
+        Ok(Resolved {
+            game,
+            game_name: info.name,
+            format: self.format,
+            bots,
+            challengers,
+            seeds,
+            players,
+            database,
+            options,
+            budget,
+        })
+    }
+}
+
+impl Seeds {
+    /// The seeds in order, duplicates refused.
+    pub fn values(&self) -> Result<Vec<u64>, String> {
+        let seeds = match self {
+            Seeds::List(list) => list.clone(),
+            Seeds::Range(text) => {
+                let parse = |part: &str| part.trim().parse::<u64>().ok();
+                let (first, last) = text
+                    .split_once("..")
+                    .and_then(|(first, last)| Some((parse(first)?, parse(last)?)))
+                    .filter(|(first, last)| first <= last)
+                    .ok_or_else(|| format!("seeds = {text:?}: expected \"FIRST..LAST\" with FIRST <= LAST"))?;
+                if last - first >= MAX_SEEDS {
+                    return Err(format!("seeds = {text:?}: more than {MAX_SEEDS} seeds"));
+                }
+                (first..=last).collect()
+            }
+        };
+        if seeds.is_empty() {
+            return Err("seeds: at least one seed".into());
+        }
+        let mut sorted = seeds.clone();
+        sorted.sort_unstable();
+        if sorted.windows(2).any(|pair| pair[0] == pair[1]) {
+            return Err("seeds: a seed is listed twice".into());
+        }
+        if seeds.len() as u64 > MAX_SEEDS {
+            return Err(format!("seeds: more than {MAX_SEEDS} seeds"));
+        }
+        Ok(seeds)
+    }
+}
+
+/// The bot files `entries` name: files as given, folders as the `.wasm` files directly inside
+/// them (sorted by name); each path once, in order.
+fn bot_files(entries: &[PathBuf], base: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    for entry in entries {
+        let path = base.join(entry);
+        if path.is_dir() {
+            let listing =
+                std::fs::read_dir(&path).map_err(|err| format!("bots: cannot read {}: {err}", path.display()))?;
+            let mut found: Vec<PathBuf> = listing
+                .filter_map(|item| item.ok().map(|item| item.path()))
+                .filter(|file| file.extension().is_some_and(|ext| ext == "wasm") && file.is_file())
+                .collect();
+            found.sort();
+            if found.is_empty() {
+                return Err(format!("bots: {} holds no .wasm file", path.display()));
+            }
+            files.extend(found);
+        } else if path.is_file() {
+            files.push(path);
+        } else {
+            return Err(format!("bots: {} does not exist", path.display()));
+        }
+    }
+    let mut unique: Vec<PathBuf> = Vec::with_capacity(files.len());
+    for file in files {
+        if !unique.contains(&file) {
+            unique.push(file);
+        }
+    }
+    Ok(unique)
+}
+
+/// A starter SPEC for `arena tournament init`: a seat-swapped round robin of `bots` on 10 seeds.
+pub fn starter(game: &str, bots: &[String]) -> String {
+    let listed: Vec<String> = bots.iter().map(|bot| format!("    {:?},", bot)).collect();
+    format!(
+        r#"# A Wasm Arena tournament (`arena tournament run THIS_FILE`).
+game = "{game}"
+# round-robin: every pair (every group of `players`), every seed, every seat order.
+# gauntlet: every bot of `challengers` against the pool in `bots`.
+format = "round-robin"
+# Bot files, and folders (every .wasm file directly inside); relative to this file.
+bots = [
+{}
+]
+# Every pairing plays every seed, in every seat order: "FIRST..LAST" or a list [1, 2, 3].
+seeds = "1..10"
+# Seats per match (games of 2 to 8 players; default: the game's fewest).
+# players = 2
+# Results, resumable: rerunning the same command continues where it stopped.
+database = "tournament.sqlite"
+
+# Game options, as `arena match --option KEY=VALUE` (`arena games` lists them).
+[options]
+
+# Budgets (defaults shown).
+[budget]
+turn_fuel = 10000000
+game_fuel = 100000000
+memory_mib = 64
+"#,
+        listed.join("\n")
+    )
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unknown_key_is_refused_naming_its_line() {
+        let text = "game = \"azul\"\nformat = \"round-robin\"\nbots = []\nseeds = [1]\nturn_fuel = 5\n";
+        let err = Spec::parse(Path::new("t.toml"), text).unwrap_err().to_string();
+        assert!(err.contains("line 5") && err.contains("turn_fuel"), "{err}");
+    }
+
+    #[test]
+    fn seeds_are_a_list_or_an_inclusive_range() {
+        assert_eq!(Seeds::Range("3..5".into()).values().unwrap(), [3, 4, 5]);
+        assert_eq!(Seeds::List(vec![9, 2]).values().unwrap(), [9, 2]);
+        assert!(Seeds::Range("5..3".into()).values().is_err());
+        assert!(Seeds::List(vec![1, 1]).values().is_err());
+        assert!(Seeds::Range("0..100000000".into()).values().is_err());
+    }
+
+    #[test]
+    fn the_starter_spec_parses() {
+        let spec = Spec::parse(Path::new("s.toml"), &starter("azul", &["a.wasm".into(), "b/".into()])).unwrap();
+        assert_eq!((spec.game.as_str(), spec.format, spec.bots.len()), ("azul", Format::RoundRobin, 2));
+    }
+}

@@ -1,0 +1,211 @@
+//! `arena tournament` as an organizer meets it: results that do not depend on the number of
+//! jobs, a run killed with SIGKILL and resumed that ends with every match exactly once and the
+//! same results as an uninterrupted run, and bad SPECs and bad bots refused or reported.
+//! Needs the example bots (`cargo xtask bots`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use crate::common::{arena, bot, scratch, stderr, stdout};
+use arena_host::tournament::store::Store;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// Writes a SPEC into a fresh folder of its own; returns its path.
+fn write_spec(name: &str, body: &str) -> PathBuf {
+    let dir = scratch(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("spec.toml");
+    std::fs::write(&path, body).unwrap();
+    path
+}
+
+/// A round robin of `bots` on `seeds`, with its database beside the SPEC.
+fn round_robin(name: &str, bots: &[&str], seeds: &str) -> PathBuf {
+    let listed: Vec<String> = bots.iter().map(|name| format!("{:?}", bot(name))).collect();
+    write_spec(
+        name,
+        &format!("game = \"azul\"\nformat = \"round-robin\"\nbots = [{}]\nseeds = \"{seeds}\"\n", listed.join(", ")),
+    )
+}
+
+/// Every finished match of a database's current tournament: (id, played, result JSON).
+fn matches(db: &Path) -> Vec<(String, bool, String)> {
+    let store = Store::open(db).unwrap();
+    let digest = store.current_spec().unwrap().unwrap();
+    store.matches(&digest).unwrap()
+}
+
+fn run(spec: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["tournament", "run", spec.to_str().unwrap()];
+    args.extend(extra);
+    arena(&args)
+}
+
+/// Issue item 2: the same SPEC with 1 and 2 jobs gives the identical leaderboard and identical
+/// per-match results; a second run plays nothing.
+#[test]
+fn one_job_and_two_jobs_give_identical_results_and_a_rerun_plays_nothing() {
+    let spec = round_robin("jobs", &["azul-greedy", "azul-random", "azul-trivial"], "1..4");
+    let (one, two) = (spec.with_file_name("one.sqlite"), spec.with_file_name("two.sqlite"));
+    let first = run(&spec, &["--jobs", "1", "--db", one.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    let second = run(&spec, &["--jobs", "2", "--db", two.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(second.status.code(), Some(0), "{}", stderr(&second));
+    assert_eq!(stdout(&first), stdout(&second));
+    let board: serde_json::Value = serde_json::from_str(&stdout(&first)).unwrap();
+    // 3 pairs x 4 seeds x 2 seat orders.
+    assert_eq!((board["matches_planned"].as_u64(), board["matches_played"].as_u64()), (Some(24), Some(24)));
+    let leaderboard = board["leaderboard"].as_array().unwrap();
+    assert_eq!(leaderboard[0]["bot"], "azul-greedy", "{board}");
+    for row in leaderboard {
+        for key in
+            ["bot", "sha256", "matches", "wins", "draws", "losses", "rating", "rating_low", "rating_high", "forfeits"]
+        {
+            assert!(!row[key].is_null(), "{key} in {row}");
+        }
+        assert_eq!(row["matches"], 16);
+    }
+    assert_eq!(matches(&one), matches(&two));
+    let again = run(&spec, &["--jobs", "2", "--db", two.to_str().unwrap()]);
+    assert!(stderr(&again).contains("24 already in"), "{}", stderr(&again));
+    assert!(stderr(&again).contains("0 played now"), "{}", stderr(&again));
+}
+
+/// Issue item 3 and "done means": a run killed with SIGKILL halfway, then run again, ends with
+/// every planned match exactly once, results identical to an uninterrupted run, and a database
+/// SQLite finds intact.
+#[test]
+fn a_run_killed_halfway_and_rerun_completes_with_every_match_once() {
+    let spec = round_robin("killed", &["azul-trivial", "azul-random", "fx-trivial"], "1..150");
+    let killed_db = spec.with_file_name("killed.sqlite");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["tournament", "run", spec.to_str().unwrap(), "--jobs", "2", "--quiet", "--db"])
+        .arg(&killed_db)
+        .env("ARENA_CACHE_DIR", scratch("arena-cache"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once some matches are in (polling the database as `show` would).
+    let mut played_at_kill = 0;
+    for _ in 0..3000 {
+        std::thread::sleep(Duration::from_millis(5));
+        if let Ok(store) = Store::open(&killed_db)
+            && let Ok(Some(digest)) = store.current_spec()
+            && let Ok((_, played, _)) = store.progress(&digest)
+            && played >= 20
+        {
+            played_at_kill = played;
+            break;
+        }
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert!(played_at_kill >= 20, "the run recorded matches before it was killed");
+    let total = 3 * 150 * 2;
+    let after_kill = matches(&killed_db).len();
+    assert!(after_kill < total, "killed before the end: {after_kill} of {total}");
+
+    let resumed = run(&spec, &["--jobs", "2", "--db", killed_db.to_str().unwrap()]);
+    assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
+    assert!(stderr(&resumed).contains(&format!("{after_kill} already in")), "{}", stderr(&resumed));
+    let reference_db = spec.with_file_name("reference.sqlite");
+    let reference = run(&spec, &["--jobs", "1", "--db", reference_db.to_str().unwrap()]);
+    assert_eq!(reference.status.code(), Some(0), "{}", stderr(&reference));
+    let (resumed_matches, reference_matches) = (matches(&killed_db), matches(&reference_db));
+    assert_eq!(resumed_matches.len(), total);
+    assert_eq!(resumed_matches, reference_matches);
+    assert_eq!(Store::open(&killed_db).unwrap().integrity_check().unwrap(), "ok");
+}
+
+/// Issue item 7: an unknown key, a missing bot file and an impossible option are refused
+/// before any match, naming the line, the file or the option; nothing is written.
+#[test]
+fn bad_specs_are_refused_before_any_match() {
+    let greedy = bot("azul-greedy");
+    let cases = [
+        (
+            "unknown-key",
+            format!("game = \"azul\"\nformat = \"round-robin\"\nbots = [{greedy:?}]\nseeds = [1]\nturn_fuel = 5\n"),
+            "line 5",
+        ),
+        (
+            "missing-file",
+            format!("game = \"azul\"\nformat = \"round-robin\"\nbots = [{greedy:?}, \"nope.wasm\"]\nseeds = [1]\n"),
+            "nope.wasm does not exist",
+        ),
+        (
+            "bad-option",
+            format!(
+                "game = \"azul\"\nformat = \"round-robin\"\nbots = [{greedy:?}, {:?}]\nseeds = [1]\n[options]\ncolour = \"x\"\n",
+                bot("azul-random")
+            ),
+            "[options]",
+        ),
+        (
+            "bad-game",
+            "game = \"chess\"\nformat = \"round-robin\"\nbots = []\nseeds = [1]\n".to_owned(),
+            "unknown game \"chess\"",
+        ),
+    ];
+    for (name, body, expected) in cases {
+        let spec = write_spec(name, &body);
+        let out = run(&spec, &[]);
+        assert_eq!(out.status.code(), Some(2), "{name}: {}", stderr(&out));
+        assert!(stderr(&out).contains(expected), "{name}: {}", stderr(&out));
+        assert!(!spec.with_file_name("tournament.sqlite").exists(), "{name}: nothing written");
+    }
+}
+
+/// Issue item 7: a bot that fails to load is reported once with its file and reason, its
+/// matches are recorded as not played (not as losses), and the others play.
+#[test]
+fn a_bot_that_fails_to_load_is_reported_and_the_rest_play() {
+    let spec_dir = scratch("bad-bot");
+    let _ = std::fs::remove_dir_all(&spec_dir);
+    std::fs::create_dir_all(&spec_dir).unwrap();
+    let broken = spec_dir.join("broken.wasm");
+    std::fs::write(&broken, b"\0asm not really").unwrap();
+    let body = format!(
+        "game = \"azul\"\nformat = \"round-robin\"\nbots = [{:?}, {:?}, \"broken.wasm\"]\nseeds = [1, 2]\n",
+        bot("azul-greedy"),
+        bot("azul-random")
+    );
+    std::fs::write(spec_dir.join("spec.toml"), body).unwrap();
+    let out = run(&spec_dir.join("spec.toml"), &["--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let reports = stderr(&out).lines().filter(|line| line.contains("broken.wasm")).count();
+    assert_eq!(reports, 1, "reported once: {}", stderr(&out));
+    let board: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(board["matches_planned"], 12);
+    assert_eq!(board["matches_played"], 4);
+    assert_eq!(board["matches_not_played"], 8);
+    let broken_row = board["leaderboard"].as_array().unwrap().iter().find(|row| row["bot"] == "broken").unwrap();
+    assert_eq!((broken_row["matches"].as_u64(), broken_row["losses"].as_u64()), (Some(0), Some(0)));
+    assert!(broken_row["load_error"].as_str().unwrap().contains("broken.wasm"), "{broken_row}");
+}
+
+/// `init` prints a SPEC that `run` accepts as is.
+#[test]
+fn the_starter_spec_runs() {
+    let out = arena(&["tournament", "init", "--game", "azul", &bot("azul-greedy"), &bot("azul-random")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let spec = write_spec("starter", &stdout(&out).replace("seeds = \"1..10\"", "seeds = \"1..2\""));
+    let ran = run(&spec, &["--quiet"]);
+    assert_eq!(ran.status.code(), Some(0), "{}", stderr(&ran));
+    assert!(stdout(&ran).starts_with("4 of 4 matches played"), "{}", stdout(&ran));
+    assert!(stderr(&ran).is_empty(), "--quiet: {}", stderr(&ran));
+}
+
+/// The README's complete SPEC example parses (every key it shows exists).
+#[test]
+fn the_readme_spec_example_parses() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md")).unwrap();
+    let start = readme.find("```toml\ngame = ").expect("the README shows a SPEC") + "```toml\n".len();
+    let end = start + readme[start..].find("```").unwrap();
+    let spec = arena_host::tournament::spec::Spec::parse(Path::new("README.md"), &readme[start..end]).unwrap();
+    assert_eq!(spec.game, "azul");
+    assert_eq!(spec.budget.turn_fuel, Some(10_000_000));
+}
