@@ -1,11 +1,14 @@
 //! `arena tournament`: `init` prints a starter SPEC, `run` plays (or resumes) a SPEC into its
 //! database with progress, `show` prints a database's leaderboard (also during a run), `plan`
-//! writes every match of a SPEC as JSON lines.
+//! writes every match of a SPEC as JSON lines, `run-plan` plays one shard of such a plan into its
+//! own database, and `merge` joins the shards' databases.
 
 use anyhow::Context;
+use arena_host::runtime::Arena;
 use arena_host::tournament::leaderboard::{self, Style};
-use arena_host::tournament::plan::plan;
-use arena_host::tournament::run::{Progress, run};
+use arena_host::tournament::merge::merge;
+use arena_host::tournament::plan::{Plan, plan};
+use arena_host::tournament::run::{Progress, RunReport, Shard, run_plan};
 use arena_host::tournament::spec::{Resolved, Spec, starter};
 use arena_host::tournament::store::Store;
 use clap::{Args, Subcommand, ValueEnum};
@@ -18,7 +21,9 @@ Examples:
   arena tournament init --game azul target/bots/azul-greedy.wasm target/bots/azul-random.wasm > spec.toml
   arena tournament run spec.toml --jobs 2      # rerun to resume after an interruption
   arena tournament show tournament.sqlite --format json
-  arena tournament plan spec.toml -o plan.jsonl";
+  arena tournament plan spec.toml -o plan.jsonl
+  arena tournament run-plan plan.jsonl --shard 0/3 --db shard-0.sqlite   # likewise 1/3, 2/3
+  arena tournament merge shard-0.sqlite shard-1.sqlite shard-2.sqlite -o all.sqlite";
 
 #[derive(Debug, Subcommand)]
 pub enum TournamentCommand {
@@ -40,6 +45,19 @@ pub enum TournamentCommand {
         /// Output format.
         #[arg(long, value_enum, default_value_t = ShowFormat::Table)]
         format: ShowFormat,
+    },
+    /// Play one shard of a plan file (`plan` writes one) into its own database; rerunning it
+    /// resumes it, and a finished shard exits at once.
+    RunPlan(RunPlanArgs),
+    /// Merge shard databases of one plan into a new database: every planned match present,
+    /// duplicates compared byte for byte (a difference is a determinism failure: exit 1).
+    Merge {
+        /// The shard databases.
+        #[arg(required = true, value_name = "SHARD_DB")]
+        inputs: Vec<PathBuf>,
+        /// The merged database (must not exist).
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: PathBuf,
     },
     /// Write every match of a SPEC, one JSON object per line: its id and full spec.
     Plan {
@@ -67,6 +85,26 @@ pub struct RunArgs {
     /// Leaderboard format.
     #[arg(long, value_enum, default_value_t = ShowFormat::Table)]
     format: ShowFormat,
+    #[command(flatten)]
+    cache: super::cache_cmd::UseCacheArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct RunPlanArgs {
+    /// The plan file (`arena tournament plan SPEC -o plan.jsonl`).
+    plan: PathBuf,
+    /// Which shard to play: I/N plays the matches whose line number (from 0) is I modulo N.
+    #[arg(long, value_name = "I/N", default_value = "0/1")]
+    shard: Shard,
+    /// The shard's database.
+    #[arg(long, value_name = "FILE")]
+    db: PathBuf,
+    /// Matches played at once (default: every core).
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+    /// Print nothing but errors.
+    #[arg(long)]
+    quiet: bool,
     #[command(flatten)]
     cache: super::cache_cmd::UseCacheArgs,
 }
@@ -102,6 +140,8 @@ pub fn run_command(command: TournamentCommand) -> anyhow::Result<ExitCode> {
         TournamentCommand::Run(args) => run_tournament(args),
         TournamentCommand::Show { db, format } => show(&db, format),
         TournamentCommand::Plan { spec, output } => write_plan(&spec, output.as_deref()),
+        TournamentCommand::RunPlan(args) => run_shard(args),
+        TournamentCommand::Merge { inputs, output } => merge_shards(&inputs, &output),
     }
 }
 
@@ -115,9 +155,57 @@ fn resolve(path: &Path) -> anyhow::Result<Resolved> {
 fn run_tournament(args: RunArgs) -> anyhow::Result<ExitCode> {
     let spec = resolve(&args.spec)?;
     let database = args.db.clone().unwrap_or_else(|| spec.database.clone());
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(usize::from).unwrap_or(1)).max(1);
     let arena = args.cache.arena()?;
-    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
+    let plan = plan(&spec)?;
+    let report = play(&arena, &plan, Shard::WHOLE, &database, args.jobs, args.quiet)?;
+    let store = Store::open(&database)?;
+    let board = leaderboard::read(&store, Some(&report.spec_digest))?.context("the run recorded no plan")?;
+    outln!("{}", leaderboard::render(&board, args.format.style()));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_shard(args: RunPlanArgs) -> anyhow::Result<ExitCode> {
+    let text = std::fs::read_to_string(&args.plan).with_context(|| format!("cannot read {}", args.plan.display()))?;
+    let plan = Plan::from_jsonl(&text).with_context(|| args.plan.display().to_string())?;
+    Store::open(&args.db)?.record_shard(&format!("{}/{}", args.shard.index, args.shard.count))?;
+    let arena = args.cache.arena()?;
+    play(&arena, &plan, args.shard, &args.db, args.jobs, args.quiet)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn merge_shards(inputs: &[PathBuf], output: &Path) -> anyhow::Result<ExitCode> {
+    let report = merge(inputs, output)?;
+    for (id, first, second) in &report.mismatches {
+        eprintln!("determinism failure: match {id} differs between {} and {}", first.display(), second.display());
+    }
+    for (shard, ids) in &report.missing {
+        let shard = shard.map_or_else(|| "unknown shard".to_owned(), |shard| format!("shard {shard}"));
+        eprintln!("{shard}: {} planned matches missing (first: {})", ids.len(), ids[0]);
+    }
+    eprintln!(
+        "{} planned, {} merged into {}, {} identical duplicates, {} missing, {} differing",
+        report.planned,
+        report.merged,
+        output.display(),
+        report.duplicates,
+        report.missing.values().map(Vec::len).sum::<usize>(),
+        report.mismatches.len()
+    );
+    Ok(if report.complete() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// Plays `shard` of `plan` into `database` with progress on stderr (a bar on a terminal, a line
+/// every tenth otherwise, nothing when `quiet`), then reports what the run did.
+fn play(
+    arena: &Arena,
+    plan: &Plan,
+    shard: Shard,
+    database: &Path,
+    jobs: Option<usize>,
+    quiet: bool,
+) -> anyhow::Result<RunReport> {
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(usize::from).unwrap_or(1)).max(1);
+    let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(0);
         let style =
             indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} matches  {per_sec}  ETA {eta}  {msg}")
@@ -125,8 +213,7 @@ fn run_tournament(args: RunArgs) -> anyhow::Result<ExitCode> {
         bar.set_style(style);
         bar
     });
-    // Without a terminal: a line at every tenth of the run.
-    let plain = !args.quiet && bar.is_none();
+    let plain = !quiet && bar.is_none();
     let progress = |progress: Progress| {
         if let Some(bar) = &bar {
             bar.set_length(progress.total as u64);
@@ -139,11 +226,11 @@ fn run_tournament(args: RunArgs) -> anyhow::Result<ExitCode> {
             }
         }
     };
-    let report = run(&arena, &spec, &database, jobs, &progress)?;
+    let report = run_plan(arena, plan, shard, database, jobs, &progress)?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    if !args.quiet {
+    if !quiet {
         for (path, error) in &report.load_errors {
             eprintln!("{} was not loaded, its matches are not played: {error}", path.display());
         }
@@ -167,10 +254,7 @@ fn run_tournament(args: RunArgs) -> anyhow::Result<ExitCode> {
             }
         );
     }
-    let store = Store::open(&database)?;
-    let board = leaderboard::read(&store, Some(&report.spec_digest))?.context("the run recorded no plan")?;
-    outln!("{}", leaderboard::render(&board, args.format.style()));
-    Ok(ExitCode::SUCCESS)
+    Ok(report)
 }
 
 fn show(db: &Path, format: ShowFormat) -> anyhow::Result<ExitCode> {
@@ -187,13 +271,7 @@ fn show(db: &Path, format: ShowFormat) -> anyhow::Result<ExitCode> {
 fn write_plan(spec_path: &Path, output: Option<&Path>) -> anyhow::Result<ExitCode> {
     let spec = resolve(spec_path)?;
     let plan = plan(&spec)?;
-    let mut lines = String::new();
-    for planned in &plan.matches {
-        let bots: Vec<_> = planned.seating.iter().map(|&bot| &plan.bots[bot]).collect();
-        let line = serde_json::json!({ "id": planned.id, "spec": planned.spec, "bots": bots });
-        lines.push_str(&line.to_string());
-        lines.push('\n');
-    }
+    let lines = plan.to_jsonl();
     match output {
         Some(path) => std::fs::write(path, lines).with_context(|| format!("cannot write {}", path.display()))?,
         None => print!("{lines}"),

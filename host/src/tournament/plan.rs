@@ -146,6 +146,69 @@ pub fn plan(spec: &Resolved) -> Result<Plan, PlanError> {
     Ok(Plan { bots, matches })
 }
 
+/// One line of a plan file: a match's id, its spec and its bots in seat order.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlanLine {
+    id: String,
+    spec: MatchSpec,
+    bots: Vec<PlanBot>,
+}
+
+impl Plan {
+    /// The plan file: one JSON object per match (`id`, `spec`, `bots` in seat order), in plan
+    /// order.
+    pub fn to_jsonl(&self) -> String {
+        let mut lines = String::new();
+        for planned in &self.matches {
+            let bots = planned.seating.iter().filter_map(|&bot| self.bots.get(bot).cloned()).collect();
+            let line = PlanLine { id: planned.id.clone(), spec: planned.spec.clone(), bots };
+            lines.push_str(&serde_json::to_string(&line).unwrap_or_default());
+            lines.push('\n');
+        }
+        lines
+    }
+
+    /// Reads a plan file, checking every id against its spec and every bot file against the
+    /// sha256 the plan names (a plan is run where its bots may have been replaced).
+    pub fn from_jsonl(text: &str) -> Result<Plan, PlanError> {
+        let mut plan = Plan { bots: Vec::new(), matches: Vec::new() };
+        for (number, line) in text.lines().enumerate().filter(|(_, line)| !line.trim().is_empty()) {
+            let at = |what: String| PlanError::Bots(format!("plan line {}: {what}", number + 1));
+            let line: PlanLine = serde_json::from_str(line).map_err(|err| at(err.to_string()))?;
+            if line.spec.id() != line.id {
+                return Err(at(format!("id {} is not the sha256 of its spec", line.id)));
+            }
+            let seats: Vec<&str> = line.bots.iter().map(|bot| bot.sha256.as_str()).collect();
+            if seats != line.spec.seats.iter().map(String::as_str).collect::<Vec<_>>() {
+                return Err(at("its bots are not the spec's seats".into()));
+            }
+            let mut seating = Vec::with_capacity(line.bots.len());
+            for bot in line.bots {
+                let index = match plan.bots.iter().position(|known| known.sha256 == bot.sha256) {
+                    Some(index) => index,
+                    None => {
+                        let bytes = read_bot_file(&bot.path).map_err(|err| PlanError::Read(err.to_string()))?;
+                        let actual = hex::encode(sha256(&bytes));
+                        if actual != bot.sha256 {
+                            return Err(at(format!(
+                                "{} is not the bot the plan names (sha256 {actual}, the plan says {})",
+                                bot.path.display(),
+                                bot.sha256
+                            )));
+                        }
+                        plan.bots.push(bot);
+                        plan.bots.len() - 1
+                    }
+                };
+                seating.push(index);
+            }
+            plan.matches.push(PlannedMatch { id: line.id, spec: line.spec, seating });
+        }
+        Ok(plan)
+    }
+}
+
 /// Every `k`-element subset of `items`, each in `items` order, in lexicographic order.
 fn combinations(items: &[usize], k: usize) -> Vec<Vec<usize>> {
     if k == 0 {

@@ -9,7 +9,7 @@ use super::spec::Resolved;
 use super::store::{Outcome, Store, StoreError};
 use crate::loader::sha256;
 use crate::play::MatchError;
-use crate::registry::{PlayError, PoolMatch};
+use crate::registry::{PlayError, PoolMatch, find_game};
 use crate::runtime::Arena;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -45,7 +45,7 @@ pub struct Progress {
 pub struct RunReport {
     /// The SPEC's digest (what the database tags its plan with).
     pub spec_digest: String,
-    /// Matches planned.
+    /// Matches planned (for a shard: the shard's).
     pub planned: usize,
     /// Already in the database when the run started.
     pub already_done: usize,
@@ -77,27 +77,84 @@ pub fn run(
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<RunReport, TournamentError> {
     let plan = plan(spec)?;
-    run_plan(arena, spec, &plan, database, jobs, progress)
+    run_plan(arena, &plan, Shard::WHOLE, database, jobs, progress)
 }
 
-/// Runs the matches of `plan` (made from `spec`) that `database` does not have yet.
+/// The part of a plan one process plays: the matches whose position in the plan is `index`
+/// modulo `count`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, `0..count`.
+    pub index: usize,
+    /// Shards in all.
+    pub count: usize,
+}
+
+impl Shard {
+    /// The whole plan.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Whether the match at `position` in the plan is this shard's.
+    pub fn holds(self, position: usize) -> bool {
+        position % self.count.max(1) == self.index
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    /// `I/N`, with `I < N`.
+    fn from_str(text: &str) -> Result<Shard, String> {
+        let parse = |part: &str| part.trim().parse::<usize>().ok();
+        text.split_once('/')
+            .and_then(|(index, count)| Some(Shard { index: parse(index)?, count: parse(count)? }))
+            .filter(|shard| shard.count > 0 && shard.index < shard.count)
+            .ok_or_else(|| format!("expected I/N with 0 <= I < N, got {text:?}"))
+    }
+}
+
+/// Runs the matches of `shard` of `plan` that `database` does not have yet. The database records
+/// the whole plan (so `show` and `merge` know every match), and plays only the shard's.
 pub fn run_plan(
     arena: &Arena,
-    spec: &Resolved,
     plan: &Plan,
+    shard: Shard,
     database: &Path,
     jobs: usize,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<RunReport, TournamentError> {
+    let Some(first) = plan.matches.first() else {
+        return Err(TournamentError::Plan(super::plan::PlanError::Bots("the plan has no match".into())));
+    };
+    let game = find_game(&first.spec.game).ok_or_else(|| {
+        TournamentError::Plan(super::plan::PlanError::Bots(format!("unknown game {:?} in the plan", first.spec.game)))
+    })?;
+    // One pool serves every match: they must share the game, its options and the memory limit.
+    if let Some(other) = plan.matches.iter().find(|planned| {
+        (&planned.spec.game, &planned.spec.options, planned.spec.budget.memory_mib)
+            != (&first.spec.game, &first.spec.options, first.spec.budget.memory_mib)
+    }) {
+        return Err(TournamentError::Plan(super::plan::PlanError::Bots(format!(
+            "match {} has another game, options or memory limit than match {}: one plan is one tournament",
+            other.id, first.id
+        ))));
+    }
     let digest = spec_digest(plan);
     let mut store = Store::open(database)?;
     store.record_plan(&digest, plan)?;
     let finished = store.finished_ids()?;
-    let pending: Vec<&PlannedMatch> = plan.matches.iter().filter(|planned| !finished.contains(&planned.id)).collect();
+    let pending: Vec<&PlannedMatch> = plan
+        .matches
+        .iter()
+        .enumerate()
+        .filter(|(position, planned)| shard.holds(*position) && !finished.contains(&planned.id))
+        .map(|(_, planned)| planned)
+        .collect();
+    let in_shard = (0..plan.matches.len()).filter(|position| shard.holds(*position)).count();
     let mut report = RunReport {
         spec_digest: digest.clone(),
-        planned: plan.matches.len(),
-        already_done: plan.matches.len() - pending.len(),
+        planned: in_shard,
+        already_done: in_shard - pending.len(),
         played: 0,
         not_played: 0,
         retry: 0,
@@ -112,7 +169,7 @@ pub fn run_plan(
     let needed: Vec<usize> =
         (0..plan.bots.len()).filter(|bot| pending.iter().any(|m| m.seating.contains(bot))).collect();
     let paths: Vec<PathBuf> = needed.iter().map(|&bot| plan.bots[bot].path.clone()).collect();
-    let pool = spec.game.load_pool(arena, &paths, &spec.options, spec.budget.memory_mib)?;
+    let pool = game.load_pool(arena, &paths, &first.spec.options, first.spec.budget.memory_mib)?;
     let mut loaded = vec![None; plan.bots.len()];
     for (position, (&bot, error)) in needed.iter().zip(pool.load_errors()).enumerate() {
         match error {

@@ -98,6 +98,43 @@ pub enum Outcome<'a> {
     NotPlayed(&'a str),
 }
 
+/// A finished match as stored, with its seats: what a merge copies and compares.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredMatch {
+    /// The match id.
+    pub id: String,
+    /// Its canonical spec (JSON).
+    pub spec: String,
+    /// Played or not.
+    pub played: bool,
+    /// Why not played.
+    pub detail: Option<String>,
+    /// Turns.
+    pub turns: Option<i64>,
+    /// Winning seat.
+    pub winner: Option<i64>,
+    /// The result (JSON).
+    pub result: Option<String>,
+    /// sha256 of the replay.
+    pub replay_sha256: Option<String>,
+    /// Its seats.
+    pub seats: Vec<SeatRow>,
+}
+
+/// A database's current tournament: its digest, planned match ids in plan order, bots
+/// (sha256, name, path, load error) and the shard it played (`meta` key `shard`, `I/N`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredPlan {
+    /// The SPEC digest.
+    pub digest: String,
+    /// Match ids in plan order.
+    pub match_ids: Vec<String>,
+    /// Its bots.
+    pub bots: Vec<(String, String, String, Option<String>)>,
+    /// The shard a `run-plan` played, as written.
+    pub shard: Option<String>,
+}
+
 /// An open results database.
 pub struct Store {
     connection: Connection,
@@ -198,27 +235,162 @@ impl Store {
         }
         if let Outcome::Played { result, seat_turns, .. } = outcome {
             for (seat, player) in result.players.iter().enumerate() {
-                tx.execute(
-                    "INSERT INTO seats (match_id, seat, sha256, score, rank, forfeit, traps, invalid_actions,
-                     skipped_turns, fuel_total, fuel_max_turn, turns)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-                    params![
-                        planned.id,
-                        seat as i64,
-                        player.sha256,
-                        player.score,
-                        player.rank,
-                        player.forfeit,
-                        player.traps,
-                        player.invalid_actions,
-                        player.skipped_turns,
-                        player.fuel_total as i64,
-                        player.fuel_max_turn as i64,
-                        seat_turns.get(seat).copied().unwrap_or(0)
-                    ],
-                )
-                .doing("recording a seat")?;
+                let row = SeatRow {
+                    match_id: planned.id.clone(),
+                    seat: seat as u32,
+                    sha256: player.sha256.clone(),
+                    score: player.score,
+                    rank: player.rank,
+                    forfeit: player.forfeit,
+                    traps: player.traps,
+                    invalid_actions: player.invalid_actions,
+                    skipped_turns: player.skipped_turns,
+                    fuel_total: player.fuel_total,
+                    fuel_max_turn: player.fuel_max_turn,
+                    turns: seat_turns.get(seat).copied().unwrap_or(0),
+                };
+                insert_seat(&tx, &row)?;
             }
+        }
+        tx.commit().doing("committing a match")?;
+        Ok(true)
+    }
+
+    /// Records which shard of the plan this database plays (`I/N`).
+    pub fn record_shard(&self, shard: &str) -> Result<(), StoreError> {
+        self.connection
+            .execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('shard', ?1)", params![shard])
+            .doing("recording the shard")
+            .map(drop)
+    }
+
+    /// The current tournament's plan, if a run recorded one.
+    pub fn stored_plan(&self) -> Result<Option<StoredPlan>, StoreError> {
+        let Some(digest) = self.current_spec()? else { return Ok(None) };
+        let mut statement = self
+            .connection
+            .prepare("SELECT match_id FROM plans WHERE spec_digest = ?1 ORDER BY ordinal")
+            .doing("reading the plan")?;
+        let match_ids = statement
+            .query_map(params![digest], |row| row.get(0))
+            .doing("reading the plan")?
+            .collect::<Result<_, _>>()
+            .doing("reading the plan")?;
+        let mut statement = self
+            .connection
+            .prepare(
+                "SELECT b.sha256, b.name, b.path, b.load_error FROM bots b JOIN plan_bots p ON p.sha256 = b.sha256
+                 WHERE p.spec_digest = ?1 ORDER BY b.sha256",
+            )
+            .doing("reading the bots")?;
+        let bots = statement
+            .query_map(params![digest], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))
+            .doing("reading the bots")?
+            .collect::<Result<_, _>>()
+            .doing("reading the bots")?;
+        let shard = self
+            .connection
+            .query_row("SELECT value FROM meta WHERE key = 'shard'", [], |row| row.get(0))
+            .optional()
+            .doing("reading the shard")?;
+        Ok(Some(StoredPlan { digest, match_ids, bots, shard }))
+    }
+
+    /// Writes a merged plan: its bots, match ids and digest, as the current tournament.
+    pub fn write_plan(&mut self, plan: &StoredPlan) -> Result<(), StoreError> {
+        let tx = self.connection.transaction().doing("starting a transaction")?;
+        for (sha256, name, path, load_error) in &plan.bots {
+            tx.execute(
+                "INSERT INTO bots (sha256, name, path, load_error) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT(sha256) DO UPDATE SET load_error = COALESCE(bots.load_error, excluded.load_error)",
+                params![sha256, name, path, load_error],
+            )
+            .doing("recording a bot")?;
+            tx.execute(
+                "INSERT OR IGNORE INTO plan_bots (spec_digest, sha256) VALUES (?1, ?2)",
+                params![plan.digest, sha256],
+            )
+            .doing("recording a plan's bot")?;
+        }
+        for (ordinal, id) in plan.match_ids.iter().enumerate() {
+            tx.execute(
+                "INSERT OR IGNORE INTO plans (spec_digest, match_id, ordinal) VALUES (?1, ?2, ?3)",
+                params![plan.digest, id, ordinal as i64],
+            )
+            .doing("recording the plan")?;
+        }
+        tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('current_spec', ?1)", params![plan.digest])
+            .doing("recording the current SPEC")?;
+        tx.commit().doing("committing the plan")
+    }
+
+    /// Every finished match with its seats, by id.
+    pub fn stored_matches(&self) -> Result<Vec<StoredMatch>, StoreError> {
+        let mut statement = self
+            .connection
+            .prepare("SELECT id, spec, played, detail, turns, winner, result, replay_sha256 FROM matches ORDER BY id")
+            .doing("reading matches")?;
+        let mut matches: Vec<StoredMatch> = statement
+            .query_map([], |row| {
+                Ok(StoredMatch {
+                    id: row.get(0)?,
+                    spec: row.get(1)?,
+                    played: row.get(2)?,
+                    detail: row.get(3)?,
+                    turns: row.get(4)?,
+                    winner: row.get(5)?,
+                    result: row.get(6)?,
+                    replay_sha256: row.get(7)?,
+                    seats: Vec::new(),
+                })
+            })
+            .doing("reading matches")?
+            .collect::<Result<_, _>>()
+            .doing("reading matches")?;
+        let mut statement = self
+            .connection
+            .prepare(
+                "SELECT match_id, seat, sha256, score, rank, forfeit, traps, invalid_actions, skipped_turns, fuel_total,
+                        fuel_max_turn, turns FROM seats ORDER BY match_id, seat",
+            )
+            .doing("reading seats")?;
+        let seats: Vec<SeatRow> = statement
+            .query_map([], seat_row)
+            .doing("reading seats")?
+            .collect::<Result<_, _>>()
+            .doing("reading seats")?;
+        for seat in seats {
+            if let Ok(at) = matches.binary_search_by(|stored| stored.id.as_str().cmp(&seat.match_id)) {
+                matches[at].seats.push(seat);
+            }
+        }
+        Ok(matches)
+    }
+
+    /// Copies a stored match in, in one transaction; false when its id is already here.
+    pub fn insert_stored(&mut self, stored: &StoredMatch) -> Result<bool, StoreError> {
+        let tx = self.connection.transaction().doing("starting a transaction")?;
+        let inserted = tx
+            .execute(
+                "INSERT OR IGNORE INTO matches (id, spec, played, detail, turns, winner, result, replay_sha256)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    stored.id,
+                    stored.spec,
+                    stored.played,
+                    stored.detail,
+                    stored.turns,
+                    stored.winner,
+                    stored.result,
+                    stored.replay_sha256
+                ],
+            )
+            .doing("copying a match")?;
+        if inserted == 0 {
+            return Ok(false);
+        }
+        for seat in &stored.seats {
+            insert_seat(&tx, seat)?;
         }
         tx.commit().doing("committing a match")?;
         Ok(true)
@@ -294,24 +466,7 @@ impl Store {
                  WHERE p.spec_digest = ?1 ORDER BY s.match_id, s.seat",
             )
             .doing("reading results")?;
-        let rows = statement
-            .query_map(params![digest], |row| {
-                Ok(SeatRow {
-                    match_id: row.get(0)?,
-                    seat: row.get(1)?,
-                    sha256: row.get(2)?,
-                    score: row.get(3)?,
-                    rank: row.get(4)?,
-                    forfeit: row.get(5)?,
-                    traps: row.get(6)?,
-                    invalid_actions: row.get(7)?,
-                    skipped_turns: row.get(8)?,
-                    fuel_total: row.get::<_, i64>(9)? as u64,
-                    fuel_max_turn: row.get::<_, i64>(10)? as u64,
-                    turns: row.get(11)?,
-                })
-            })
-            .doing("reading results")?;
+        let rows = statement.query_map(params![digest], seat_row).doing("reading results")?;
         rows.collect::<Result<_, _>>().doing("reading results")
     }
 
@@ -329,4 +484,46 @@ impl Store {
             .doing("reading matches")?;
         rows.collect::<Result<_, _>>().doing("reading matches")
     }
+}
+
+/// A `seats` row, its columns in table order.
+fn seat_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SeatRow> {
+    Ok(SeatRow {
+        match_id: row.get(0)?,
+        seat: row.get(1)?,
+        sha256: row.get(2)?,
+        score: row.get(3)?,
+        rank: row.get(4)?,
+        forfeit: row.get(5)?,
+        traps: row.get(6)?,
+        invalid_actions: row.get(7)?,
+        skipped_turns: row.get(8)?,
+        fuel_total: row.get::<_, i64>(9)? as u64,
+        fuel_max_turn: row.get::<_, i64>(10)? as u64,
+        turns: row.get(11)?,
+    })
+}
+
+/// Inserts one `seats` row.
+fn insert_seat(tx: &rusqlite::Transaction<'_>, seat: &SeatRow) -> Result<(), StoreError> {
+    tx.execute(
+        "INSERT INTO seats (match_id, seat, sha256, score, rank, forfeit, traps, invalid_actions, skipped_turns,
+         fuel_total, fuel_max_turn, turns) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+        params![
+            seat.match_id,
+            seat.seat,
+            seat.sha256,
+            seat.score,
+            seat.rank,
+            seat.forfeit,
+            seat.traps,
+            seat.invalid_actions,
+            seat.skipped_turns,
+            seat.fuel_total as i64,
+            seat.fuel_max_turn as i64,
+            seat.turns
+        ],
+    )
+    .doing("recording a seat")
+    .map(drop)
 }

@@ -1,0 +1,110 @@
+//! Merging shard databases (`arena tournament merge`): every shard of one plan into one
+//! database, checking that every planned match is present, reporting the missing ones by shard,
+//! and comparing a match found in two shards field by field: a match is a pure function of its
+//! spec, so two different results for one id are a determinism failure, reported, never
+//! resolved by picking one.
+
+use super::store::{Store, StoreError, StoredPlan};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Why shards cannot be merged at all.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    /// A database.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// An input holds no tournament, or another tournament than the first input.
+    #[error("{0}")]
+    Inputs(String),
+}
+
+/// What a merge found.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct MergeReport {
+    /// Matches planned.
+    pub planned: usize,
+    /// Distinct matches copied into the output.
+    pub merged: usize,
+    /// Matches found in more than one input, identical.
+    pub duplicates: usize,
+    /// Planned matches no input has, by shard index (`None` when the inputs do not say).
+    pub missing: BTreeMap<Option<usize>, Vec<String>>,
+    /// Match ids whose results differ between inputs, with the inputs that differ.
+    pub mismatches: Vec<(String, PathBuf, PathBuf)>,
+}
+
+impl MergeReport {
+    /// Every planned match is present, none differs.
+    pub fn complete(&self) -> bool {
+        self.missing.is_empty() && self.mismatches.is_empty()
+    }
+}
+
+/// Merges `inputs` (shard databases of one plan) into the new database `output`.
+pub fn merge(inputs: &[PathBuf], output: &Path) -> Result<MergeReport, MergeError> {
+    if output.exists() {
+        return Err(MergeError::Inputs(format!("{} exists: merge writes a new database", output.display())));
+    }
+    let mut plan: Option<StoredPlan> = None;
+    let mut shard_count: Option<usize> = None;
+    let mut sources = Vec::new();
+    for input in inputs {
+        if !input.is_file() {
+            return Err(MergeError::Inputs(format!("{} does not exist", input.display())));
+        }
+        let store = Store::open(input)?;
+        let stored = store
+            .stored_plan()?
+            .ok_or_else(|| MergeError::Inputs(format!("{} holds no tournament", input.display())))?;
+        if let Some(first) = &plan
+            && first.digest != stored.digest
+        {
+            return Err(MergeError::Inputs(format!(
+                "{} holds another tournament than {} (another plan)",
+                input.display(),
+                inputs[0].display()
+            )));
+        }
+        let count = stored.shard.as_deref().and_then(|shard| shard.split_once('/')).and_then(|(_, n)| n.parse().ok());
+        shard_count = shard_count.or(count);
+        plan = Some(match plan {
+            None => stored,
+            Some(mut merged) => {
+                for bot in stored.bots {
+                    if !merged.bots.iter().any(|known| known.0 == bot.0) {
+                        merged.bots.push(bot);
+                    }
+                }
+                merged
+            }
+        });
+        sources.push((input.clone(), store));
+    }
+    let Some(plan) = plan else { return Err(MergeError::Inputs("no input database".into())) };
+    let mut out = Store::open(output)?;
+    out.write_plan(&plan)?;
+    let mut report = MergeReport { planned: plan.match_ids.len(), ..MergeReport::default() };
+    let mut seen: BTreeMap<String, (super::store::StoredMatch, PathBuf)> = BTreeMap::new();
+    for (input, store) in &sources {
+        for stored in store.stored_matches()? {
+            match seen.get(&stored.id) {
+                Some((first, first_input)) if *first != stored => {
+                    report.mismatches.push((stored.id.clone(), first_input.clone(), input.clone()));
+                }
+                Some(_) => report.duplicates += 1,
+                None => {
+                    out.insert_stored(&stored)?;
+                    report.merged += 1;
+                    seen.insert(stored.id.clone(), (stored, input.clone()));
+                }
+            }
+        }
+    }
+    for (ordinal, id) in plan.match_ids.iter().enumerate() {
+        if !seen.contains_key(id) {
+            report.missing.entry(shard_count.map(|count| ordinal % count)).or_default().push(id.clone());
+        }
+    }
+    Ok(report)
+}
