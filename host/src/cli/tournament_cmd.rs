@@ -8,7 +8,7 @@ use arena_host::runtime::Arena;
 use arena_host::tournament::leaderboard::{self, Style};
 use arena_host::tournament::merge::merge;
 use arena_host::tournament::plan::{Plan, plan};
-use arena_host::tournament::run::{Progress, RunReport, Shard, run_plan};
+use arena_host::tournament::run::{Progress, RunOptions, RunReport, Shard, run_plan};
 use arena_host::tournament::spec::{Resolved, Spec, starter};
 use arena_host::tournament::store::Store;
 use clap::{Args, Subcommand, ValueEnum};
@@ -82,6 +82,9 @@ pub struct RunArgs {
     /// Print nothing but the leaderboard.
     #[arg(long)]
     quiet: bool,
+    /// Keep every played match's replay, gzip-compressed, as DIR/<match id>.json.gz.
+    #[arg(long, value_name = "DIR")]
+    replays: Option<PathBuf>,
     /// Leaderboard format.
     #[arg(long, value_enum, default_value_t = ShowFormat::Table)]
     format: ShowFormat,
@@ -105,6 +108,9 @@ pub struct RunPlanArgs {
     /// Print nothing but errors.
     #[arg(long)]
     quiet: bool,
+    /// Keep every played match's replay, gzip-compressed, as DIR/<match id>.json.gz.
+    #[arg(long, value_name = "DIR")]
+    replays: Option<PathBuf>,
     #[command(flatten)]
     cache: super::cache_cmd::UseCacheArgs,
 }
@@ -157,7 +163,7 @@ fn run_tournament(args: RunArgs) -> anyhow::Result<ExitCode> {
     let database = args.db.clone().unwrap_or_else(|| spec.database.clone());
     let arena = args.cache.arena()?;
     let plan = plan(&spec)?;
-    let report = play(&arena, &plan, Shard::WHOLE, &database, args.jobs, args.quiet)?;
+    let report = play(&arena, &plan, Shard::WHOLE, &database, run_options(args.jobs, args.replays), args.quiet)?;
     let store = Store::open(&database)?;
     let board = leaderboard::read(&store, Some(&report.spec_digest))?.context("the run recorded no plan")?;
     outln!("{}", leaderboard::render(&board, args.format.style()));
@@ -169,7 +175,7 @@ fn run_shard(args: RunPlanArgs) -> anyhow::Result<ExitCode> {
     let plan = Plan::from_jsonl(&text).with_context(|| args.plan.display().to_string())?;
     Store::open(&args.db)?.record_shard(&format!("{}/{}", args.shard.index, args.shard.count))?;
     let arena = args.cache.arena()?;
-    play(&arena, &plan, args.shard, &args.db, args.jobs, args.quiet)?;
+    play(&arena, &plan, args.shard, &args.db, run_options(args.jobs, args.replays), args.quiet)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -194,6 +200,12 @@ fn merge_shards(inputs: &[PathBuf], output: &Path) -> anyhow::Result<ExitCode> {
     Ok(if report.complete() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
+/// `--jobs` (default: every core) and `--replays`.
+fn run_options(jobs: Option<usize>, replays: Option<PathBuf>) -> RunOptions {
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(usize::from).unwrap_or(1)).max(1);
+    RunOptions { jobs, replays }
+}
+
 /// Plays `shard` of `plan` into `database` with progress on stderr (a bar on a terminal, a line
 /// every tenth otherwise, nothing when `quiet`), then reports what the run did.
 fn play(
@@ -201,10 +213,9 @@ fn play(
     plan: &Plan,
     shard: Shard,
     database: &Path,
-    jobs: Option<usize>,
+    options: RunOptions,
     quiet: bool,
 ) -> anyhow::Result<RunReport> {
-    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(usize::from).unwrap_or(1)).max(1);
     let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(0);
         let style =
@@ -226,7 +237,7 @@ fn play(
             }
         }
     };
-    let report = run_plan(arena, plan, shard, database, jobs, &progress)?;
+    let report = run_plan(arena, plan, shard, database, &options, &progress)?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }

@@ -27,6 +27,28 @@ pub enum TournamentError {
     /// The game options.
     #[error(transparent)]
     Setup(#[from] arena_game::SetupError),
+    /// A replay could not be written.
+    #[error("cannot write a replay into {path}: {source}")]
+    Replays {
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// Writes `replay` as `<dir>/<id>.json.gz` (through a temporary file, so a killed run leaves no
+/// truncated replay under the final name).
+fn keep_replay(dir: &Path, id: &str, replay: &str) -> Result<(), TournamentError> {
+    use std::io::Write;
+    let path = dir.join(format!("{id}.json.gz"));
+    let partial = dir.join(format!("{id}.json.gz.partial"));
+    let error = |source| TournamentError::Replays { path: path.clone(), source };
+    let file = std::fs::File::create(&partial).map_err(error)?;
+    let mut encoder = flate2::write::GzEncoder::new(file, flate2::Compression::default());
+    encoder.write_all(replay.as_bytes()).map_err(error)?;
+    encoder.finish().map_err(error)?;
+    std::fs::rename(&partial, &path).map_err(error)
 }
 
 /// How far a run is, after each finished match.
@@ -67,17 +89,26 @@ pub fn spec_digest(plan: &Plan) -> String {
     hex::encode(sha256(ids.join("\n").as_bytes()))
 }
 
-/// Runs (or resumes) the tournament `spec` into the database at `database`, on `jobs` threads,
-/// calling `progress` after every finished match.
+/// How a run plays.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Matches played at once.
+    pub jobs: usize,
+    /// Where to keep each played match's replay, as `<match id>.json.gz`.
+    pub replays: Option<PathBuf>,
+}
+
+/// Runs (or resumes) the tournament `spec` into the database at `database`, calling `progress`
+/// after every finished match.
 pub fn run(
     arena: &Arena,
     spec: &Resolved,
     database: &Path,
-    jobs: usize,
+    options: &RunOptions,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<RunReport, TournamentError> {
     let plan = plan(spec)?;
-    run_plan(arena, &plan, Shard::WHOLE, database, jobs, progress)
+    run_plan(arena, &plan, Shard::WHOLE, database, options, progress)
 }
 
 /// The part of a plan one process plays: the matches whose position in the plan is `index`
@@ -120,7 +151,7 @@ pub fn run_plan(
     plan: &Plan,
     shard: Shard,
     database: &Path,
-    jobs: usize,
+    options: &RunOptions,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<RunReport, TournamentError> {
     let Some(first) = plan.matches.first() else {
@@ -206,7 +237,10 @@ pub fn run_plan(
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel::<(usize, Result<PoolMatch, PlayError>)>();
-    let jobs = jobs.clamp(1, playable.len().max(1));
+    let jobs = options.jobs.clamp(1, playable.len().max(1));
+    if let Some(dir) = &options.replays {
+        std::fs::create_dir_all(dir).map_err(|source| TournamentError::Replays { path: dir.clone(), source })?;
+    }
     let written = std::thread::scope(|scope| -> Result<(), TournamentError> {
         for _ in 0..jobs {
             let sender = sender.clone();
@@ -230,6 +264,12 @@ pub fn run_plan(
                 Ok(played) => {
                     forfeits += played.result.players.iter().filter(|player| player.forfeit).count();
                     let replay_sha256 = hex::encode(sha256(played.replay.as_bytes()));
+                    if let Some(dir) = &options.replays
+                        && let Err(err) = keep_replay(dir, &planned.id, &played.replay)
+                    {
+                        stop.store(true, Ordering::Relaxed);
+                        return Err(err);
+                    }
                     let outcome = Outcome::Played {
                         result: &played.result,
                         seat_turns: &played.seat_turns,

@@ -272,3 +272,26 @@ fn three_shards_merged_equal_one_run_and_gaps_and_disagreements_are_reported() {
     assert_eq!(conflict.status.code(), Some(1), "{}", stderr(&conflict));
     assert!(stderr(&conflict).contains("determinism failure: match"), "{}", stderr(&conflict));
 }
+
+/// Issue item 5: `--replays DIR` keeps every played match's replay, gzip-compressed and named by
+/// match id; a kept replay verifies.
+#[test]
+fn replays_are_kept_compressed_by_match_id_and_verify() {
+    use std::io::Read;
+    let spec = round_robin("replays", &["azul-greedy", "azul-random"], "1..2");
+    let dir = spec.with_file_name("replays");
+    let out = run(&spec, &["--quiet", "--format", "json", "--replays", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let ids: Vec<String> =
+        matches(&spec.with_file_name("tournament.sqlite")).into_iter().map(|(id, _, _)| id).collect();
+    assert_eq!(ids.len(), 4);
+    for id in &ids {
+        let file = std::fs::File::open(dir.join(format!("{id}.json.gz"))).unwrap();
+        let mut replay = String::new();
+        flate2::read::GzDecoder::new(file).read_to_string(&mut replay).unwrap();
+        let plain = dir.join(format!("{id}.json"));
+        std::fs::write(&plain, replay).unwrap();
+        let verified = arena(&["replay", "verify", plain.to_str().unwrap()]);
+        assert_eq!(stdout(&verified).trim(), "identical", "{}", stderr(&verified));
+    }
+}
