@@ -4,12 +4,12 @@
 //! own database, and `merge` joins the shards' databases.
 
 use anyhow::Context;
-use arena_host::runtime::Arena;
 use arena_host::tournament::leaderboard::{self, Style};
 use arena_host::tournament::merge::merge;
 use arena_host::tournament::plan::{Plan, plan};
-use arena_host::tournament::run::{Progress, RunOptions, RunReport, Shard, run_plan};
-use arena_host::tournament::spec::{Resolved, Spec, starter};
+use arena_host::tournament::run::{Progress, RunOptions, RunReport, Shard, TournamentError, run_plan};
+use arena_host::tournament::run_spec;
+use arena_host::tournament::spec::{Format, Resolved, Spec, starter};
 use arena_host::tournament::store::Store;
 use clap::{Args, Subcommand, ValueEnum};
 use std::io::IsTerminal;
@@ -162,8 +162,8 @@ fn run_tournament(args: RunArgs) -> anyhow::Result<ExitCode> {
     let spec = resolve(&args.spec)?;
     let database = args.db.clone().unwrap_or_else(|| spec.database.clone());
     let arena = args.cache.arena()?;
-    let plan = plan(&spec)?;
-    let report = play(&arena, &plan, Shard::WHOLE, &database, run_options(args.jobs, args.replays), args.quiet)?;
+    let options = run_options(args.jobs, args.replays);
+    let report = play(&database, args.quiet, &|progress| run_spec(&arena, &spec, &database, &options, progress))?;
     let store = Store::open(&database)?;
     let board = leaderboard::read(&store, Some(&report.spec_digest))?.context("the run recorded no plan")?;
     outln!("{}", leaderboard::render(&board, args.format.style()));
@@ -175,7 +175,8 @@ fn run_shard(args: RunPlanArgs) -> anyhow::Result<ExitCode> {
     let plan = Plan::from_jsonl(&text).with_context(|| args.plan.display().to_string())?;
     Store::open(&args.db)?.record_shard(&format!("{}/{}", args.shard.index, args.shard.count))?;
     let arena = args.cache.arena()?;
-    play(&arena, &plan, args.shard, &args.db, run_options(args.jobs, args.replays), args.quiet)?;
+    let options = run_options(args.jobs, args.replays);
+    play(&args.db, args.quiet, &|progress| run_plan(&arena, &plan, args.shard, &args.db, &options, progress))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -200,22 +201,18 @@ fn merge_shards(inputs: &[PathBuf], output: &Path) -> anyhow::Result<ExitCode> {
     Ok(if report.complete() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
+/// A run, given where to report progress.
+type Runner<'a> = dyn Fn(&(dyn Fn(Progress) + Sync)) -> Result<RunReport, TournamentError> + 'a;
+
 /// `--jobs` (default: every core) and `--replays`.
 fn run_options(jobs: Option<usize>, replays: Option<PathBuf>) -> RunOptions {
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(usize::from).unwrap_or(1)).max(1);
     RunOptions { jobs, replays }
 }
 
-/// Plays `shard` of `plan` into `database` with progress on stderr (a bar on a terminal, a line
-/// every tenth otherwise, nothing when `quiet`), then reports what the run did.
-fn play(
-    arena: &Arena,
-    plan: &Plan,
-    shard: Shard,
-    database: &Path,
-    options: RunOptions,
-    quiet: bool,
-) -> anyhow::Result<RunReport> {
+/// Runs `runner` with progress on stderr (a bar on a terminal, a line every tenth otherwise,
+/// nothing when `quiet`), then reports what the run did to `database`.
+fn play(database: &Path, quiet: bool, runner: &Runner<'_>) -> anyhow::Result<RunReport> {
     let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(0);
         let style =
@@ -237,7 +234,7 @@ fn play(
             }
         }
     };
-    let report = run_plan(arena, plan, shard, database, &options, &progress)?;
+    let report = runner(&progress)?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -281,6 +278,13 @@ fn show(db: &Path, format: ShowFormat) -> anyhow::Result<ExitCode> {
 
 fn write_plan(spec_path: &Path, output: Option<&Path>) -> anyhow::Result<ExitCode> {
     let spec = resolve(spec_path)?;
+    if spec.format == Format::Swiss {
+        anyhow::bail!(
+            "{}: a swiss tournament is paired round by round from its results, so it has no plan in \
+             advance: run it with `arena tournament run`",
+            spec_path.display()
+        );
+    }
     let plan = plan(&spec)?;
     let lines = plan.to_jsonl();
     match output {

@@ -7,6 +7,7 @@
 //! - [`run`]: playing the matches the database lacks (of the whole plan, or of one shard) on
 //!   worker threads.
 //! - [`ratings`] and [`leaderboard`]: the standings, computed from every result at once.
+//! - [`swiss`]: the swiss format, paired round by round from the results so far.
 //! - [`merge`]: shard databases of one plan into one, checked for gaps and disagreements.
 
 pub mod leaderboard;
@@ -16,3 +17,26 @@ pub mod ratings;
 pub mod run;
 pub mod spec;
 pub mod store;
+pub mod swiss;
+
+use run::{Progress, RunOptions, RunReport, TournamentError, run_plan};
+use spec::{Format, Resolved};
+use std::path::Path;
+
+/// Runs (or resumes) the tournament `spec` into the database at `database`, calling `progress`
+/// after every finished match: the whole plan at once, or a swiss tournament round by round.
+pub fn run_spec(
+    arena: &crate::runtime::Arena,
+    spec: &Resolved,
+    database: &Path,
+    options: &RunOptions,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<RunReport, TournamentError> {
+    match spec.format {
+        Format::Swiss => swiss::run_swiss(arena, spec, database, options, progress),
+        Format::RoundRobin | Format::Gauntlet => {
+            let plan = plan::plan(spec)?;
+            run_plan(arena, &plan, run::Shard::WHOLE, database, options, progress)
+        }
+    }
+}

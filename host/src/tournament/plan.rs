@@ -4,7 +4,8 @@
 //! which is what makes a run resumable and shards mergeable.
 //!
 //! Formats: a round robin plays every group of `players` bots (every pair, for two-player
-//! games); a gauntlet every challenger with every group of `players - 1` pool bots. Every group
+//! games); a gauntlet every challenger with every group of `players - 1` pool bots; a swiss
+//! tournament is paired round by round ([`super::swiss`]). Every group
 //! plays every seed in every seat rotation, and the rotations of one group share each seed, so
 //! a seat's advantage cancels.
 
@@ -72,6 +73,9 @@ pub struct Plan {
     pub bots: Vec<PlanBot>,
     /// The matches.
     pub matches: Vec<PlannedMatch>,
+    /// The tournament's digest when it is not its matches' (a swiss plan grows round by round,
+    /// under the digest of its SPEC).
+    pub digest: Option<String>,
 }
 
 /// Why a plan cannot be made.
@@ -85,8 +89,53 @@ pub enum PlanError {
     Bots(String),
 }
 
-/// Plans the tournament `spec` describes.
+/// Plans the tournament `spec` describes. A swiss tournament is paired round by round from its
+/// results, so its plan has its bots and no match yet ([`super::swiss`] adds each round's).
 pub fn plan(spec: &Resolved) -> Result<Plan, PlanError> {
+    let bots = plan_bots(spec)?;
+    let pool: Vec<usize> = (0..spec.bots.len()).collect();
+    let groups: Vec<Vec<usize>> = match spec.format {
+        Format::RoundRobin => combinations(&pool, spec.players),
+        Format::Gauntlet => {
+            let challengers = spec.bots.len()..bots.len();
+            let mut groups = Vec::new();
+            for challenger in challengers {
+                for others in combinations(&pool, spec.players - 1) {
+                    groups.push([vec![challenger], others].concat());
+                }
+            }
+            groups
+        }
+        Format::Swiss => Vec::new(),
+    };
+    let matches = groups.iter().flat_map(|group| group_matches(spec, &bots, group)).collect();
+    Ok(Plan { bots, matches, digest: None })
+}
+
+/// Every match of one group of bots: every seed of the SPEC, every seat rotation.
+pub fn group_matches(spec: &Resolved, bots: &[PlanBot], group: &[usize]) -> Vec<PlannedMatch> {
+    let mut matches = Vec::new();
+    for &seed in &spec.seeds {
+        for shift in 0..group.len() {
+            let seating: Vec<usize> = (0..group.len()).map(|seat| group[(seat + shift) % group.len()]).collect();
+            let spec = MatchSpec {
+                arena: env!("CARGO_PKG_VERSION").into(),
+                wasmtime: WASMTIME_VERSION.into(),
+                game: spec.game_name.into(),
+                options: spec.options.clone(),
+                budget: spec.budget,
+                seed,
+                seats: seating.iter().map(|&bot| bots[bot].sha256.clone()).collect(),
+            };
+            matches.push(PlannedMatch { id: spec.id(), spec, seating });
+        }
+    }
+    matches
+}
+
+/// The SPEC's bots, pool first then challengers, each read and hashed; two files of one bot, or
+/// two bots of one name, are refused.
+fn plan_bots(spec: &Resolved) -> Result<Vec<PlanBot>, PlanError> {
     let mut bots = Vec::new();
     for path in spec.bots.iter().chain(&spec.challengers) {
         let bytes = read_bot_file(path).map_err(|err| PlanError::Read(err.to_string()))?;
@@ -111,39 +160,7 @@ pub fn plan(spec: &Resolved) -> Result<Plan, PlanError> {
             )));
         }
     }
-    let pool: Vec<usize> = (0..spec.bots.len()).collect();
-    let groups: Vec<Vec<usize>> = match spec.format {
-        Format::RoundRobin => combinations(&pool, spec.players),
-        Format::Gauntlet => {
-            let challengers = spec.bots.len()..bots.len();
-            let mut groups = Vec::new();
-            for challenger in challengers {
-                for others in combinations(&pool, spec.players - 1) {
-                    groups.push([vec![challenger], others].concat());
-                }
-            }
-            groups
-        }
-    };
-    let mut matches = Vec::new();
-    for group in &groups {
-        for &seed in &spec.seeds {
-            for shift in 0..group.len() {
-                let seating: Vec<usize> = (0..group.len()).map(|seat| group[(seat + shift) % group.len()]).collect();
-                let spec = MatchSpec {
-                    arena: env!("CARGO_PKG_VERSION").into(),
-                    wasmtime: WASMTIME_VERSION.into(),
-                    game: spec.game_name.into(),
-                    options: spec.options.clone(),
-                    budget: spec.budget,
-                    seed,
-                    seats: seating.iter().map(|&bot| bots[bot].sha256.clone()).collect(),
-                };
-                matches.push(PlannedMatch { id: spec.id(), spec, seating });
-            }
-        }
-    }
-    Ok(Plan { bots, matches })
+    Ok(bots)
 }
 
 /// One line of a plan file: a match's id, its spec and its bots in seat order.
@@ -172,7 +189,7 @@ impl Plan {
     /// Reads a plan file, checking every id against its spec and every bot file against the
     /// sha256 the plan names (a plan is run where its bots may have been replaced).
     pub fn from_jsonl(text: &str) -> Result<Plan, PlanError> {
-        let mut plan = Plan { bots: Vec::new(), matches: Vec::new() };
+        let mut plan = Plan { bots: Vec::new(), matches: Vec::new(), digest: None };
         for (number, line) in text.lines().enumerate().filter(|(_, line)| !line.trim().is_empty()) {
             let at = |what: String| PlanError::Bots(format!("plan line {}: {what}", number + 1));
             let line: PlanLine = serde_json::from_str(line).map_err(|err| at(err.to_string()))?;

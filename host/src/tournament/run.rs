@@ -4,8 +4,7 @@
 //! thread plays it, and when, changes nothing in its result; killing the process loses at most
 //! the matches in flight, which the next run plays.
 
-use super::plan::{Plan, PlannedMatch, plan};
-use super::spec::Resolved;
+use super::plan::{Plan, PlannedMatch};
 use super::store::{Outcome, Store, StoreError};
 use crate::loader::sha256;
 use crate::play::MatchError;
@@ -98,19 +97,6 @@ pub struct RunOptions {
     pub replays: Option<PathBuf>,
 }
 
-/// Runs (or resumes) the tournament `spec` into the database at `database`, calling `progress`
-/// after every finished match.
-pub fn run(
-    arena: &Arena,
-    spec: &Resolved,
-    database: &Path,
-    options: &RunOptions,
-    progress: &(dyn Fn(Progress) + Sync),
-) -> Result<RunReport, TournamentError> {
-    let plan = plan(spec)?;
-    run_plan(arena, &plan, Shard::WHOLE, database, options, progress)
-}
-
 /// The part of a plan one process plays: the matches whose position in the plan is `index`
 /// modulo `count`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,7 +156,7 @@ pub fn run_plan(
             other.id, first.id
         ))));
     }
-    let digest = spec_digest(plan);
+    let digest = plan.digest.clone().unwrap_or_else(|| spec_digest(plan));
     let mut store = Store::open(database)?;
     store.record_plan(&digest, plan)?;
     let finished = store.finished_ids()?;

@@ -15,8 +15,11 @@ use std::path::{Path, PathBuf};
 pub struct Spec {
     /// The game, as `arena games` names it.
     pub game: String,
-    /// `round-robin` or `gauntlet`.
+    /// `round-robin`, `gauntlet` or `swiss`.
     pub format: Format,
+    /// Swiss only: how many rounds.
+    #[serde(default)]
+    pub rounds: Option<u32>,
     /// Bot files and folders (every `.wasm` file directly inside); relative to the SPEC's folder.
     pub bots: Vec<PathBuf>,
     /// Gauntlet only: the bots that each play every bot of `bots` (the pool).
@@ -46,6 +49,9 @@ pub enum Format {
     RoundRobin,
     /// Every challenger against every group of the pool, every seed, every seat rotation.
     Gauntlet,
+    /// `rounds` rounds; each pairs the bots by their rating so far, never twice the same pair,
+    /// and every pair plays every seed in both seat orders (two-player games).
+    Swiss,
 }
 
 /// The seeds, as written.
@@ -116,6 +122,8 @@ pub struct Resolved {
     pub seeds: Vec<u64>,
     /// Seats per match.
     pub players: usize,
+    /// Swiss rounds (0 for the other formats).
+    pub rounds: u32,
     /// The database.
     pub database: PathBuf,
     /// Game options, sorted by key.
@@ -166,6 +174,17 @@ impl Spec {
                     bots.len()
                 )));
             }
+            Format::Swiss if self.rounds.unwrap_or(0) == 0 || players != 2 || !challengers.is_empty() => {
+                return Err(invalid(
+                    "format = \"swiss\" needs `rounds` (at least 1), two players per match and no `challengers`".into(),
+                ));
+            }
+            Format::Swiss if bots.len() < 2 => {
+                return Err(invalid(format!("a swiss tournament needs at least 2 bots, {} given", bots.len())));
+            }
+            _ if self.format != Format::Swiss && self.rounds.is_some() => {
+                return Err(invalid("`rounds` is for format = \"swiss\"".into()));
+            }
             Format::Gauntlet if challengers.is_empty() || bots.len() + 1 < players => {
                 return Err(invalid(format!(
                     "a gauntlet needs `challengers` and at least {} bots in its pool",
@@ -194,6 +213,7 @@ impl Spec {
             challengers,
             seeds,
             players,
+            rounds: self.rounds.unwrap_or(0),
             database,
             options,
             budget,
@@ -275,6 +295,7 @@ pub fn starter(game: &str, bots: &[String]) -> String {
 game = "{game}"
 # round-robin: every pair (every group of `players`), every seed, every seat order.
 # gauntlet: every bot of `challengers` against the pool in `bots`.
+# swiss: `rounds = N` rounds, each pairing bots of similar rating that have not met yet.
 format = "round-robin"
 # Bot files, and folders (every .wasm file directly inside); relative to this file.
 bots = [

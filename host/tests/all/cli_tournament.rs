@@ -295,3 +295,41 @@ fn replays_are_kept_compressed_by_match_id_and_verify() {
         assert_eq!(stdout(&verified).trim(), "identical", "{}", stderr(&verified));
     }
 }
+
+/// Issue item 1, swiss: every round pairs bots that have not met, every pair plays each seed in
+/// both seat orders; a rerun re-derives the same pairings and plays nothing; 1 and 2 jobs agree;
+/// `plan` refuses a swiss SPEC (it has no plan in advance).
+#[test]
+fn swiss_rounds_never_repeat_a_pairing_and_resume_to_the_same_pairings() {
+    let bots: Vec<String> = ["azul-greedy", "azul-random", "azul-trivial", "azul-greedy-c"]
+        .iter()
+        .map(|b| format!("{:?}", bot(b)))
+        .collect();
+    let spec = write_spec(
+        "swiss",
+        &format!("game = \"azul\"\nformat = \"swiss\"\nrounds = 3\nbots = [{}]\nseeds = [1, 2]\n", bots.join(", ")),
+    );
+    let db = |name: &str| spec.with_file_name(name).to_str().unwrap().to_owned();
+    let first = run(&spec, &["--jobs", "1", "--db", &db("one.sqlite"), "--format", "json"]);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    let board: serde_json::Value = serde_json::from_str(&stdout(&first)).unwrap();
+    // 3 rounds x 2 pairs x 2 seeds x 2 seat orders: with 4 bots, 3 rounds meet every pair once.
+    assert_eq!((board["matches_planned"].as_u64(), board["matches_played"].as_u64()), (Some(24), Some(24)));
+    let store = Store::open(&spec.with_file_name("one.sqlite")).unwrap();
+    let digest = store.current_spec().unwrap().unwrap();
+    let mut pairs = std::collections::BTreeMap::new();
+    for seats in store.seats(&digest).unwrap().chunk_by(|a, b| a.match_id == b.match_id) {
+        let mut pair = [seats[0].sha256.clone(), seats[1].sha256.clone()];
+        pair.sort();
+        *pairs.entry(pair).or_insert(0) += 1;
+    }
+    assert_eq!(pairs.len(), 6, "every pair met: {pairs:?}");
+    assert!(pairs.values().all(|&count| count == 4), "each pair once (2 seeds x 2 seat orders): {pairs:?}");
+    let again = run(&spec, &["--db", &db("one.sqlite")]);
+    assert!(stderr(&again).contains("24 already in") && stderr(&again).contains("0 played now"), "{}", stderr(&again));
+    let second = run(&spec, &["--jobs", "2", "--db", &db("two.sqlite"), "--format", "json"]);
+    assert_eq!(stdout(&first), stdout(&second));
+    let planned = arena(&["tournament", "plan", spec.to_str().unwrap()]);
+    assert_eq!(planned.status.code(), Some(2));
+    assert!(stderr(&planned).contains("round by round"), "{}", stderr(&planned));
+}
