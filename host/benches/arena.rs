@@ -12,9 +12,15 @@
 //! 3. Instantiating `fx-trivial`: `BotRunner::start` (store, WASI context, instantiate, `init`)
 //!    and store + instantiate alone, each including the drop.
 //!
+//! 4. Tournaments ([`tournament`]): in-process matches per second (1 job, every core) against
+//!    one `arena match` process per match, resident memory after 1,000 and 20,000 matches, and
+//!    the tournament's own overhead per match.
+//!
 //! 1 and 2 run on the default (on-demand) arena and on a pooling one (16 bots, 64 MiB).
 //! `cargo bench -p arena-host --bench arena -- turn` runs only the sections named `turn`
-//! (`greedy`, `turn`, `instantiate`).
+//! (`greedy`, `turn`, `instantiate`, `tournament`).
+
+mod tournament;
 
 use anyhow::{Context, Result, ensure};
 use arena_azul::{Azul, AzulConfig, Move, View};
@@ -85,6 +91,9 @@ fn main() -> Result<()> {
     }
     if wanted("instantiate") {
         instantiation(&trivial_path)?;
+    }
+    if wanted("tournament") {
+        tournament::tournaments(&bot_path, std::path::Path::new(env!("CARGO_BIN_EXE_arena")))?;
     }
     Ok(())
 }

@@ -69,7 +69,7 @@ tasks:
                          fuel-per-language table (`arena fuel --markdown`); --write puts it into
                          the README (the tests fail while the README's copy is stale)
   bench [SECTION...]     set up, build the bots, run the benchmarks (optionally only the sections
-                         named: greedy, turn, instantiate)";
+                         named: greedy, turn, instantiate, tournament)";
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -82,7 +82,7 @@ pub struct RunArgs {
     /// Print nothing but the leaderboard.
     #[arg(long)]
     quiet: bool,
-    /// Keep every played match's replay, gzip-compressed, as DIR/<match id>.json.gz.
+    /// Keep every played match's replay, gzip-compressed, as `DIR/<match id>.json.gz`.
     #[arg(long, value_name = "DIR")]
     replays: Option<PathBuf>,
     /// Leaderboard format.
@@ -108,7 +108,7 @@ pub struct RunPlanArgs {
     /// Print nothing but errors.
     #[arg(long)]
     quiet: bool,
-    /// Keep every played match's replay, gzip-compressed, as DIR/<match id>.json.gz.
+    /// Keep every played match's replay, gzip-compressed, as `DIR/<match id>.json.gz`.
     #[arg(long, value_name = "DIR")]
     replays: Option<PathBuf>,
     #[command(flatten)]

@@ -1,0 +1,168 @@
+//! Section 4 of the arena benchmarks: tournaments (issue "Tournaments", performance).
+//!
+//! - In-process throughput: a round robin of two trivial Azul bots (`fx-trivial`,
+//!   `azul-trivial`) through `tournament::run::run_plan` (worker threads, one SQLite transaction
+//!   per match), matches per second with 1 job and with every core, and the scaling between them;
+//!   beside it, the CLI playing one match per process (`arena match`), the reference.
+//! - Memory: resident memory of this process after the 1,000th and the 20,000th match of one
+//!   tournament (the plan of 20,000 matches is in memory at both).
+//! - Overhead: an Azul match of the example bots (`azul-greedy` vs `azul-random`) through the
+//!   tournament (scheduling, result and database write) against the same matches played directly
+//!   on the pool.
+
+use anyhow::{Context, Result, ensure};
+use arena_host::budget::Budget;
+use arena_host::registry::find_game;
+use arena_host::runtime::Arena;
+use arena_host::tournament::plan::plan;
+use arena_host::tournament::run::{Progress, RunOptions, Shard, run_plan};
+use arena_host::tournament::spec::{Format, Resolved};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+use std::time::Instant;
+
+/// A round robin of `bots` on seeds `1..=seeds`, its database at `database`.
+fn spec(bots: &[PathBuf], seeds: u64, database: &Path) -> Result<Resolved> {
+    Ok(Resolved {
+        game: find_game("azul").context("azul is registered")?,
+        game_name: "azul",
+        format: Format::RoundRobin,
+        bots: bots.to_vec(),
+        challengers: Vec::new(),
+        seeds: (1..=seeds).collect(),
+        players: 2,
+        rounds: 0,
+        database: database.to_path_buf(),
+        options: Vec::new(),
+        budget: Budget::default(),
+    })
+}
+
+/// Plays `spec`'s whole plan into a fresh database with `jobs` workers; returns matches per
+/// second, timed from the first match on (planning, opening the database and loading the bots
+/// are once per run, not per match), and the resident memory after `sample_at` matches and at
+/// the end.
+fn tournament_rate(
+    arena: &Arena,
+    spec: &Resolved,
+    jobs: usize,
+    sample_at: usize,
+) -> Result<(f64, Option<u64>, Option<u64>)> {
+    let _ = std::fs::remove_file(&spec.database);
+    let plan = plan(spec)?;
+    let options = RunOptions { jobs, replays: None };
+    let started: Mutex<Option<Instant>> = Mutex::new(None);
+    let sampled: Mutex<Option<u64>> = Mutex::new(None);
+    let progress = |progress: Progress| {
+        let mut started = started.lock().unwrap_or_else(PoisonError::into_inner);
+        started.get_or_insert_with(Instant::now);
+        if progress.done == sample_at {
+            *sampled.lock().unwrap_or_else(PoisonError::into_inner) = resident_kib();
+        }
+    };
+    let report = run_plan(arena, &plan, Shard::WHOLE, &spec.database, &options, &progress)?;
+    let started = started.lock().unwrap_or_else(PoisonError::into_inner).context("no match was played")?;
+    let seconds = started.elapsed().as_secs_f64();
+    ensure!(report.played == plan.matches.len(), "played {} of {}", report.played, plan.matches.len());
+    let sampled = *sampled.lock().unwrap_or_else(PoisonError::into_inner);
+    Ok((plan.matches.len() as f64 / seconds, sampled, resident_kib()))
+}
+
+/// This process's resident memory, from `/proc/self/status` (Linux), in KiB.
+fn resident_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+pub fn tournaments(bot_path: &dyn Fn(&str) -> PathBuf, arena_binary: &Path) -> Result<()> {
+    println!("4. tournaments");
+    let scratch = std::env::temp_dir().join(format!("arena-bench-tournament-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch)?;
+    let arena = Arena::new()?;
+    let trivial = [bot_path("fx-trivial"), bot_path("azul-trivial")];
+    let cores = std::thread::available_parallelism().map(usize::from).unwrap_or(1);
+    // Throughput: 2 x 500 matches, after a warm-up run that compiles both bots.
+    let throughput = spec(&trivial, 500, &scratch.join("throughput.sqlite"))?;
+    tournament_rate(&arena, &spec(&trivial, 5, &scratch.join("warm.sqlite"))?, 1, 0)?;
+    let (one, _, _) = tournament_rate(&arena, &throughput, 1, 0)?;
+    let (all, _, _) = tournament_rate(&arena, &throughput, cores, 0)?;
+    println!("  {:<50} {:>10.0} matches/s", "in process, 1 job (two trivial Azul bots)", one);
+    println!("  {:<50} {:>10.0} matches/s", format!("in process, {cores} jobs"), all);
+    let scaling = all / one;
+    println!(
+        "  {:<50} {:>9.2}x  target >= 1.8x on 2 cores: {}",
+        format!("scaling 1 -> {cores} jobs"),
+        scaling,
+        if cores < 2 {
+            "n/a (1 core)"
+        } else if scaling >= 1.8 {
+            "met"
+        } else {
+            "MISSED"
+        }
+    );
+    println!(
+        "  {:<50} {:>10}  target >= 5,000: {}",
+        "matches/s per core",
+        format!("{one:.0}"),
+        if one >= 5_000.0 { "met" } else { "MISSED" }
+    );
+    // The reference: one `arena match` process per match (its cache warm).
+    let cache = scratch.join("cache");
+    let processes = 20;
+    let started = Instant::now();
+    for seed in 0..processes {
+        let status = std::process::Command::new(arena_binary)
+            .args(["match", "--game", "azul", "--seed", &seed.to_string(), "--json"])
+            .args(&trivial)
+            .env("ARENA_CACHE_DIR", &cache)
+            .stdout(std::process::Stdio::null())
+            .status()?;
+        ensure!(status.success(), "arena match failed");
+    }
+    let cli = f64::from(processes) / started.elapsed().as_secs_f64();
+    println!("  {:<50} {:>10.1} matches/s", "reference: the CLI, one process per match (1 job)", cli);
+    println!("  {:<50} {:>9.0}x", "in process (1 job) / CLI", one / cli);
+
+    // Memory: one run of 20,000 matches, sampled after its 1,000th and its last.
+    let big = spec(&trivial, 10_000, &scratch.join("memory-20k.sqlite"))?;
+    let (_, after_1k, after_20k) = tournament_rate(&arena, &big, cores, 1_000)?;
+    match (after_1k, after_20k) {
+        (Some(small), Some(large)) => {
+            let growth = (large as f64 - small as f64) / small as f64 * 100.0;
+            println!("  {:<50} {:>7} MiB", "resident memory after 1,000 matches", small / 1024);
+            println!(
+                "  {:<50} {:>7} MiB  growth {growth:+.1}%, target within 10%: {}",
+                "resident memory after 20,000 matches",
+                large / 1024,
+                if growth.abs() <= 10.0 { "met" } else { "MISSED" }
+            );
+        }
+        _ => println!("  resident memory: not measured (no /proc/self/status)"),
+    }
+
+    // Overhead per match: the example bots through the tournament vs played directly.
+    let examples = [bot_path("azul-greedy"), bot_path("azul-random")];
+    let overhead_spec = spec(&examples, 50, &scratch.join("overhead.sqlite"))?;
+    let (through_tournament, _, _) = tournament_rate(&arena, &overhead_spec, 1, 0)?;
+    let plan = plan(&overhead_spec)?;
+    let pool = overhead_spec.game.load_pool(&arena, &overhead_spec.bots, &[], 64)?;
+    let started = Instant::now();
+    for planned in &plan.matches {
+        pool.play(&arena, &planned.seating, planned.spec.seed, planned.spec.budget)?;
+    }
+    let direct = plan.matches.len() as f64 / started.elapsed().as_secs_f64();
+    let overhead = (direct / through_tournament - 1.0) * 100.0;
+    println!("  {:<50} {:>10.0} matches/s", "azul-greedy vs azul-random, played directly", direct);
+    println!("  {:<50} {:>10.0} matches/s", "the same through the tournament (1 job)", through_tournament);
+    println!(
+        "  {:<50} {:>9.1}%  target < 5%: {}",
+        "tournament overhead per match",
+        overhead,
+        if overhead < 5.0 { "met" } else { "MISSED" }
+    );
+    let _ = std::fs::remove_dir_all(&scratch);
+    println!();
+    Ok(())
+}
