@@ -1,6 +1,6 @@
-//! Running a tournament: plan it, record the plan, skip every match the database already has,
-//! load each bot once, and play the rest on `jobs` worker threads while this thread writes each
-//! finished match in its own transaction. A match is a pure function of its spec, so which
+//! Running a tournament's plan (or one shard of it): record the plan, skip every match the
+//! database already has, load each bot once, and play the rest on `jobs` worker threads while
+//! this thread writes each finished match in its own transaction. A match is a pure function of its spec, so which
 //! thread plays it, and when, changes nothing in its result; killing the process loses at most
 //! the matches in flight, which the next run plays.
 
