@@ -12,6 +12,7 @@
 
 use anyhow::{Context, Result, ensure};
 use arena_host::budget::Budget;
+use arena_host::engine::{Allocator, ArenaOptions};
 use arena_host::registry::find_game;
 use arena_host::runtime::Arena;
 use arena_host::tournament::plan::plan;
@@ -156,6 +157,13 @@ pub fn tournaments(bot_path: &dyn Fn(&str) -> PathBuf, arena_binary: &Path) -> R
     let overhead = (direct / through_tournament - 1.0) * 100.0;
     println!("  {:<50} {:>10.0} matches/s", "azul-greedy vs azul-random, played directly", direct);
     println!("  {:<50} {:>10.0} matches/s", "the same through the tournament (1 job)", through_tournament);
+    // The same on the pooling allocator: instances reuse their slots instead of mapping and
+    // unmapping memory per match (which, with a second thread, costs TLB shootdowns).
+    let pooled =
+        Arena::with_options(ArenaOptions { allocator: Allocator::Pooling { max_bots: 16 }, max_memory_mib: 64 })?;
+    tournament_rate(&pooled, &spec(&examples, 5, &scratch.join("pool-warm.sqlite"))?, 1, 0)?;
+    let (pooled_rate, _, _) = tournament_rate(&pooled, &overhead_spec, 1, 0)?;
+    println!("  {:<50} {:>10.0} matches/s", "the same, pooling allocator (1 job)", pooled_rate);
     println!(
         "  {:<50} {:>9.1}%  target < 5%: {}",
         "tournament overhead per match",

@@ -212,18 +212,22 @@ impl Store {
         let spec = serde_json::to_string(&planned.spec).unwrap_or_default();
         let tx = self.connection.transaction().doing("starting a transaction")?;
         let inserted = match &outcome {
-            Outcome::Played { result, replay_sha256, .. } => tx.execute(
-                "INSERT OR IGNORE INTO matches (id, spec, played, turns, winner, result, replay_sha256)
+            // Cached statements: a tournament records thousands of matches through the same few.
+            Outcome::Played { result, replay_sha256, .. } => tx
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO matches (id, spec, played, turns, winner, result, replay_sha256)
                  VALUES (?1, ?2, 1, ?3, ?4, ?5, ?6)",
-                params![
-                    planned.id,
-                    spec,
-                    result.turns,
-                    result.winner.map(|seat| seat as i64),
-                    serde_json::to_string(result).unwrap_or_default(),
-                    replay_sha256
-                ],
-            ),
+                )
+                .and_then(|mut statement| {
+                    statement.execute(params![
+                        planned.id,
+                        spec,
+                        result.turns,
+                        result.winner.map(|seat| seat as i64),
+                        serde_json::to_string(result).unwrap_or_default(),
+                        replay_sha256
+                    ])
+                }),
             Outcome::NotPlayed(detail) => tx.execute(
                 "INSERT OR IGNORE INTO matches (id, spec, played, detail) VALUES (?1, ?2, 0, ?3)",
                 params![planned.id, spec, detail],
@@ -506,10 +510,14 @@ fn seat_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SeatRow> {
 
 /// Inserts one `seats` row.
 fn insert_seat(tx: &rusqlite::Transaction<'_>, seat: &SeatRow) -> Result<(), StoreError> {
-    tx.execute(
-        "INSERT INTO seats (match_id, seat, sha256, score, rank, forfeit, traps, invalid_actions, skipped_turns,
+    let mut statement = tx
+        .prepare_cached(
+            "INSERT INTO seats (match_id, seat, sha256, score, rank, forfeit, traps, invalid_actions, skipped_turns,
          fuel_total, fuel_max_turn, turns) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-        params![
+        )
+        .doing("recording a seat")?;
+    statement
+        .execute(params![
             seat.match_id,
             seat.seat,
             seat.sha256,
@@ -522,8 +530,7 @@ fn insert_seat(tx: &rusqlite::Transaction<'_>, seat: &SeatRow) -> Result<(), Sto
             seat.fuel_total as i64,
             seat.fuel_max_turn as i64,
             seat.turns
-        ],
-    )
-    .doing("recording a seat")
-    .map(drop)
+        ])
+        .doing("recording a seat")
+        .map(drop)
 }
