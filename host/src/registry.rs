@@ -355,15 +355,12 @@ fn play_series_files<G: Game>(
         };
         bots.push(bot);
     }
+    // The same seating and match path as a tournament's pool.
+    let pool = Pool::<G> { config, bots: bots.into_iter().map(Ok).collect() };
     let mut played = Vec::with_capacity(plan.len());
     for (seed, seating) in plan {
-        let seated: Vec<Arc<dyn Contestant<G>>> =
-            seating.iter().filter_map(|&index| bots.get(index).map(Arc::clone)).collect();
-        if seated.len() != seating.len() || !(min..=max).contains(&seated.len()) {
-            return Err(PlayError::Players { game: G::NAME, min, max, given: seated.len() });
-        }
-        let record = play_contestants(arena, &seated, &config, *seed, budget)?;
-        played.push(PlayedMatch { replay: serde_json::to_string(&record)?, result: record.result });
+        let PoolMatch { result, replay, .. } = pool.play(arena, seating, *seed, budget)?;
+        played.push(PlayedMatch { result, replay });
     }
     Ok(played)
 }

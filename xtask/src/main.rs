@@ -169,7 +169,7 @@ fn demo(root: &Path) -> Result<()> {
     rust_bots::build(root, &DEMO_BOTS.map(String::from))?;
     step(3, 4, "building the arena host (the first time: wasmtime and cranelift, several minutes)");
     run(root, &cargo(), &["build", "-p", "arena-host", "--bin", "arena"])?;
-    let arena = util::target_dir(root).join("debug").join(format!("arena{}", std::env::consts::EXE_SUFFIX));
+    let arena = util::arena_binary(root);
     let arena = arena.to_string_lossy();
     step(4, 4, "playing azul-greedy vs azul-random on seed 1, then verifying the replay");
     let bots = bots_dir(root);

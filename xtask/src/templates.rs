@@ -4,7 +4,7 @@
 
 use crate::foreign::{self, ForeignBot};
 use crate::rust_bots;
-use crate::util::{bots_dir, cargo, run, run_command, target_dir};
+use crate::util::{arena_binary, bots_dir, cargo, run, run_command, target_dir};
 use anyhow::{Context, Result, bail};
 use std::path::Path;
 use std::process::Command;
@@ -25,7 +25,7 @@ const TEMPLATES: [(&str, &str, &str); 9] = [
 /// Generates, builds and plays every template; the bots must already be built (the opponents).
 pub fn check(root: &Path) -> Result<()> {
     run(root, &cargo(), &["build", "-p", "arena-host", "--bin", "arena"])?;
-    let arena = target_dir(root).join("debug").join(format!("arena{}", std::env::consts::EXE_SUFFIX));
+    let arena = arena_binary(root);
     // Outside the repository, as a user's bot would be.
     let scratch = std::env::temp_dir().join(format!("arena-new-bot-{}", std::process::id()));
     let checked = check_in(root, &arena, &scratch);

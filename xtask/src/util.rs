@@ -14,6 +14,11 @@ pub fn target_dir(root: &Path) -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"))
 }
 
+/// The `arena` binary a dev build (`cargo build -p arena-host`, or the test build) leaves.
+pub fn arena_binary(root: &Path) -> PathBuf {
+    target_dir(root).join("debug").join(format!("arena{}", std::env::consts::EXE_SUFFIX))
+}
+
 /// Where every built bot lands: `target/bots/<name>.wasm`.
 pub fn bots_dir(root: &Path) -> PathBuf {
     target_dir(root).join("bots")

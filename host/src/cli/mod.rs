@@ -48,8 +48,8 @@ enum Command {
     /// Measure what bots spend: start-up and per-turn fuel, and what the budgets buy.
     #[command(after_help = fuel_cmd::EXAMPLES)]
     Fuel(fuel_cmd::FuelArgs),
-    /// Run a whole competition from a SPEC file: every pairing, every seed, both seat orders,
-    /// on every core, resumable, with ratings.
+    /// Run a whole competition from a SPEC file (round robin, gauntlet or swiss; every pairing
+    /// on the same seeds in every seat order), on every core, resumable, with ratings.
     #[command(subcommand, after_help = tournament_cmd::EXAMPLES)]
     Tournament(tournament_cmd::TournamentCommand),
     /// Create a bot project from a template (Rust, or C, Python, JavaScript for some games).

@@ -84,9 +84,10 @@ pub enum PlanError {
     /// A bot file cannot be read.
     #[error("{0}")]
     Read(String),
-    /// Two files are the same bot, or two bots share a name.
+    /// The plan or its bots cannot be played: two files of one bot, two bots of one name, a plan
+    /// line whose id or bots do not match its spec, an empty plan, mixed games.
     #[error("{0}")]
-    Bots(String),
+    Invalid(String),
 }
 
 /// Plans the tournament `spec` describes. A swiss tournament is paired round by round from its
@@ -144,7 +145,7 @@ fn plan_bots(spec: &Resolved) -> Result<Vec<PlanBot>, PlanError> {
     }
     for (index, bot) in bots.iter().enumerate() {
         if let Some(other) = bots[..index].iter().find(|other| other.sha256 == bot.sha256) {
-            return Err(PlanError::Bots(format!(
+            return Err(PlanError::Invalid(format!(
                 "{} and {} are the same bot (sha256 {}): list it once",
                 other.path.display(),
                 bot.path.display(),
@@ -152,7 +153,7 @@ fn plan_bots(spec: &Resolved) -> Result<Vec<PlanBot>, PlanError> {
             )));
         }
         if let Some(other) = bots[..index].iter().find(|other| other.name == bot.name) {
-            return Err(PlanError::Bots(format!(
+            return Err(PlanError::Invalid(format!(
                 "{} and {} are both named {:?}: bots are named by file name, rename one",
                 other.path.display(),
                 bot.path.display(),
@@ -191,7 +192,7 @@ impl Plan {
     pub fn from_jsonl(text: &str) -> Result<Plan, PlanError> {
         let mut plan = Plan { bots: Vec::new(), matches: Vec::new(), digest: None };
         for (number, line) in text.lines().enumerate().filter(|(_, line)| !line.trim().is_empty()) {
-            let at = |what: String| PlanError::Bots(format!("plan line {}: {what}", number + 1));
+            let at = |what: String| PlanError::Invalid(format!("plan line {}: {what}", number + 1));
             let line: PlanLine = serde_json::from_str(line).map_err(|err| at(err.to_string()))?;
             if line.spec.id() != line.id {
                 return Err(at(format!("id {} is not the sha256 of its spec", line.id)));

@@ -141,17 +141,20 @@ pub fn run_plan(
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<RunReport, TournamentError> {
     let Some(first) = plan.matches.first() else {
-        return Err(TournamentError::Plan(super::plan::PlanError::Bots("the plan has no match".into())));
+        return Err(TournamentError::Plan(super::plan::PlanError::Invalid("the plan has no match".into())));
     };
     let game = find_game(&first.spec.game).ok_or_else(|| {
-        TournamentError::Plan(super::plan::PlanError::Bots(format!("unknown game {:?} in the plan", first.spec.game)))
+        TournamentError::Plan(super::plan::PlanError::Invalid(format!(
+            "unknown game {:?} in the plan",
+            first.spec.game
+        )))
     })?;
     // One pool serves every match: they must share the game, its options and the memory limit.
     if let Some(other) = plan.matches.iter().find(|planned| {
         (&planned.spec.game, &planned.spec.options, planned.spec.budget.memory_mib)
             != (&first.spec.game, &first.spec.options, first.spec.budget.memory_mib)
     }) {
-        return Err(TournamentError::Plan(super::plan::PlanError::Bots(format!(
+        return Err(TournamentError::Plan(super::plan::PlanError::Invalid(format!(
             "match {} has another game, options or memory limit than match {}: one plan is one tournament",
             other.id, first.id
         ))));
