@@ -2,8 +2,9 @@
 //!
 //! - In-process throughput: a round robin of two trivial Azul bots (`fx-trivial`,
 //!   `azul-trivial`) through `tournament::run::run_plan` (worker threads, one SQLite transaction
-//!   per match), matches per second with 1 job and with every core, and the scaling between them;
-//!   beside it, the CLI playing one match per process (`arena match`), the reference.
+//!   per match) on the arena `arena tournament` uses (pooled instances), matches per second with
+//!   1 job and with every core, and the scaling between them; the same with instances allocated
+//!   on demand; beside it, the CLI playing one match per process (`arena match`), the reference.
 //! - Memory: resident memory of this process after the 1,000th and the 20,000th match of one
 //!   tournament (the plan of 20,000 matches is in memory at both).
 //! - Overhead: an Azul match of the example bots (`azul-greedy` vs `azul-random`) through the
@@ -12,13 +13,17 @@
 
 use anyhow::{Context, Result, ensure};
 use arena_host::budget::Budget;
-use arena_host::engine::{Allocator, ArenaOptions};
+use arena_host::engine::ArenaOptions;
+use arena_host::registry::BotPool;
 use arena_host::registry::find_game;
 use arena_host::runtime::Arena;
-use arena_host::tournament::plan::plan;
+use arena_host::tournament::plan::{Plan, plan};
 use arena_host::tournament::run::{Progress, RunOptions, Shard, run_plan};
 use arena_host::tournament::spec::{Format, Resolved};
+use arena_host::tournament::store::{Store, StoredMatch};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
@@ -69,6 +74,45 @@ fn tournament_rate(
     Ok((plan.matches.len() as f64 / seconds, sampled, resident_kib()))
 }
 
+/// Matches per second played straight on `pool` by `threads` threads (no database, no
+/// scheduling beyond a shared counter).
+fn direct_rate(arena: &Arena, pool: &dyn BotPool, plan: &Plan, threads: usize) -> Result<f64> {
+    let next = AtomicUsize::new(0);
+    let started = Instant::now();
+    std::thread::scope(|scope| -> Result<()> {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| -> Result<()> {
+                    while let Some(planned) = plan.matches.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        pool.play(arena, &planned.seating, planned.spec.seed, planned.spec.budget)?;
+                    }
+                    Ok(())
+                })
+            })
+            .collect();
+        workers.into_iter().try_for_each(|worker| worker.join().map_err(|_| anyhow::anyhow!("a worker panicked"))?)
+    })?;
+    Ok(plan.matches.len() as f64 / started.elapsed().as_secs_f64())
+}
+
+/// Matches per second recorded into a fresh database at `database`: the results `played` (a
+/// database a tournament of `plan` wrote) holds, each recorded again in its own transaction,
+/// in plan order.
+fn store_rate(plan: &Plan, database: &Path, played: &Path) -> Result<f64> {
+    let _ = std::fs::remove_file(database);
+    let mut results: BTreeMap<String, StoredMatch> =
+        Store::open(played)?.stored_matches()?.into_iter().map(|stored| (stored.id.clone(), stored)).collect();
+    let mut store = Store::open(database)?;
+    store.record_plan("bench", plan)?;
+    // In plan order, as a run records them (ids in sorted order would append to the index).
+    let in_order: Vec<StoredMatch> = plan.matches.iter().filter_map(|planned| results.remove(&planned.id)).collect();
+    let started = Instant::now();
+    for stored in &in_order {
+        ensure!(store.insert_stored(stored)?, "match {} recorded twice", stored.id);
+    }
+    Ok(in_order.len() as f64 / started.elapsed().as_secs_f64())
+}
+
 /// This process's resident memory, from `/proc/self/status` (Linux), in KiB.
 fn resident_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -80,9 +124,10 @@ pub fn tournaments(bot_path: &dyn Fn(&str) -> PathBuf, arena_binary: &Path) -> R
     println!("4. tournaments");
     let scratch = std::env::temp_dir().join(format!("arena-bench-tournament-{}", std::process::id()));
     std::fs::create_dir_all(&scratch)?;
-    let arena = Arena::new()?;
-    let trivial = [bot_path("fx-trivial"), bot_path("azul-trivial")];
     let cores = std::thread::available_parallelism().map(usize::from).unwrap_or(1);
+    // The arena `arena tournament run` plays on (pooled instances).
+    let arena = Arena::with_options(ArenaOptions::for_tournament(cores, 2, Budget::default().memory_mib))?;
+    let trivial = [bot_path("fx-trivial"), bot_path("azul-trivial")];
     // Throughput: 2 x 500 matches, after a warm-up run that compiles both bots.
     let throughput = spec(&trivial, 500, &scratch.join("throughput.sqlite"))?;
     tournament_rate(&arena, &spec(&trivial, 5, &scratch.join("warm.sqlite"))?, 1, 0)?;
@@ -108,6 +153,16 @@ pub fn tournaments(bot_path: &dyn Fn(&str) -> PathBuf, arena_binary: &Path) -> R
         "matches/s per core",
         format!("{one:.0}"),
         if one >= 5_000.0 { "met" } else { "MISSED" }
+    );
+    // Why tournaments pool their instances: on-demand allocation maps and unmaps memory per
+    // match, and every unmap interrupts the other workers' cores.
+    let on_demand = Arena::new()?;
+    tournament_rate(&on_demand, &spec(&trivial, 5, &scratch.join("warm-on-demand.sqlite"))?, 1, 0)?;
+    let (on_demand_all, _, _) = tournament_rate(&on_demand, &throughput, cores, 0)?;
+    println!(
+        "  {:<50} {:>10.0} matches/s",
+        format!("the same, instances allocated on demand, {cores} jobs"),
+        on_demand_all
     );
     // The reference: one `arena match` process per match (its cache warm).
     let cache = scratch.join("cache");
@@ -145,25 +200,30 @@ pub fn tournaments(bot_path: &dyn Fn(&str) -> PathBuf, arena_binary: &Path) -> R
 
     // Overhead per match: the example bots through the tournament vs played directly.
     let examples = [bot_path("azul-greedy"), bot_path("azul-random")];
-    let overhead_spec = spec(&examples, 50, &scratch.join("overhead.sqlite"))?;
+    let overhead_spec = spec(&examples, 250, &scratch.join("overhead.sqlite"))?;
     let (through_tournament, _, _) = tournament_rate(&arena, &overhead_spec, 1, 0)?;
     let plan = plan(&overhead_spec)?;
-    let pool = overhead_spec.game.load_pool(&arena, &overhead_spec.bots, &[], 64)?;
-    let started = Instant::now();
-    for planned in &plan.matches {
-        pool.play(&arena, &planned.seating, planned.spec.seed, planned.spec.budget)?;
-    }
-    let direct = plan.matches.len() as f64 / started.elapsed().as_secs_f64();
+    let pool = overhead_spec.game.load_pool(&arena, &overhead_spec.bots, &[], Budget::default().memory_mib)?;
+    let direct = direct_rate(&arena, pool.as_ref(), &plan, 1)?;
+    // The machine's own ceiling for the scaling figure: the same matches played directly (no
+    // database, no scheduling) on every core.
+    let direct_all = direct_rate(&arena, pool.as_ref(), &plan, cores)?;
+    println!(
+        "  {:<50} {:>9.2}x  (the tournament's ceiling on this machine)",
+        format!("scaling 1 -> {cores} threads, played directly"),
+        direct_all / direct
+    );
+    // The floor a per-match transaction sets: recording already-played results again.
+    let store_rate = store_rate(&plan, &scratch.join("store.sqlite"), &overhead_spec.database)?;
+    println!(
+        "  {:<50} {:>7.1} us  {:.1}% of a match",
+        "database write per match (one transaction)",
+        1e6 / store_rate,
+        direct / store_rate * 100.0
+    );
     let overhead = (direct / through_tournament - 1.0) * 100.0;
     println!("  {:<50} {:>10.0} matches/s", "azul-greedy vs azul-random, played directly", direct);
     println!("  {:<50} {:>10.0} matches/s", "the same through the tournament (1 job)", through_tournament);
-    // The same on the pooling allocator: instances reuse their slots instead of mapping and
-    // unmapping memory per match (which, with a second thread, costs TLB shootdowns).
-    let pooled =
-        Arena::with_options(ArenaOptions { allocator: Allocator::Pooling { max_bots: 16 }, max_memory_mib: 64 })?;
-    tournament_rate(&pooled, &spec(&examples, 5, &scratch.join("pool-warm.sqlite"))?, 1, 0)?;
-    let (pooled_rate, _, _) = tournament_rate(&pooled, &overhead_spec, 1, 0)?;
-    println!("  {:<50} {:>10.0} matches/s", "the same, pooling allocator (1 job)", pooled_rate);
     println!(
         "  {:<50} {:>9.1}%  target < 5%: {}",
         "tournament overhead per match",

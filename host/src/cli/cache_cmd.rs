@@ -67,6 +67,11 @@ impl UseCacheArgs {
     /// on stderr saying why), in a bounded worker process (this executable's `compile-worker`;
     /// the bounds can be changed by test hooks, see arena_host::compile).
     pub fn arena(&self) -> anyhow::Result<Arena> {
+        self.arena_with(Arena::new()?)
+    }
+
+    /// [`UseCacheArgs::arena`] on an arena built with other options.
+    pub fn arena_with(&self, arena: Arena) -> anyhow::Result<Arena> {
         let cache = if self.no_cache { None } else { self.dir.cache().ok() };
         let cache = cache.filter(|cache| match cache.check() {
             Ok(()) => true,
@@ -75,7 +80,7 @@ impl UseCacheArgs {
                 false
             }
         });
-        Ok(Arena::new()?.with_cache(cache).with_compile_worker(Some(compile_worker()?)))
+        Ok(arena.with_cache(cache).with_compile_worker(Some(compile_worker()?)))
     }
 }
 

@@ -4,6 +4,8 @@
 //! own database, and `merge` joins the shards' databases.
 
 use anyhow::Context;
+use arena_host::engine::ArenaOptions;
+use arena_host::runtime::Arena;
 use arena_host::tournament::leaderboard::{self, Style};
 use arena_host::tournament::merge::merge;
 use arena_host::tournament::plan::{Plan, plan};
@@ -161,8 +163,8 @@ fn resolve(path: &Path) -> anyhow::Result<Resolved> {
 fn run_tournament(args: RunArgs) -> anyhow::Result<ExitCode> {
     let spec = resolve(&args.spec)?;
     let database = args.db.clone().unwrap_or_else(|| spec.database.clone());
-    let arena = args.cache.arena()?;
     let options = run_options(args.jobs, args.replays);
+    let arena = tournament_arena(&args.cache, options.jobs, spec.players, spec.budget.memory_mib)?;
     let report = play(&database, args.quiet, &|progress| run_spec(&arena, &spec, &database, &options, progress))?;
     let store = Store::open(&database)?;
     let board = leaderboard::read(&store, Some(&report.spec_digest))?.context("the run recorded no plan")?;
@@ -174,8 +176,10 @@ fn run_shard(args: RunPlanArgs) -> anyhow::Result<ExitCode> {
     let text = std::fs::read_to_string(&args.plan).with_context(|| format!("cannot read {}", args.plan.display()))?;
     let plan = Plan::from_jsonl(&text).with_context(|| args.plan.display().to_string())?;
     Store::open(&args.db)?.record_shard(&format!("{}/{}", args.shard.index, args.shard.count))?;
-    let arena = args.cache.arena()?;
     let options = run_options(args.jobs, args.replays);
+    let (players, memory_mib) =
+        plan.matches.first().map_or((2, 0), |first| (first.seating.len(), first.spec.budget.memory_mib));
+    let arena = tournament_arena(&args.cache, options.jobs, players, memory_mib)?;
     play(&args.db, args.quiet, &|progress| run_plan(&arena, &plan, args.shard, &args.db, &options, progress))?;
     Ok(ExitCode::SUCCESS)
 }
@@ -203,6 +207,24 @@ fn merge_shards(inputs: &[PathBuf], output: &Path) -> anyhow::Result<ExitCode> {
 
 /// A run, given where to report progress.
 type Runner<'a> = dyn Fn(&(dyn Fn(Progress) + Sync)) -> Result<RunReport, TournamentError> + 'a;
+
+/// The arena a tournament plays on ([`ArenaOptions::for_tournament`]: instances pooled), or,
+/// where the pool cannot be reserved (a limit on address space), instances allocated on
+/// demand, with a warning.
+fn tournament_arena(
+    cache: &super::cache_cmd::UseCacheArgs,
+    jobs: usize,
+    players: usize,
+    memory_mib: u32,
+) -> anyhow::Result<Arena> {
+    match Arena::with_options(ArenaOptions::for_tournament(jobs, players, memory_mib)) {
+        Ok(arena) => cache.arena_with(arena),
+        Err(err) => {
+            eprintln!("warning: allocating instances on demand (the instance pool could not be reserved: {err:#})");
+            cache.arena()
+        }
+    }
+}
 
 /// `--jobs` (default: every core) and `--replays`.
 fn run_options(jobs: Option<usize>, replays: Option<PathBuf>) -> RunOptions {

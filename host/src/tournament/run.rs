@@ -1,8 +1,8 @@
 //! Running a tournament's plan (or one shard of it): record the plan, skip every match the
-//! database already has, load each bot once, and play the rest on `jobs` worker threads while
-//! this thread writes each finished match in its own transaction. A match is a pure function of its spec, so which
-//! thread plays it, and when, changes nothing in its result; killing the process loses at most
-//! the matches in flight, which the next run plays.
+//! database already has, load each bot once, and play the rest on `jobs` worker threads, each of
+//! which writes the match it finished in its own transaction. A match is a pure function of its
+//! spec, so which thread plays it, and when, changes nothing in its result; killing the process
+//! loses at most the matches in flight, which the next run plays.
 
 use super::plan::{Plan, PlannedMatch};
 use super::store::{Outcome, Store, StoreError};
@@ -12,7 +12,7 @@ use crate::registry::{PlayError, PoolMatch, find_game};
 use crate::runtime::Arena;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{Mutex, PoisonError};
 
 /// Why a tournament could not run.
 #[derive(Debug, thiserror::Error)]
@@ -223,70 +223,112 @@ pub fn run_plan(
         }
     }
     progress(Progress { total, done, forfeits: 0 });
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let (sender, receiver) = mpsc::channel::<(usize, Result<PoolMatch, PlayError>)>();
-    let jobs = options.jobs.clamp(1, playable.len().max(1));
     if let Some(dir) = &options.replays {
         std::fs::create_dir_all(dir).map_err(|source| TournamentError::Replays { path: dir.clone(), source })?;
     }
-    let written = std::thread::scope(|scope| -> Result<(), TournamentError> {
+    // Each worker plays a match, digests and keeps its replay, then takes the store to write it
+    // in one transaction. No writer thread: a hand-off per match cost a wake-up and, with a
+    // second thread live in the process, a TLB shootdown for every page a finished match unmaps
+    // (measured by the `tournament` bench section).
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let shared = Mutex::new(Recorder { store, report, done, forfeits: 0, failure: None });
+    let jobs = options.jobs.clamp(1, playable.len().max(1));
+    std::thread::scope(|scope| {
         for _ in 0..jobs {
-            let sender = sender.clone();
-            let (next, stop, playable, pool) = (&next, &stop, &playable, &pool);
+            let (next, stop, playable, pool, shared) = (&next, &stop, &playable, &pool, &shared);
             scope.spawn(move || {
                 while !stop.load(Ordering::Relaxed) {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some((planned, seating)) = playable.get(index) else { break };
                     let played = pool.play(arena, seating, planned.spec.seed, planned.spec.budget);
-                    if sender.send((index, played)).is_err() {
-                        break;
+                    let finished = finish(planned, played, options.replays.as_deref());
+                    let mut recorder = shared.lock().unwrap_or_else(PoisonError::into_inner);
+                    if let Err(err) = recorder.record(planned, finished, total, progress) {
+                        recorder.failure.get_or_insert(err);
+                        stop.store(true, Ordering::Relaxed);
                     }
                 }
             });
         }
-        drop(sender);
-        let mut forfeits = 0;
-        for (index, played) in receiver {
-            let (planned, _) = playable[index];
-            let recorded = match &played {
-                Ok(played) => {
-                    forfeits += played.result.players.iter().filter(|player| player.forfeit).count();
-                    let replay_sha256 = hex::encode(sha256(played.replay.as_bytes()));
-                    if let Some(dir) = &options.replays
-                        && let Err(err) = keep_replay(dir, &planned.id, &played.replay)
-                    {
-                        stop.store(true, Ordering::Relaxed);
-                        return Err(err);
-                    }
-                    let outcome = Outcome::Played {
-                        result: &played.result,
-                        seat_turns: &played.seat_turns,
-                        replay_sha256: &replay_sha256,
-                    };
-                    store.record_match(planned, outcome).map(|new| (new, true))
-                }
-                // The host, not the bots, lacked something: not recorded, the next run retries.
-                Err(PlayError::Match(MatchError::HostResources { .. })) => {
-                    report.retry += 1;
-                    Ok((false, false))
-                }
-                Err(err) => store.record_match(planned, Outcome::NotPlayed(&err.to_string())).map(|new| (new, false)),
-            };
-            match recorded {
-                Ok((true, true)) => report.played += 1,
-                Ok((true, false)) => report.not_played += 1,
-                Ok((false, _)) => {}
-                Err(err) => {
-                    stop.store(true, Ordering::Relaxed);
-                    return Err(err.into());
+    });
+    let recorder = shared.into_inner().unwrap_or_else(PoisonError::into_inner);
+    match recorder.failure {
+        Some(err) => Err(err),
+        None => Ok(recorder.report),
+    }
+}
+
+/// A played match, ready to record: what happened, digested on the worker that played it.
+enum Finished {
+    /// Played to the end: the result and its replay's sha256.
+    Played { played: PoolMatch, replay_sha256: String },
+    /// Not played, for a reason the bots own (recorded as not played).
+    NotPlayed(String),
+    /// The host lacked a resource: not recorded, so the next run retries it.
+    Retry,
+}
+
+/// Digests a match's outcome on its worker (and keeps its replay when asked), outside the
+/// store's lock.
+fn finish(
+    planned: &PlannedMatch,
+    played: Result<PoolMatch, PlayError>,
+    replays: Option<&Path>,
+) -> Result<Finished, TournamentError> {
+    match played {
+        Ok(played) => {
+            let replay_sha256 = hex::encode(sha256(played.replay.as_bytes()));
+            if let Some(dir) = replays {
+                keep_replay(dir, &planned.id, &played.replay)?;
+            }
+            Ok(Finished::Played { played, replay_sha256 })
+        }
+        Err(PlayError::Match(MatchError::HostResources { .. })) => Ok(Finished::Retry),
+        Err(err) => Ok(Finished::NotPlayed(err.to_string())),
+    }
+}
+
+/// The store and the run's tallies, shared by the workers behind one lock.
+struct Recorder {
+    store: Store,
+    report: RunReport,
+    done: usize,
+    forfeits: usize,
+    /// The first error that stopped the run.
+    failure: Option<TournamentError>,
+}
+
+impl Recorder {
+    /// Writes one finished match in its own transaction and reports progress.
+    fn record(
+        &mut self,
+        planned: &PlannedMatch,
+        finished: Result<Finished, TournamentError>,
+        total: usize,
+        progress: &(dyn Fn(Progress) + Sync),
+    ) -> Result<(), TournamentError> {
+        match finished? {
+            Finished::Played { played, replay_sha256 } => {
+                self.forfeits += played.result.players.iter().filter(|player| player.forfeit).count();
+                let outcome = Outcome::Played {
+                    result: &played.result,
+                    seat_turns: &played.seat_turns,
+                    replay_sha256: &replay_sha256,
+                };
+                if self.store.record_match(planned, outcome)? {
+                    self.report.played += 1;
                 }
             }
-            done += 1;
-            progress(Progress { total, done, forfeits });
+            Finished::NotPlayed(why) => {
+                if self.store.record_match(planned, Outcome::NotPlayed(&why))? {
+                    self.report.not_played += 1;
+                }
+            }
+            Finished::Retry => self.report.retry += 1,
         }
+        self.done += 1;
+        progress(Progress { total, done: self.done, forfeits: self.forfeits });
         Ok(())
-    });
-    written?;
-    Ok(report)
+    }
 }

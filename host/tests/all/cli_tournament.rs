@@ -159,6 +159,102 @@ fn bad_specs_are_refused_before_any_match() {
     }
 }
 
+/// Issue item 3: a SPEC change that alters match ids is reported, the earlier SPEC's results stay
+/// in the database, tagged with the SPEC that planned them and not counted by the new one, and the
+/// matches both SPECs plan are not played again.
+#[test]
+fn a_changed_spec_keeps_the_earlier_results_apart_and_says_so() {
+    let spec = round_robin("respec", &["azul-greedy", "azul-random", "azul-trivial"], "1..2");
+    let db = spec.with_file_name("results.sqlite");
+    let db_arg = db.to_str().unwrap();
+    let first = run(&spec, &["--db", db_arg]);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    let original = std::fs::read_to_string(&spec).unwrap();
+
+    // Another turn budget: every match id changes.
+    std::fs::write(&spec, format!("{original}[budget]\nturn_fuel = 9000000\n")).unwrap();
+    let second = run(&spec, &["--db", db_arg]);
+    assert_eq!(second.status.code(), Some(0), "{}", stderr(&second));
+    assert!(
+        stderr(&second).contains(&format!("12 results in {db_arg} belong to another SPEC (kept, not counted here)")),
+        "{}",
+        stderr(&second)
+    );
+    assert!(stderr(&second).contains("12 matches planned: 0 already in"), "{}", stderr(&second));
+    let shown = arena(&["tournament", "show", db_arg, "--format", "json"]);
+    let board: serde_json::Value = serde_json::from_str(&stdout(&shown)).unwrap();
+    assert_eq!((board["matches_planned"].as_u64(), board["matches_played"].as_u64()), (Some(12), Some(12)));
+    let connection = rusqlite::Connection::open(&db).unwrap();
+    let count = |sql: &str| connection.query_row(sql, [], |row| row.get::<_, i64>(0)).unwrap();
+    assert_eq!(count("SELECT COUNT(*) FROM matches"), 24, "the earlier results stay");
+    assert_eq!(count("SELECT COUNT(DISTINCT spec_digest) FROM plans"), 2, "each tagged with its SPEC");
+
+    // One bot fewer under the same budget: its matches stay, the others are not played again.
+    let without_trivial = original.replace(&format!(", {:?}", bot("azul-trivial")), "");
+    assert_ne!(without_trivial, original);
+    std::fs::write(&spec, format!("{without_trivial}[budget]\nturn_fuel = 9000000\n")).unwrap();
+    let third = run(&spec, &["--db", db_arg]);
+    assert_eq!(third.status.code(), Some(0), "{}", stderr(&third));
+    assert!(stderr(&third).contains("4 matches planned: 4 already in"), "{}", stderr(&third));
+    assert!(stderr(&third).contains("0 played now"), "{}", stderr(&third));
+    assert!(stderr(&third).contains("20 results in"), "{}", stderr(&third));
+}
+
+/// Issue item 6: a plan names its bots by sha256; `run-plan` refuses a plan whose bot file
+/// changed since it was planned, naming the file, before it writes anything.
+#[test]
+fn run_plan_refuses_a_bot_file_that_changed_since_the_plan() {
+    let dir = scratch("replaced-bot");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (greedy, random) = (dir.join("greedy.wasm"), dir.join("random.wasm"));
+    std::fs::copy(bot("azul-greedy"), &greedy).unwrap();
+    std::fs::copy(bot("azul-random"), &random).unwrap();
+    let spec = dir.join("spec.toml");
+    std::fs::write(
+        &spec,
+        format!("game = \"azul\"\nformat = \"round-robin\"\nbots = [{greedy:?}, {random:?}]\nseeds = [1]\n"),
+    )
+    .unwrap();
+    let plan = dir.join("plan.jsonl");
+    let planned = arena(&["tournament", "plan", spec.to_str().unwrap(), "-o", plan.to_str().unwrap()]);
+    assert_eq!(planned.status.code(), Some(0), "{}", stderr(&planned));
+
+    std::fs::copy(bot("azul-trivial"), &random).unwrap();
+    let db = dir.join("shard.sqlite");
+    let out =
+        arena(&["tournament", "run-plan", plan.to_str().unwrap(), "--shard", "0/1", "--db", db.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains(&format!("{} is not the bot the plan names", random.display())), "{}", stderr(&out));
+    assert!(!db.exists(), "nothing written");
+}
+
+/// Tournaments play on a pool of instance slots reserved up front (tens of GiB of address
+/// space); where the address space is limited (`ulimit -v`), the run says so and allocates
+/// instances on demand, with the same results.
+#[test]
+fn a_limited_address_space_falls_back_to_on_demand_instances_with_the_same_results() {
+    let spec = round_robin("limited-address-space", &["azul-greedy", "azul-random"], "1..2");
+    let (pooled, limited) = (spec.with_file_name("pooled.sqlite"), spec.with_file_name("limited.sqlite"));
+    let first = run(&spec, &["--jobs", "1", "--db", pooled.to_str().unwrap(), "--quiet"]);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    assert!(!stderr(&first).contains("on demand"), "{}", stderr(&first));
+    // 24 GiB: room for two bots' on-demand memories (4 GiB reserved plus guards each), not for
+    // the pool's slots.
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 25165824 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_arena"))
+        .args(["tournament", "run", spec.to_str().unwrap(), "--jobs", "1", "--quiet"])
+        .args(["--db", limited.to_str().unwrap()])
+        .env("ARENA_CACHE_DIR", scratch("arena-cache"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("warning: allocating instances on demand"), "{}", stderr(&out));
+    assert_eq!(matches(&pooled), matches(&limited));
+}
+
 /// Issue item 7: a bot that fails to load is reported once with its file and reason, its
 /// matches are recorded as not played (not as losses), and the others play.
 #[test]
