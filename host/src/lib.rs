@@ -53,6 +53,7 @@ pub mod shape;
 pub mod store;
 pub mod tournament;
 mod typecheck;
+pub mod view;
 pub mod wasi;
 
 pub use budget::Budget;

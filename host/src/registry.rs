@@ -117,6 +117,8 @@ pub trait GameEntry: Send + Sync {
     fn verify(&self, arena: &Arena, replay: &Path, bot_paths: &[Option<PathBuf>]) -> Result<Verdict, ReplayError>;
     /// Checks game options (`--option KEY=VALUE`) without playing.
     fn check_options(&self, options: &[(String, String)]) -> Result<(), SetupError>;
+    /// The replay viewer page of a replay of this game ([`crate::view::page`]).
+    fn view(&self, replay: &Path) -> Result<String, ReplayError>;
     /// Checks `options` and loads every bot of `paths` once, for many matches (a tournament):
     /// a bot that fails to load is kept as its error, so the others still play.
     fn load_pool(
@@ -252,6 +254,10 @@ impl<B: Binding> GameEntry for Entry<B> {
     fn check_options(&self, options: &[(String, String)]) -> Result<(), SetupError> {
         <B::Game as Game>::config_from_options(options).map(drop)
     }
+
+    fn view(&self, replay: &Path) -> Result<String, ReplayError> {
+        crate::view::page(&read_replay::<B::Game>(replay)?)
+    }
 }
 
 /// A game that also seats WASI commands speaking its original line protocol `P`.
@@ -298,6 +304,10 @@ impl<B: Binding, P: LineProtocol<Game = B::Game>> GameEntry for ProtocolEntry<B,
 
     fn check_options(&self, options: &[(String, String)]) -> Result<(), SetupError> {
         <B::Game as Game>::config_from_options(options).map(drop)
+    }
+
+    fn view(&self, replay: &Path) -> Result<String, ReplayError> {
+        crate::view::page(&read_replay::<B::Game>(replay)?)
     }
 }
 

@@ -3,6 +3,7 @@
 
 use crate::bindings::Binding;
 use crate::bot::WitContestant;
+use crate::fault::BotFault;
 use crate::loader::{LoadError, sha256};
 use crate::play::play_contestants;
 use crate::record::{BotRef, MatchRecord, REPLAY_FORMAT, RuntimeInfo};
@@ -52,6 +53,14 @@ pub enum ReplayError {
         /// What is wrong.
         detail: String,
     },
+    /// The recorded actions do not lead the engine to the recorded states.
+    #[error("the replay does not match this engine at turn {turn}: {detail}")]
+    Diverged {
+        /// The first turn that differs (0: the setup).
+        turn: u32,
+        /// How.
+        detail: String,
+    },
     /// The bot could not be loaded or the match could not be played.
     #[error(transparent)]
     Other(#[from] anyhow::Error),
@@ -82,8 +91,58 @@ fn parse<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ReplayError> 
             detail: format!("{size} bytes is over the {MAX_REPLAY_FILE}-byte limit"),
         });
     }
-    let text = std::fs::read_to_string(path).map_err(|source| ReplayError::Read { path: path.into(), source })?;
-    serde_json::from_str(&text).map_err(|err| ReplayError::Parse { path: path.into(), detail: err.to_string() })
+    let bytes = std::fs::read(path).map_err(|source| ReplayError::Read { path: path.into(), source })?;
+    let text = if bytes.starts_with(&GZIP_MAGIC) { gunzip(path, &bytes)? } else { bytes };
+    serde_json::from_slice(&text).map_err(|err| ReplayError::Parse { path: path.into(), detail: err.to_string() })
+}
+
+/// The first bytes of a gzip file (`arena tournament run --replays` keeps replays compressed).
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// A gzip-compressed replay, decompressed up to [`MAX_REPLAY_FILE`] bytes (a small file must not
+/// inflate without bound).
+fn gunzip(path: &Path, compressed: &[u8]) -> Result<Vec<u8>, ReplayError> {
+    use std::io::Read;
+    let mut text = Vec::new();
+    flate2::read::GzDecoder::new(compressed)
+        .take(MAX_REPLAY_FILE + 1)
+        .read_to_end(&mut text)
+        .map_err(|err| ReplayError::Parse { path: path.into(), detail: format!("not valid gzip: {err}") })?;
+    if text.len() as u64 > MAX_REPLAY_FILE {
+        return Err(ReplayError::Parse {
+            path: path.into(),
+            detail: format!("decompresses to over the {MAX_REPLAY_FILE}-byte limit"),
+        });
+    }
+    Ok(text)
+}
+
+/// Plays a replay's recorded actions on the engine alone (no bot runs): calls `visit` with the
+/// state before the first turn and after every turn, and checks each turn's state hash against
+/// the recorded one. A seat's action is what the match passed to the engine: its answer, unless
+/// the game refused it (then the engine's fallback applies again).
+pub fn replay_states<G: Game>(record: &MatchRecord<G>, mut visit: impl FnMut(&G)) -> Result<(), ReplayError> {
+    let diverged = |turn: u32, detail: String| ReplayError::Diverged { turn, detail };
+    let mut game =
+        G::new(&record.config, record.bots.len(), record.seed).map_err(|err| diverged(0, err.to_string()))?;
+    visit(&game);
+    for turn in &record.turns {
+        let actions: Vec<_> = turn
+            .seats
+            .iter()
+            .map(|seat| {
+                let refused = seat.faults.iter().any(|fault| matches!(fault, BotFault::InvalidAction { .. }));
+                (seat.seat, if refused { None } else { seat.answer.clone() })
+            })
+            .collect();
+        game.step(&actions).map_err(|err| diverged(turn.turn, err.to_string()))?;
+        let hash = format!("{:016x}", game.state_hash());
+        if hash != turn.state_hash {
+            return Err(diverged(turn.turn, format!("state hash {hash}, the replay records {}", turn.state_hash)));
+        }
+        visit(&game);
+    }
+    Ok(())
 }
 
 /// The bots a replay names, in seat order, read before the replay is parsed for its game.

@@ -49,3 +49,25 @@ pub fn shown(command: &Command) -> String {
     }
     line
 }
+
+/// Whether this process runs as root (then apt-get needs no sudo).
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|output| output.status.success() && String::from_utf8_lossy(&output.stdout).trim() == "0")
+}
+
+/// `apt-get ARGS`, non-interactive, through sudo unless root. The frontend setting goes through
+/// `env` because sudo drops the caller's environment.
+pub fn apt_get(args: &[&str]) -> Command {
+    let mut command = if is_root() {
+        Command::new("env")
+    } else {
+        let mut sudo = Command::new("sudo");
+        sudo.arg("env");
+        sudo
+    };
+    command.args(["DEBIAN_FRONTEND=noninteractive", "apt-get"]).args(args);
+    command
+}

@@ -19,6 +19,7 @@ mod replay_cmd;
 mod series;
 mod tournament_cmd;
 mod transitions_cmd;
+mod view_cmd;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -39,6 +40,9 @@ enum Command {
     /// Work with replay files.
     #[command(subcommand)]
     Replay(replay_cmd::ReplayCommand),
+    /// Write a replay as one self-contained HTML page that replays the match in a browser.
+    #[command(after_help = view_cmd::EXAMPLES)]
+    View(view_cmd::ViewArgs),
     /// Check transition fixtures (upstream format) against the engine.
     #[command(after_help = transitions_cmd::EXAMPLES)]
     CheckTransitions(transitions_cmd::TransitionArgs),
@@ -73,6 +77,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Match(args) => match_cmd::run(args),
         Command::Replay(command) => replay_cmd::run(command),
+        Command::View(args) => view_cmd::run(args),
         Command::Cache(command) => cache_cmd::run(command),
         Command::Fuel(args) => fuel_cmd::run(args),
         Command::Tournament(command) => tournament_cmd::run_command(command),

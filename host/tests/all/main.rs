@@ -18,3 +18,4 @@ mod common;
 mod determinism_matrix;
 mod sandbox_runtime;
 mod structure;
+mod view;

@@ -5,7 +5,7 @@
 //! reactor adapter of the pinned wasmtime release.
 
 use super::ForeignBot;
-use crate::util::{run_command, shown, target_dir};
+use crate::util::{self, run_command, shown, target_dir};
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -181,29 +181,10 @@ fn probe(dir: &Path) -> Result<(), String> {
     }
 }
 
-/// Whether this process runs as root (then apt-get needs no sudo).
-fn is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|output| output.status.success() && String::from_utf8_lossy(&output.stdout).trim() == "0")
-}
-
 /// Installs [`PACKAGES`], then the compiler runtime matching the clang they brought, with
-/// apt-get (through sudo unless root). The frontend setting goes through `env` because sudo
-/// drops the caller's environment.
+/// apt-get.
 fn install_toolchain() -> Result<()> {
-    let apt = |args: &[&str]| {
-        let mut command = if is_root() {
-            Command::new("env")
-        } else {
-            let mut sudo = Command::new("sudo");
-            sudo.arg("env");
-            sudo
-        };
-        command.args(["DEBIAN_FRONTEND=noninteractive", "apt-get"]).args(args);
-        command
-    };
+    let apt = util::apt_get;
     run_command(&mut apt(&["update"]))?;
     let mut install = apt(&["install", "-y", "--no-install-recommends"]);
     install.args(PACKAGES);

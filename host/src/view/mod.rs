@@ -1,0 +1,110 @@
+//! `arena view`: a replay as one self-contained HTML page that replays the match in a browser,
+//! from `file://`, with no network: the page's script, styles and data are all inlined.
+//!
+//! The host re-plays the recorded actions on the engine ([`replay_states`], which checks every
+//! turn's state hash), so the page draws the engine's own states rather than re-implementing a
+//! game's rules in JavaScript. States go into the page once in full, then as patches from turn to
+//! turn ([`patch`]). The page (`page.html`) holds the controls, the fuel charts, the fault
+//! markers and the logs, the same for every game; each game adds a renderer
+//! (`games/<game>.js`) that draws one state on the canvas and reads its scores.
+
+mod patch;
+
+use crate::record::{MatchRecord, MatchResult, SeatTurn, TurnRecord};
+use crate::replay::{ReplayError, replay_states};
+use arena_game::Game;
+use serde::Serialize;
+
+/// Name and version of the data a page carries.
+pub const VIEW_FORMAT: &str = "wasm-arena-view/1";
+
+/// The page: the player, its styles and the part every game shares.
+const PAGE: &str = include_str!("page.html");
+
+/// Where the data and the game's renderer go in [`PAGE`].
+const DATA_SLOT: &str = "/*REPLAY-DATA*/";
+const RENDERER_SLOT: &str = "/*GAME-RENDERER*/";
+
+/// Each game's renderer, by game name.
+const RENDERERS: [(&str, &str); 5] = [
+    ("azul", include_str!("games/azul.js")),
+    ("paint", include_str!("games/paint.js")),
+    ("code-character", include_str!("games/code_character.js")),
+    ("eubots", include_str!("games/eubots.js")),
+    ("suitebot", include_str!("games/suitebot.js")),
+];
+
+/// What the page's script reads.
+#[derive(Serialize)]
+#[serde(bound = "")]
+struct PageData<'a, G: Game> {
+    format: &'static str,
+    game: &'a str,
+    seed: u64,
+    bots: Vec<&'a str>,
+    turn_fuel: u64,
+    game_fuel: u64,
+    setup: &'a [SeatTurn<G>],
+    turns: &'a [TurnRecord<G>],
+    result: &'a MatchResult,
+    /// The state before the first turn.
+    initial: serde_json::Value,
+    /// Per turn, the patch from the previous state (`null`: unchanged).
+    patches: Vec<Option<serde_json::Value>>,
+}
+
+/// The page for `record`.
+pub fn page<G: Game>(record: &MatchRecord<G>) -> Result<String, ReplayError> {
+    let mut states = Vec::with_capacity(record.turns.len() + 1);
+    replay_states(record, |game: &G| states.push(serde_json::to_value(game).unwrap_or(serde_json::Value::Null)))?;
+    let patches = states.windows(2).map(|pair| patch::diff(&pair[0], &pair[1])).collect();
+    let data = PageData::<G> {
+        format: VIEW_FORMAT,
+        game: &record.game,
+        seed: record.seed,
+        bots: record.bots.iter().map(|bot| bot.name.as_str()).collect(),
+        turn_fuel: record.budget.turn_fuel,
+        game_fuel: record.budget.game_fuel,
+        setup: &record.setup,
+        turns: &record.turns,
+        result: &record.result,
+        initial: states.into_iter().next().unwrap_or(serde_json::Value::Null),
+        patches,
+    };
+    let json =
+        serde_json::to_string(&data).map_err(|err| ReplayError::Diverged { turn: 0, detail: err.to_string() })?;
+    let renderer = RENDERERS.iter().find(|(name, _)| *name == G::NAME).map_or("", |(_, script)| script);
+    Ok(PAGE.replacen(RENDERER_SLOT, renderer, 1).replacen(DATA_SLOT, &script_safe(&json), 1))
+}
+
+/// JSON made safe inside a `<script>` element: `</` (which would end the element) and `<!--`
+/// only occur inside JSON strings, where `<\/` and `<\u0021--` mean the same.
+fn script_safe(json: &str) -> String {
+    json.replace("</", "<\\/").replace("<!--", "<\\u0021--")
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn script_text_cannot_end_the_script_element() {
+        let json = serde_json::to_string(&serde_json::json!({"log": "</script><!-- x"})).unwrap();
+        let safe = script_safe(&json);
+        assert!(!safe.contains("</") && !safe.contains("<!--"), "{safe}");
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&safe).unwrap()["log"], "</script><!-- x");
+    }
+
+    #[test]
+    fn the_page_has_a_slot_for_the_data_and_one_for_the_renderer_and_no_external_resource() {
+        assert_eq!(PAGE.matches(DATA_SLOT).count(), 1);
+        assert_eq!(PAGE.matches(RENDERER_SLOT).count(), 1);
+        for (game, script) in std::iter::once(("page", PAGE)).chain(RENDERERS) {
+            for external in ["http:", "https:", "//cdn", "<link", "@import", "src=", "url("] {
+                assert!(!script.contains(external), "{game} mentions {external}");
+            }
+        }
+    }
+}

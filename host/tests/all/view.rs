@@ -1,0 +1,183 @@
+//! `arena view` in a real browser: Debian's Chromium, headless, driven over the DevTools protocol
+//! (`headless_chrome`). For each game, a replay of the example bots becomes a page; the test opens
+//! it from `file://`, steps to the last turn with the keyboard, and checks what the page shows
+//! against the replay: the final scores, the number of fault markers, and that the page asked the
+//! network for nothing. Screenshots go to `target/view-screenshots/`. Needs the example bots
+//! (`cargo xtask bots`) and Chromium (`cargo xtask test` installs Debian's `chromium`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use crate::common::{arena, bot, scratch, stderr};
+use headless_chrome::browser::tab::RequestPausedDecision;
+use headless_chrome::browser::transport::{SessionId, Transport};
+use headless_chrome::protocol::cdp::Fetch::events::RequestPausedEvent;
+use headless_chrome::protocol::cdp::Fetch::{RequestPattern, RequestStage};
+use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
+use headless_chrome::{Browser, LaunchOptions};
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Chromium: `$ARENA_CHROMIUM`, else `chromium` on the PATH.
+fn chromium() -> PathBuf {
+    if let Some(path) = std::env::var_os("ARENA_CHROMIUM") {
+        return PathBuf::from(path);
+    }
+    let found = std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+        .map(|dir| dir.join("chromium"))
+        .find(|path| path.is_file());
+    found.expect("Chromium is missing: `cargo xtask test` installs Debian's chromium (or set ARENA_CHROMIUM)")
+}
+
+fn browser() -> Browser {
+    // No sandbox: test machines run as root in containers, where Chromium's sandbox cannot start.
+    let options = LaunchOptions::default_builder()
+        .path(Some(chromium()))
+        .sandbox(false)
+        .headless(true)
+        .window_size(Some((1300, 900)))
+        .args(vec![OsStr::new("--disable-gpu"), OsStr::new("--allow-file-access-from-files")])
+        .idle_browser_timeout(Duration::from_secs(120))
+        .build()
+        .unwrap();
+    Browser::new(options).unwrap()
+}
+
+/// Plays a match of `game` between `bots` (seed 3) and writes its replay and its page into a
+/// scratch folder; returns both paths.
+fn replay_and_page(name: &str, game: &str, bots: &[&str]) -> (PathBuf, PathBuf) {
+    let dir = scratch(&format!("view-{name}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (replay, page) = (dir.join("match.json"), dir.join("match.html"));
+    let mut args = vec!["match", "--game", game, "--seed", "3", "--replay", replay.to_str().unwrap()];
+    let paths: Vec<String> = bots.iter().map(|name| bot(name)).collect();
+    args.extend(paths.iter().map(String::as_str));
+    let played = arena(&args);
+    assert_eq!(played.status.code(), Some(0), "{}", stderr(&played));
+    let viewed = arena(&["view", replay.to_str().unwrap(), "-o", page.to_str().unwrap()]);
+    assert_eq!(viewed.status.code(), Some(0), "{}", stderr(&viewed));
+    (replay, page)
+}
+
+/// What the page shows after End: the turn label, each seat's score as displayed, the fault
+/// markers, and every URL the page requested.
+struct Shown {
+    label: String,
+    scores: Vec<String>,
+    fault_markers: u64,
+    requests: Vec<String>,
+    first_frame: Duration,
+}
+
+fn open_and_step_to_the_end(browser: &Browser, page: &Path, screenshot: &str) -> Shown {
+    let tab = browser.new_tab().unwrap();
+    let requests = Arc::new(Mutex::new(Vec::new()));
+    let patterns =
+        [RequestPattern { url_pattern: None, resource_Type: None, request_stage: Some(RequestStage::Request) }];
+    tab.enable_fetch(Some(&patterns), None).unwrap();
+    let seen = Arc::clone(&requests);
+    tab.enable_request_interception(Arc::new(move |_: Arc<Transport>, _: SessionId, paused: RequestPausedEvent| {
+        seen.lock().unwrap().push(paused.params.request.url.clone());
+        RequestPausedDecision::Continue(None)
+    }))
+    .unwrap();
+    let url = format!("file://{}", page.canonicalize().unwrap().display());
+    let started = Instant::now();
+    tab.navigate_to(&url).unwrap().wait_until_navigated().unwrap();
+    tab.wait_for_element("#board").unwrap();
+    let ready = |tab: &headless_chrome::Tab| {
+        tab.evaluate("Boolean(window.arenaView && window.arenaView.ready)", false).unwrap().value
+            == Some(serde_json::Value::Bool(true))
+    };
+    while !ready(&tab) {
+        assert!(started.elapsed() < Duration::from_secs(60), "the page never became ready");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let first_frame = started.elapsed();
+    tab.press_key("End").unwrap();
+    let text = |expression: &str| tab.evaluate(expression, false).unwrap().value.unwrap();
+    let label = text("document.getElementById('turn-label').textContent").as_str().unwrap().to_owned();
+    let scores = text("JSON.stringify([...document.querySelectorAll('.score')].map((cell) => cell.textContent))");
+    let scores: Vec<String> = serde_json::from_str(scores.as_str().unwrap()).unwrap();
+    let fault_markers = text("document.querySelectorAll('#timeline .fault').length").as_u64().unwrap();
+    let png = tab.capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true).unwrap();
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).parent().unwrap().join("view-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    std::fs::write(shots.join(format!("{screenshot}.png")), png).unwrap();
+    let requests = requests.lock().unwrap().clone();
+    Shown { label, scores, fault_markers, requests, first_frame }
+}
+
+/// Every fault the replay records (start-up and turns), as the timeline should mark them.
+fn faults_in(replay: &serde_json::Value) -> u64 {
+    let faults = |seat: &serde_json::Value| seat["faults"].as_array().map_or(0, Vec::len) as u64;
+    let setup: u64 = replay["setup"].as_array().unwrap().iter().map(faults).sum();
+    let turns: u64 = replay["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|turn| turn["seats"].as_array().unwrap().iter().map(faults))
+        .sum();
+    setup + turns
+}
+
+/// The page of `bots` playing `game`, checked in the browser against its replay.
+fn check_game(browser: &Browser, name: &str, game: &str, bots: &[&str]) -> Shown {
+    let (replay, page) = replay_and_page(name, game, bots);
+    let recorded: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&replay).unwrap()).unwrap();
+    let shown = open_and_step_to_the_end(browser, &page, name);
+    let turns = recorded["turns"].as_array().unwrap().len();
+    assert_eq!(shown.label, format!("turn {turns} / {turns}"), "{name}: End steps to the last turn");
+    let final_scores: Vec<String> = recorded["result"]["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|player| player["score"].as_i64().unwrap().to_string())
+        .collect();
+    assert_eq!(shown.scores, final_scores, "{name}: the scores on screen at the last turn are the result's");
+    assert_eq!(shown.fault_markers, faults_in(&recorded), "{name}: one marker per recorded fault");
+    let page_url = format!("file://{}", page.canonicalize().unwrap().display());
+    assert!(shown.requests.contains(&page_url), "{name}: requests are seen at all: {:?}", shown.requests);
+    assert!(
+        shown.requests.iter().all(|url| *url == page_url),
+        "{name}: the page requested more than itself: {:?}",
+        shown.requests
+    );
+    // Measured and printed, not asserted: these machines are shared.
+    let bytes = std::fs::metadata(&page).unwrap().len();
+    eprintln!("{name}: {turns} turns, page {bytes} bytes, first frame drawn {:?} after navigating", shown.first_frame);
+    shown
+}
+
+#[test]
+fn azul_pages_show_the_final_scores_and_every_fault_and_load_nothing() {
+    let browser = browser();
+    check_game(&browser, "azul", "azul", &["azul-greedy", "azul-random"]);
+    let faulty = check_game(&browser, "azul-faults", "azul", &["fx-illegal", "azul-greedy"]);
+    assert!(faulty.fault_markers > 0, "the fixture's invalid answers are marked");
+}
+
+#[test]
+fn a_file_that_is_not_a_replay_gets_an_error_not_a_page() {
+    let dir = scratch("view-bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{\"format\": \"something else\"}").unwrap();
+    let page = dir.join("bad.html");
+    let out = arena(&["view", bad.to_str().unwrap(), "-o", page.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("not a Wasm Arena replay"), "{}", stderr(&out));
+    assert!(!page.exists(), "no page is written");
+
+    // A replay whose states were edited no longer matches the engine.
+    let (replay, _) = replay_and_page("tampered", "azul", &["azul-greedy", "azul-random"]);
+    let mut recorded: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&replay).unwrap()).unwrap();
+    recorded["turns"][2]["state_hash"] = serde_json::json!("0000000000000000");
+    std::fs::write(&replay, recorded.to_string()).unwrap();
+    let out = arena(&["view", replay.to_str().unwrap(), "-o", page.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("does not match this engine at turn 3"), "{}", stderr(&out));
+}
