@@ -34,7 +34,7 @@
   }
 
   function drawBoard(ctx, board, x, y, name, seat, toMove) {
-    ctx.fillStyle = ["#1565c0", "#c62828"][seat];
+    ctx.fillStyle = SEAT_COLOURS[seat];
     ctx.font = (toMove ? "bold " : "") + "14px sans-serif";
     ctx.fillText((toMove ? "\u25B6 " : "") + name + ": " + board.score, x, y - 6);
     // Pattern lines: line r holds r + 1 tiles, filled from the right.
