@@ -9,6 +9,7 @@ use arena_host::runtime::Arena;
 use arena_host::tournament::leaderboard::{self, Style};
 use arena_host::tournament::merge::merge;
 use arena_host::tournament::plan::{Plan, plan};
+use arena_host::tournament::report::write_site;
 use arena_host::tournament::run::{Progress, RunOptions, RunReport, Shard, TournamentError, run_plan};
 use arena_host::tournament::run_spec;
 use arena_host::tournament::spec::{Format, Resolved, Spec, starter};
@@ -25,7 +26,8 @@ Examples:
   arena tournament show tournament.sqlite --format json
   arena tournament plan spec.toml -o plan.jsonl
   arena tournament run-plan plan.jsonl --shard 0/3 --db shard-0.sqlite   # likewise 1/3, 2/3
-  arena tournament merge shard-0.sqlite shard-1.sqlite shard-2.sqlite -o all.sqlite";
+  arena tournament merge shard-0.sqlite shard-1.sqlite shard-2.sqlite -o all.sqlite
+  arena tournament run spec.toml --replays replays/ && arena tournament report tournament.sqlite -o site/";
 
 #[derive(Debug, Subcommand)]
 pub enum TournamentCommand {
@@ -60,6 +62,18 @@ pub enum TournamentCommand {
         /// The merged database (must not exist).
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: PathBuf,
+    },
+    /// Write the results as a static site: the leaderboard (sortable), a page per bot, and a
+    /// replay viewer page for every match whose replay was kept (`run --replays DIR`).
+    Report {
+        /// The database.
+        db: PathBuf,
+        /// The site's folder (created; pages in it are replaced).
+        #[arg(short = 'o', long = "output", value_name = "DIR")]
+        output: PathBuf,
+        /// Where the replays are (default: the folder the last `run --replays` kept them in).
+        #[arg(long, value_name = "DIR")]
+        replays: Option<PathBuf>,
     },
     /// Write every match of a SPEC, one JSON object per line: its id and full spec.
     Plan {
@@ -147,6 +161,7 @@ pub fn run_command(command: TournamentCommand) -> anyhow::Result<ExitCode> {
         }
         TournamentCommand::Run(args) => run_tournament(args),
         TournamentCommand::Show { db, format } => show(&db, format),
+        TournamentCommand::Report { db, output, replays } => report(&db, &output, replays),
         TournamentCommand::Plan { spec, output } => write_plan(&spec, output.as_deref()),
         TournamentCommand::RunPlan(args) => run_shard(args),
         TournamentCommand::Merge { inputs, output } => merge_shards(&inputs, &output),
@@ -285,6 +300,27 @@ fn play(database: &Path, quiet: bool, runner: &Runner<'_>) -> anyhow::Result<Run
         );
     }
     Ok(report)
+}
+
+fn report(db: &Path, output: &Path, replays: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+    anyhow::ensure!(db.is_file(), "{} does not exist", db.display());
+    let store = Store::open(db)?;
+    let replays = match replays {
+        Some(dir) => Some(dir),
+        None => store.replays_dir()?,
+    };
+    let written = write_site(&store, output, replays.as_deref())?;
+    for (id, why) in &written.unreadable {
+        eprintln!("match {id}: no viewer page: {why}");
+    }
+    eprintln!(
+        "wrote {}: the leaderboard, {} bot pages, {} match pages ({} played matches without a kept replay)",
+        output.join("index.html").display(),
+        written.bot_pages,
+        written.match_pages,
+        written.without_replay
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn show(db: &Path, format: ShowFormat) -> anyhow::Result<ExitCode> {

@@ -164,7 +164,7 @@ pub enum Style {
     Markdown,
 }
 
-const HEADERS: [&str; 13] = [
+pub(crate) const HEADERS: [&str; 13] = [
     "rank",
     "bot",
     "rating",
@@ -181,7 +181,7 @@ const HEADERS: [&str; 13] = [
 ];
 
 /// The cells of one standing, as [`HEADERS`] names them.
-fn cells(place: usize, row: &Standing) -> [String; 13] {
+pub(crate) fn cells(place: usize, row: &Standing) -> [String; 13] {
     [
         (place + 1).to_string(),
         row.bot.clone(),

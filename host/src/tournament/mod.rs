@@ -9,11 +9,13 @@
 //! - [`ratings`] and [`leaderboard`]: the standings, computed from every result at once.
 //! - [`swiss`]: the swiss format, paired round by round from the results so far.
 //! - [`merge`]: shard databases of one plan into one, checked for gaps and disagreements.
+//! - [`report`]: the results as a static site, with a viewer page for every kept replay.
 
 pub mod leaderboard;
 pub mod merge;
 pub mod plan;
 pub mod ratings;
+pub mod report;
 pub mod run;
 pub mod spec;
 pub mod store;

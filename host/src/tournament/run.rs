@@ -224,7 +224,9 @@ pub fn run_plan(
     }
     progress(Progress { total, done, forfeits: 0 });
     if let Some(dir) = &options.replays {
-        std::fs::create_dir_all(dir).map_err(|source| TournamentError::Replays { path: dir.clone(), source })?;
+        let error = |source| TournamentError::Replays { path: dir.clone(), source };
+        std::fs::create_dir_all(dir).map_err(error)?;
+        store.record_replays_dir(&dir.canonicalize().map_err(error)?)?;
     }
     // Each worker plays a match, digests and keeps its replay, then takes the store to write it
     // in one transaction. No writer thread: a hand-off per match cost a wake-up and, with a

@@ -276,6 +276,26 @@ impl Store {
             .map(drop)
     }
 
+    /// Records the folder a run keeps its replays in (for `arena tournament report`).
+    pub fn record_replays_dir(&self, dir: &Path) -> Result<(), StoreError> {
+        self.connection
+            .execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('replays', ?1)",
+                params![dir.display().to_string()],
+            )
+            .doing("recording the replay folder")
+            .map(drop)
+    }
+
+    /// The folder the last run with `--replays` kept its replays in.
+    pub fn replays_dir(&self) -> Result<Option<std::path::PathBuf>, StoreError> {
+        self.connection
+            .query_row("SELECT value FROM meta WHERE key = 'replays'", [], |row| row.get::<_, String>(0))
+            .optional()
+            .doing("reading the replay folder")
+            .map(|dir| dir.map(std::path::PathBuf::from))
+    }
+
     /// The current tournament's plan, if a run recorded one.
     pub fn stored_plan(&self) -> Result<Option<StoredPlan>, StoreError> {
         let Some(digest) = self.current_spec()? else { return Ok(None) };

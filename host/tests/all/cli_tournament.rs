@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use crate::common::{arena, bot, scratch, stderr, stdout};
+use crate::common::{arena, bot, fresh_scratch, scratch, stderr, stdout};
 use arena_host::tournament::store::Store;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -13,9 +13,7 @@ use std::time::Duration;
 
 /// Writes a SPEC into a fresh folder of its own; returns its path.
 fn write_spec(name: &str, body: &str) -> PathBuf {
-    let dir = scratch(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_scratch(name);
     let path = dir.join("spec.toml");
     std::fs::write(&path, body).unwrap();
     path
@@ -204,9 +202,7 @@ fn a_changed_spec_keeps_the_earlier_results_apart_and_says_so() {
 /// changed since it was planned, naming the file, before it writes anything.
 #[test]
 fn run_plan_refuses_a_bot_file_that_changed_since_the_plan() {
-    let dir = scratch("replaced-bot");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_scratch("replaced-bot");
     let (greedy, random) = (dir.join("greedy.wasm"), dir.join("random.wasm"));
     std::fs::copy(bot("azul-greedy"), &greedy).unwrap();
     std::fs::copy(bot("azul-random"), &random).unwrap();
@@ -255,13 +251,52 @@ fn a_limited_address_space_falls_back_to_on_demand_instances_with_the_same_resul
     assert_eq!(matches(&pooled), matches(&limited));
 }
 
+/// Issue "See a match", item 2: `report` writes the leaderboard, a page per bot and a viewer
+/// page for every match whose replay was kept; names from file names are escaped.
+#[test]
+fn the_report_links_every_bot_and_every_kept_replay() {
+    let dir = fresh_scratch("report");
+    let odd = dir.join("odd<b>&.wasm");
+    std::fs::copy(bot("azul-random"), &odd).unwrap();
+    let spec = dir.join("spec.toml");
+    let bots = format!("[{:?}, {:?}, {:?}]", bot("azul-greedy"), bot("azul-trivial"), odd);
+    std::fs::write(&spec, format!("game = \"azul\"\nformat = \"round-robin\"\nbots = {bots}\nseeds = [1]\n")).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let played = run(&spec, &["--db", &path("t.sqlite"), "--replays", &path("replays"), "--quiet"]);
+    assert_eq!(played.status.code(), Some(0), "{}", stderr(&played));
+    let report = arena(&["tournament", "report", &path("t.sqlite"), "-o", &path("site")]);
+    assert_eq!(report.status.code(), Some(0), "{}", stderr(&report));
+    assert!(stderr(&report).contains("3 bot pages, 6 match pages"), "{}", stderr(&report));
+    let site = dir.join("site");
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(index.contains("odd&lt;b&gt;&amp;") && !index.contains("odd<b>"), "the name is escaped");
+    let links = |html: &str, from: &Path| -> Vec<PathBuf> {
+        html.split("href=\"").skip(1).map(|rest| from.join(&rest[..rest.find('"').unwrap()])).collect()
+    };
+    let bot_pages = links(&index, &site);
+    assert_eq!(bot_pages.len(), 3, "{index}");
+    let mut match_pages = std::collections::BTreeSet::new();
+    for page in &bot_pages {
+        let html = std::fs::read_to_string(page).unwrap_or_else(|err| panic!("{}: {err}", page.display()));
+        for link in links(&html, page.parent().unwrap()) {
+            assert!(link.is_file(), "{} links to {}", page.display(), link.display());
+            match_pages.insert(link.canonicalize().unwrap());
+        }
+    }
+    // Each bot page links the leaderboard and its 4 matches; every match is on two bot pages.
+    assert_eq!(match_pages.len(), 6 + 1, "{match_pages:?}");
+
+    // Without kept replays: the same pages, no match page.
+    let bare = arena(&["tournament", "report", &path("t.sqlite"), "-o", &path("bare"), "--replays", &path("nowhere")]);
+    assert_eq!(bare.status.code(), Some(0), "{}", stderr(&bare));
+    assert!(stderr(&bare).contains("0 match pages (6 played matches without a kept replay)"), "{}", stderr(&bare));
+}
+
 /// Issue item 7: a bot that fails to load is reported once with its file and reason, its
 /// matches are recorded as not played (not as losses), and the others play.
 #[test]
 fn a_bot_that_fails_to_load_is_reported_and_the_rest_play() {
-    let spec_dir = scratch("bad-bot");
-    let _ = std::fs::remove_dir_all(&spec_dir);
-    std::fs::create_dir_all(&spec_dir).unwrap();
+    let spec_dir = fresh_scratch("bad-bot");
     let broken = spec_dir.join("broken.wasm");
     std::fs::write(&broken, b"\0asm not really").unwrap();
     let body = format!(

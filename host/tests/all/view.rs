@@ -7,7 +7,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use crate::common::{arena, bot, scratch, stderr};
+use crate::common::{arena, bot, fresh_scratch, scratch, stderr};
 use headless_chrome::browser::tab::RequestPausedDecision;
 use headless_chrome::browser::transport::{SessionId, Transport};
 use headless_chrome::protocol::cdp::Fetch::events::RequestPausedEvent;
@@ -73,8 +73,8 @@ struct Shown {
     page_bytes: u64,
 }
 
-fn open_and_step_to_the_end(browser: &Browser, page: &Path, screenshot: &str) -> Shown {
-    let tab = browser.new_tab().unwrap();
+/// Every URL `tab` requests from now on (navigations included).
+fn record_requests(tab: &headless_chrome::Tab) -> Arc<Mutex<Vec<String>>> {
     let requests = Arc::new(Mutex::new(Vec::new()));
     let patterns =
         [RequestPattern { url_pattern: None, resource_Type: None, request_stage: Some(RequestStage::Request) }];
@@ -85,6 +85,12 @@ fn open_and_step_to_the_end(browser: &Browser, page: &Path, screenshot: &str) ->
         RequestPausedDecision::Continue(None)
     }))
     .unwrap();
+    requests
+}
+
+fn open_and_step_to_the_end(browser: &Browser, page: &Path, screenshot: &str) -> Shown {
+    let tab = browser.new_tab().unwrap();
+    let requests = record_requests(&tab);
     let url = format!("file://{}", page.canonicalize().unwrap().display());
     let started = Instant::now();
     tab.navigate_to(&url).unwrap().wait_until_navigated().unwrap();
@@ -171,6 +177,61 @@ fn every_game_page_shows_the_final_scores_and_every_fault_and_loads_nothing() {
     let code_character = check_game(&browser, "code-character", "code-character", &["cc-rush", "cc-default"]);
     assert_eq!(code_character.label, "turn 1000 / 1000");
     assert!(code_character.page_bytes < 5 << 20, "a 1000-turn page is {} bytes", code_character.page_bytes);
+}
+
+/// Issue "See a match", item 2: the report's leaderboard sorts by the clicked column, its pages
+/// request nothing, and a bot page links each kept replay's viewer page.
+#[test]
+fn the_tournament_report_sorts_by_a_clicked_column_and_loads_nothing() {
+    let dir = fresh_scratch("view-report");
+    let spec = dir.join("spec.toml");
+    let bots = format!("[{:?}, {:?}, {:?}]", bot("azul-greedy"), bot("azul-random"), bot("azul-trivial"));
+    std::fs::write(&spec, format!("game = \"azul\"\nformat = \"round-robin\"\nbots = {bots}\nseeds = [1, 2]\n"))
+        .unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let run =
+        ["tournament", "run", spec.to_str().unwrap(), "--db", &path("t.sqlite"), "--replays", &path("r"), "--quiet"];
+    assert_eq!(arena(&run).status.code(), Some(0));
+    let report = arena(&["tournament", "report", &path("t.sqlite"), "-o", &path("site")]);
+    assert_eq!(report.status.code(), Some(0), "{}", stderr(&report));
+
+    let browser = browser();
+    let tab = browser.new_tab().unwrap();
+    let requests = record_requests(&tab);
+    let index = dir.join("site/index.html").canonicalize().unwrap();
+    tab.navigate_to(&format!("file://{}", index.display())).unwrap().wait_until_navigated().unwrap();
+    let names = || -> Vec<String> {
+        let json = tab
+            .evaluate("JSON.stringify([...document.querySelectorAll('#leaderboard tbody td.name a')].map((a) => a.textContent))", false)
+            .unwrap()
+            .value
+            .unwrap();
+        serde_json::from_str(json.as_str().unwrap()).unwrap()
+    };
+    assert_eq!(names()[0], "azul-greedy", "best first");
+    let header = tab.wait_for_element("#leaderboard th:nth-child(2)").unwrap();
+    header.click().unwrap();
+    assert_eq!(names(), ["azul-trivial", "azul-random", "azul-greedy"], "by name, descending");
+    header.click().unwrap();
+    assert_eq!(names(), ["azul-greedy", "azul-random", "azul-trivial"], "again: ascending");
+
+    // A bot page, and the first match it links: the viewer, drawn.
+    tab.wait_for_element("#leaderboard tbody a").unwrap().click().unwrap();
+    tab.wait_until_navigated().unwrap();
+    tab.wait_for_element("#matches tbody a").unwrap().click().unwrap();
+    tab.wait_until_navigated().unwrap();
+    let started = Instant::now();
+    while tab.evaluate("Boolean(window.arenaView && window.arenaView.ready)", false).unwrap().value
+        != Some(serde_json::Value::Bool(true))
+    {
+        assert!(started.elapsed() < Duration::from_secs(60), "the match page never became ready");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(tab.get_url().contains("/matches/"), "{}", tab.get_url());
+    let site = format!("file://{}/", index.parent().unwrap().display());
+    let requests = requests.lock().unwrap().clone();
+    assert_eq!(requests.len(), 3, "the three pages navigated to: {requests:?}");
+    assert!(requests.iter().all(|url| url.starts_with(&site)), "only the site's own pages: {requests:?}");
 }
 
 #[test]
