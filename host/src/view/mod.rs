@@ -4,7 +4,7 @@
 //! The host re-plays the recorded actions on the engine ([`replay_states`], which checks every
 //! turn's state hash), so the page draws the engine's own states rather than re-implementing a
 //! game's rules in JavaScript. States go into the page once in full, then as patches from turn to
-//! turn ([`patch`]). The page (`page.html`) holds the controls, the fuel charts, the fault
+//! turn (the `patch` module). The page (`page.html`) holds the controls, the fuel charts, the fault
 //! markers and the logs, the same for every game; each game adds a renderer
 //! (`games/<game>.js`) that draws one state on the canvas and reads its scores.
 
