@@ -76,7 +76,10 @@ pub fn write_site(store: &Store, out: &Path, replays: Option<&Path>) -> Result<S
         create_dir(&out.join("matches"))?;
     }
     for one in &mut played {
-        let Some(replay) = replays.and_then(|dir| kept_replay(dir, &one.id)) else {
+        // A match id names files: only a well-formed one (64 hex digits) does, whatever the
+        // database (merged from shards, perhaps edited) holds.
+        let well_formed = one.id.len() == 64 && one.id.bytes().all(|byte| byte.is_ascii_hexdigit());
+        let Some(replay) = replays.filter(|_| well_formed).and_then(|dir| kept_replay(dir, &one.id)) else {
             report.without_replay += 1;
             continue;
         };
@@ -115,9 +118,14 @@ fn write(path: &Path, html: &str) -> Result<(), ReportError> {
 }
 
 /// A bot's page, relative to the site's root: by sha256 (a name may be anything a file name
-/// can be).
+/// can be), of which only hex digits are kept (the database's text names a file here).
 fn bot_page(standing: &Standing) -> String {
-    format!("bots/{}.html", &standing.sha256[..standing.sha256.len().min(16)])
+    format!("bots/{}.html", short(&standing.sha256, 16))
+}
+
+/// The first `n` hex digits of `text`.
+fn short(text: &str, n: usize) -> String {
+    text.chars().filter(char::is_ascii_hexdigit).take(n).collect()
 }
 
 /// `text` safe inside HTML text and attribute values.
@@ -285,8 +293,8 @@ fn bot_page_html(standing: &Standing, board: &Leaderboard, played: &[Played]) ->
             .filter(|seat| seat.seat != mine.seat)
             .map(|seat| escape(names.get(seat.sha256.as_str()).copied().unwrap_or("?")))
             .collect();
-        let short = &one.id[..one.id.len().min(12)];
-        let link = one.page.as_ref().map_or_else(|| escape(short), |page| format!("<a href=\"../{page}\">{short}</a>"));
+        let id = short(&one.id, 12);
+        let link = one.page.as_ref().map_or_else(|| id.clone(), |page| format!("<a href=\"../{page}\">{id}</a>"));
         let forfeit = one
             .result
             .players
@@ -315,6 +323,12 @@ fn bot_page_html(standing: &Standing, board: &Leaderboard, played: &[Played]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn file_names_from_database_text_keep_only_hex_digits() {
+        assert_eq!(short("../../etc/passwd", 16), "ecad");
+        assert_eq!(short("é0123456789abcdef0123", 16), "0123456789abcdef");
+    }
 
     #[test]
     fn text_is_escaped_for_html() {
