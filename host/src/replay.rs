@@ -92,26 +92,26 @@ fn parse<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ReplayError> 
         });
     }
     let bytes = std::fs::read(path).map_err(|source| ReplayError::Read { path: path.into(), source })?;
-    let text = if bytes.starts_with(&GZIP_MAGIC) { gunzip(path, &bytes)? } else { bytes };
+    let text = if bytes.starts_with(&GZIP_MAGIC) { gunzip(path, &bytes, MAX_REPLAY_FILE)? } else { bytes };
     serde_json::from_slice(&text).map_err(|err| ReplayError::Parse { path: path.into(), detail: err.to_string() })
 }
 
 /// The first bytes of a gzip file (`arena tournament run --replays` keeps replays compressed).
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
-/// A gzip-compressed replay, decompressed up to [`MAX_REPLAY_FILE`] bytes (a small file must not
-/// inflate without bound).
-fn gunzip(path: &Path, compressed: &[u8]) -> Result<Vec<u8>, ReplayError> {
+/// A gzip-compressed replay, decompressed up to `limit` bytes ([`MAX_REPLAY_FILE`] when read from
+/// disk): a small file must not inflate without bound.
+fn gunzip(path: &Path, compressed: &[u8], limit: u64) -> Result<Vec<u8>, ReplayError> {
     use std::io::Read;
     let mut text = Vec::new();
     flate2::read::GzDecoder::new(compressed)
-        .take(MAX_REPLAY_FILE + 1)
+        .take(limit + 1)
         .read_to_end(&mut text)
         .map_err(|err| ReplayError::Parse { path: path.into(), detail: format!("not valid gzip: {err}") })?;
-    if text.len() as u64 > MAX_REPLAY_FILE {
+    if text.len() as u64 > limit {
         return Err(ReplayError::Parse {
             path: path.into(),
-            detail: format!("decompresses to over the {MAX_REPLAY_FILE}-byte limit"),
+            detail: format!("decompresses to over the {limit}-byte limit"),
         });
     }
     Ok(text)
@@ -331,5 +331,50 @@ fn json_diff(a: &serde_json::Value, b: &serde_json::Value, path: String) -> Opti
         }
         _ if a == b => None,
         _ => Some((if path.is_empty() { ".".into() } else { path }, a.to_string(), b.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        encoder.write_all(bytes).unwrap();
+        encoder.finish().unwrap()
+    }
+
+    /// Obeyed: a compressed file that inflates to exactly the limit is read back whole.
+    #[test]
+    fn gzip_within_the_limit_inflates() {
+        let text = vec![b' '; 4096];
+        let compressed = gzip(&text);
+        assert!(compressed.starts_with(&GZIP_MAGIC));
+        assert_eq!(gunzip(Path::new("r.json.gz"), &compressed, 4096).unwrap(), text);
+    }
+
+    /// Violated: a small file that inflates past the limit (a gzip bomb) is refused with a parse
+    /// error naming the limit, after reading at most one byte past it.
+    #[test]
+    fn gzip_bomb_is_refused_at_the_limit() {
+        let compressed = gzip(&vec![0u8; 1 << 20]);
+        assert!(compressed.len() < 4096, "{} bytes compressed", compressed.len());
+        match gunzip(Path::new("bomb.json.gz"), &compressed, 64 << 10) {
+            Err(ReplayError::Parse { detail, .. }) => {
+                assert_eq!(detail, "decompresses to over the 65536-byte limit")
+            }
+            other => panic!("expected a parse error, got {other:?}"),
+        }
+    }
+
+    /// Violated: bytes that start like gzip but are not are a parse error, not a panic.
+    #[test]
+    fn truncated_gzip_is_a_parse_error() {
+        let compressed = gzip(b"{\"format\": 1}");
+        match gunzip(Path::new("cut.json.gz"), &compressed[..compressed.len() / 2], MAX_REPLAY_FILE) {
+            Err(ReplayError::Parse { detail, .. }) => assert!(detail.starts_with("not valid gzip"), "{detail}"),
+            other => panic!("expected a parse error, got {other:?}"),
+        }
     }
 }
