@@ -335,6 +335,7 @@ fn json_diff(a: &serde_json::Value, b: &serde_json::Value, path: String) -> Opti
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic)]
 mod tests {
     use super::*;
     use std::io::Write;
