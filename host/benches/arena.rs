@@ -27,6 +27,7 @@ use arena_azul::{Azul, AzulConfig, Move, View};
 use arena_game::Game;
 use arena_host::bindings::Binding;
 use arena_host::bindings::azul::AzulBinding;
+use arena_host::bindings::azul::raw as azul_raw;
 use arena_host::bot::BotRunner;
 use arena_host::budget::Budget;
 use arena_host::engine::{Allocator, ArenaOptions};
@@ -34,7 +35,7 @@ use arena_host::loader::{LoadedBot, load_bot};
 use arena_host::log::BotLog;
 use arena_host::play_match;
 use arena_host::runtime::Arena;
-use arena_host::seat::SeatBot;
+use arena_host::seat::{SeatBot, TurnInfo};
 use arena_host::store::StoreHandles;
 use arena_host::wasi::locked_down_ctx;
 use std::hint::black_box;
@@ -243,11 +244,21 @@ fn greedy_choice(views: &[View], greedy_path: &std::path::Path, trivial_path: &s
         let fuel = play_views(&mut runner, views)?;
         let metered = measure(|| play_views(&mut runner, views).map(drop))?.per(views.len());
         let fixed = measure(|| play_views(&mut trivial_runner, views).map(drop))?.per(views.len());
+        let mut raw = RawCaller::new(&arena, &trivial)?;
+        let raw_call = measure(|| raw.call_all(views))?.per(views.len());
 
         println!("  {name} arena:");
         row("  metered wasm, BotRunner take_turn (azul-greedy.wasm)", metered, "move");
         println!("  {:<50} {:>10.0} fuel/move", "    fuel spent", fuel as f64 / views.len() as f64);
         row("    of which per-call cost (fx-trivial, same path)", fixed, "move");
+        row("    reference: raw wasmtime call, same view (fx-trivial)", raw_call, "move");
+        let call_ratio = fixed.median / raw_call.median;
+        verdict(
+            "    per-call cost / raw call",
+            format!("{call_ratio:.2}x ({})", human(fixed.median)),
+            "<= 1.5x and <= 0.5 µs",
+            call_ratio <= 1.5 && fixed.median <= 500.0,
+        );
         let ratio = metered.median / native.median;
         verdict("  ratio metered / native", format!("{ratio:.2}x"), "<= 1.6x", ratio <= 1.6);
         println!(
@@ -258,6 +269,47 @@ fn greedy_choice(views: &[View], greedy_path: &std::path::Path, trivial_path: &s
     }
     println!();
     Ok(())
+}
+
+/// The floor a bot call cannot go below: the generated bindings' `take-turn` called directly on
+/// a store of the same arena (fuel metered, no yields, no driver, no books), with the view the
+/// host would pass.
+struct RawCaller {
+    store: wasmtime::Store<arena_host::store::BotState>,
+    instance: azul_raw::Bot,
+}
+
+impl RawCaller {
+    fn new(arena: &Arena, bot: &LoadedBot<AzulBinding>) -> Result<RawCaller> {
+        let log = BotLog::default();
+        let deadline = Arc::new(AtomicU64::new(u64::MAX));
+        let handles = StoreHandles::fresh(&log, &deadline);
+        let wasi = locked_down_ctx(1, &bot.sha256, &log, &handles.clock);
+        let mut store = arena.new_store(&endless_budget(), wasi, &handles);
+        store.set_fuel(1 << 60)?;
+        let (store, instance) = block_on(AzulBinding::instantiate(&bot.pre, store).as_mut());
+        Ok(RawCaller { store, instance: instance? })
+    }
+
+    fn call_all(&mut self, views: &[View]) -> Result<()> {
+        let info = TurnInfo { turn: 0, turn_fuel_remaining: 1 << 30, game_fuel_remaining: 1 << 60, missed_turns: 0 };
+        for view in views {
+            let wit_view = azul_raw::view(view, info);
+            let call = self.instance.arena_azul_player().call_take_turn(&mut self.store, wit_view);
+            black_box(block_on(std::pin::pin!(call))?);
+        }
+        Ok(())
+    }
+}
+
+/// Polls `call` to completion on this thread (the calls measured here never wait).
+fn block_on<F: std::future::Future + ?Sized>(mut call: std::pin::Pin<&mut F>) -> F::Output {
+    let mut cx = TaskContext::from_waker(Waker::noop());
+    loop {
+        if let Poll::Ready(output) = call.as_mut().poll(&mut cx) {
+            return output;
+        }
+    }
 }
 
 fn turn_cost(views: &[View], trivial_path: &std::path::Path) -> Result<()> {
@@ -355,14 +407,8 @@ fn instantiation(trivial_path: &std::path::Path) -> Result<()> {
             let wasi = locked_down_ctx(1, &bot.sha256, &log, &handles.clock);
             let mut store = arena.new_store(&budget, wasi, &handles);
             store.set_fuel(budget.turn_fuel)?;
-            let mut call = AzulBinding::instantiate(&bot.pre, store);
-            let mut cx = TaskContext::from_waker(Waker::noop());
-            loop {
-                if let Poll::Ready((_store, result)) = call.as_mut().poll(&mut cx) {
-                    result?;
-                    break;
-                }
-            }
+            let (_store, result) = block_on(AzulBinding::instantiate(&bot.pre, store).as_mut());
+            result?;
             Ok(())
         })?;
         row(&format!("{name}: BotRunner::new + start, with init"), started, "bot");

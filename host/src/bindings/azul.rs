@@ -58,3 +58,16 @@ impl Binding for AzulBinding {
 }
 
 arena_azul::wit_glue!(common::TurnInfo);
+
+/// The generated bindings and the view conversion, for `cargo xtask bench`'s reference: a raw
+/// wasmtime component call with the same arguments as [`AzulBinding::take_turn`]'s. Not an API.
+#[doc(hidden)]
+pub mod raw {
+    pub use super::bindings::Bot;
+    pub use super::wit::View;
+
+    /// The WIT view the host passes for `view`.
+    pub fn view(view: &arena_azul::View, info: crate::seat::TurnInfo) -> View {
+        super::view_to_wit(view, super::common::TurnInfo::from(info))
+    }
+}
