@@ -85,7 +85,12 @@ fn engine_config(options: &ArenaOptions) -> Config {
             // Zero a freed slot's first pages with memset instead of madvise: cheaper when the
             // slot is reused right away, as it is match after match (measured by the benchmark).
             .linear_memory_keep_resident(4 << 20)
-            .table_keep_resident(1 << 20);
+            .table_keep_resident(1 << 20)
+            // ... and only the pages the instance wrote, found with Linux's PAGEMAP_SCAN (6.7+;
+            // elsewhere the whole kept-resident prefix is reset): a trivial bot dirties a few
+            // pages of its 1 MiB stack and data, and the memset of all of them was most of an
+            // instantiation (`cargo xtask bench instantiate`).
+            .pagemap_scan(wasmtime::Enabled::Auto);
         config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
     }
     config
