@@ -391,9 +391,9 @@ fn pipe_bot() -> Result<()> {
     Ok(())
 }
 
-/// 4. Loading a cached interpreter bot: `load_bot` on an arena whose artifact cache already holds
-/// the bot (the second and later loads of every run), against reading the file and hashing it
-/// (what any load that names the bot by its sha256 pays).
+/// Measurement 4, loading a cached interpreter bot: `load_bot` on an arena whose artifact cache
+/// already holds the bot (the second and later loads of every run), against reading the file
+/// and hashing it (what any load that names the bot by its sha256 pays).
 fn cached_load(path: &std::path::Path) -> Result<()> {
     if !path.exists() {
         println!("4. cached interpreter bot load: {} missing (`cargo xtask bots`), skipped\n", path.display());
