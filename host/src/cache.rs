@@ -2,11 +2,16 @@
 //! bot compiled once (seconds for a 12-18 MB interpreter component) loads in milliseconds on
 //! the next run.
 //!
-//! An entry is keyed by the sha256 of the component's bytes, the wasmtime version and a hash
-//! of the engine's compilation settings ([`wasmtime::Engine::precompile_compatibility_hash`]),
-//! so an entry is only ever looked up by an engine that can run it. Its file holds a header
-//! (magic, format version, key, length and sha256 of the artifact, then an HMAC-SHA256 of all
-//! of these and the artifact) and the artifact ([`Component::serialize`]).
+//! An entry is keyed by the sha256 of the component's bytes, the wasmtime version, a hash
+//! of the engine's compilation settings ([`wasmtime::Engine::precompile_compatibility_hash`])
+//! and the caller's context (the loader's shape limits), so an entry is only ever looked up by
+//! an engine that can run it. Its file holds a header (magic, format version, key, length and
+//! sha256 of the artifact, the caller's [`EntryFacts`], then a keyed BLAKE3 MAC of all of these
+//! and the artifact) and the artifact ([`Component::serialize`]). The facts are what the caller
+//! learned about the component when it compiled it (the loader keeps the memory and table sizes
+//! its shape scan found, so a hit needs no scan); they are authenticated with the entry.
+//! BLAKE3 rather than HMAC-SHA256: an interpreter bot's entry is 40 MB, which HMAC-SHA256
+//! took about 30 ms to verify on every load, several times what BLAKE3 takes.
 //!
 //! Deserialising an artifact is `unsafe` (it is machine code wasmtime runs as is), so the cache
 //! guarantees:
@@ -34,7 +39,6 @@
 //!   not entries are never deleted; an artifact larger than the bound is not stored.
 
 use crate::budget::WASMTIME_VERSION;
-use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 use std::fs::{File, Metadata, OpenOptions};
 use std::hash::{Hash, Hasher};
@@ -49,7 +53,12 @@ use wasmtime::component::Component;
 /// The first bytes of every entry.
 pub const MAGIC: &[u8; 8] = b"ARENACWA";
 /// The entry format version; bump it when the header changes.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
+/// Length of the facts an entry keeps for its caller.
+pub const FACTS_LEN: usize = 16;
+/// What the caller learned about a component when it compiled it, kept (authenticated) with
+/// the entry and handed back on a hit.
+pub type EntryFacts = [u8; FACTS_LEN];
 /// Extension of entry files.
 pub const ENTRY_EXTENSION: &str = "cwasm";
 /// The file, in the cache directory, holding the secret entries are authenticated with.
@@ -61,18 +70,16 @@ pub const DEFAULT_MAX_BYTES: u64 = 2 << 30;
 /// The environment variable naming the cache directory (the CLI's `--cache-dir` default).
 pub const CACHE_DIR_ENV: &str = "ARENA_CACHE_DIR";
 /// Length of the authenticated part of the header: magic, format version, key, artifact
-/// length, artifact sha256.
-const SIGNED_LEN: usize = 8 + 4 + 32 + 8 + 32;
-/// Header length: the authenticated part, then its HMAC-SHA256 (which also covers the artifact).
-const HEADER_LEN: usize = SIGNED_LEN + 32;
+/// length, artifact sha256, facts.
+const SIGNED_LEN: usize = 8 + 4 + 32 + 8 + 32 + FACTS_LEN;
+/// Header length: the authenticated part, then its MAC (which also covers the artifact).
+const HEADER_LEN: usize = SIGNED_LEN + blake3::OUT_LEN;
 /// Prefix of temporary files (written, then renamed into place).
 const TEMP_PREFIX: &str = ".tmp-";
 /// Mode bits that make the directory unsafe: others could plant or swap files in it.
 const DIR_FORBIDDEN_MODE: u32 = 0o022;
 /// Mode bits that make the key unsafe: others could read (and forge with) or change it.
 const KEY_FORBIDDEN_MODE: u32 = 0o077;
-
-type HmacSha256 = Hmac<Sha256>;
 
 /// How a component was obtained through the cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,9 +157,9 @@ impl CacheRefused {
     }
 }
 
-/// The per-user secret entries are authenticated with, as a keyed MAC ready to clone.
+/// The per-user secret entries are authenticated with (the key of BLAKE3's keyed mode).
 #[derive(Clone)]
-struct Secret(HmacSha256);
+struct Secret([u8; KEY_LEN]);
 
 impl std::fmt::Debug for Secret {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -280,15 +287,24 @@ impl ArtifactCache {
         self.shared.secret.get_or_init(|| open_dir(&self.dir)).as_ref()
     }
 
-    /// The key of `bytes` compiled by `engine`: sha256 of the component's sha256, the wasmtime
-    /// version and the engine's compatibility hash.
+    /// The key of `bytes` compiled by `engine` with no caller context (what
+    /// [`ArtifactCache::load_or_compile`] uses).
     pub fn key(engine: &Engine, bytes: &[u8]) -> [u8; 32] {
+        Self::key_of(engine, &Sha256::digest(bytes).into(), &[])
+    }
+
+    /// The key of the component whose sha256 is `component_sha256`, compiled by `engine`, for a
+    /// caller whose facts depend on `context`: sha256 of the component's sha256, the wasmtime
+    /// version, the engine's compatibility hash and the context.
+    pub fn key_of(engine: &Engine, component_sha256: &[u8; 32], context: &[u8]) -> [u8; 32] {
         let mut hasher = Sha256Hasher(Sha256::new());
         hasher.0.update(b"wasm-arena artifact key\0");
-        hasher.0.update(Sha256::digest(bytes));
+        hasher.0.update(component_sha256);
         hasher.0.update(WASMTIME_VERSION.as_bytes());
         hasher.0.update([0]);
         engine.precompile_compatibility_hash().hash(&mut hasher);
+        hasher.0.update((context.len() as u64).to_le_bytes());
+        hasher.0.update(context);
         hasher.0.finalize().into()
     }
 
@@ -301,35 +317,44 @@ impl ArtifactCache {
     /// compiled with [`Component::new`] (whose error is returned as is) and stored. A cache
     /// that cannot be read or written only costs the compilation; a refused one is not used.
     pub fn load_or_compile(&self, engine: &Engine, bytes: &[u8]) -> wasmtime::Result<(Component, Lookup)> {
-        self.load_or_compile_with(engine, bytes, || Component::new(engine, bytes))
+        let sha256 = Sha256::digest(bytes).into();
+        let compile = || Ok((Component::new(engine, bytes)?, EntryFacts::default()));
+        let (component, _, lookup) = self.load_or_compile_with(engine, &sha256, &[], compile)?;
+        Ok((component, lookup))
     }
 
-    /// [`ArtifactCache::load_or_compile`] compiling with `compile` (e.g. in a bounded worker
-    /// process, [`crate::compile`]) on a miss; its error is returned as is.
+    /// [`ArtifactCache::load_or_compile`] for the component whose sha256 is `component_sha256`
+    /// (the caller has it already: hashing a 19 MB component again costs 15 ms), for a caller
+    /// whose facts depend on `context` (see [`ArtifactCache::key_of`]). On a miss `compile`
+    /// (e.g. checks, then a bounded worker process, [`crate::compile`]) gives the component and
+    /// the facts to keep; its error is returned as is. Returns the facts stored with the entry
+    /// on a hit, `compile`'s otherwise.
     pub fn load_or_compile_with(
         &self,
         engine: &Engine,
-        bytes: &[u8],
-        compile: impl FnOnce() -> wasmtime::Result<Component>,
-    ) -> wasmtime::Result<(Component, Lookup)> {
+        component_sha256: &[u8; 32],
+        context: &[u8],
+        compile: impl FnOnce() -> wasmtime::Result<(Component, EntryFacts)>,
+    ) -> wasmtime::Result<(Component, EntryFacts, Lookup)> {
         let secret = match self.secret() {
             Ok(secret) => secret,
             Err(refused) => {
                 if !self.shared.warned.swap(true, Ordering::Relaxed) {
                     tracing::warn!("not using the compiled-artifact cache: {refused}");
                 }
-                return Ok((compile()?, Lookup::Bypassed));
+                let (component, facts) = compile()?;
+                return Ok((component, facts, Lookup::Bypassed));
             }
         };
-        let key = Self::key(engine, bytes);
+        let key = Self::key_of(engine, component_sha256, context);
         let path = self.entry_path(&key);
         let lookup = match std::fs::read(&path) {
             Ok(entry) => match verified_artifact(&entry, &key, secret) {
-                Ok(artifact) => match deserialize(engine, artifact) {
+                Ok((artifact, facts)) => match deserialize(engine, artifact) {
                     Ok(component) => {
                         self.shared.hits.fetch_add(1, Ordering::Relaxed);
                         touch(&path);
-                        return Ok((component, Lookup::Hit));
+                        return Ok((component, facts, Lookup::Hit));
                     }
                     Err(err) => {
                         tracing::warn!("{}: cached artifact does not deserialise ({err}); rebuilding", path.display());
@@ -354,13 +379,13 @@ impl ArtifactCache {
         } else {
             self.shared.misses.fetch_add(1, Ordering::Relaxed);
         }
-        let component = compile()?;
+        let (component, facts) = compile()?;
         match component.serialize() {
             Ok(artifact) if (HEADER_LEN + artifact.len()) as u64 > self.max_bytes => {
                 tracing::debug!("{}: artifact larger than the cache bound; not stored", path.display());
             }
             Ok(artifact) => {
-                if let Err(err) = self.store(secret, &key, &artifact) {
+                if let Err(err) = self.store(secret, &key, &facts, &artifact) {
                     tracing::warn!("{}: cannot write the cache entry ({err})", path.display());
                 } else if let Err(err) = self.evict(&path) {
                     tracing::warn!("{}: cannot bound the cache's size ({err})", self.dir.display());
@@ -368,14 +393,14 @@ impl ArtifactCache {
             }
             Err(err) => tracing::warn!("cannot serialise a compiled component ({err})"),
         }
-        Ok((component, lookup))
+        Ok((component, facts, lookup))
     }
 
     /// Writes the entry for `key` atomically: a new temporary file in the cache directory,
     /// renamed into place.
-    fn store(&self, secret: &Secret, key: &[u8; 32], artifact: &[u8]) -> std::io::Result<()> {
-        let temp =
-            write_temp(&self.dir, &hex::encode(&key[..8]), &[header(secret, key, artifact).as_slice(), artifact])?;
+    fn store(&self, secret: &Secret, key: &[u8; 32], facts: &EntryFacts, artifact: &[u8]) -> std::io::Result<()> {
+        let header = header(secret, key, facts, artifact);
+        let temp = write_temp(&self.dir, &hex::encode(&key[..8]), &[header.as_slice(), artifact])?;
         let renamed = std::fs::rename(&temp, self.entry_path(key));
         if renamed.is_err() {
             let _ = std::fs::remove_file(&temp);
@@ -512,10 +537,9 @@ fn read_key(path: &Path) -> Result<Option<Secret>, CacheRefused> {
     if bytes.len() != KEY_LEN {
         return Err(CacheRefused::KeyLength { path: path.to_path_buf(), len: bytes.len() as u64 });
     }
-    // HMAC takes keys of any length; the error cannot happen, and is a refusal if it did.
-    let mac = HmacSha256::new_from_slice(&bytes)
+    let key = <[u8; KEY_LEN]>::try_from(bytes.as_slice())
         .map_err(|_| CacheRefused::KeyLength { path: path.to_path_buf(), len: bytes.len() as u64 })?;
-    Ok(Some(Secret(mac)))
+    Ok(Some(Secret(key)))
 }
 
 /// Writes a new random key to `path` unless one appears first (another run creating it at the
@@ -604,42 +628,45 @@ fn touch(path: &Path) {
     }
 }
 
-/// The authenticated part of the header of the entry for `key` holding `artifact`.
-fn signed_header(key: &[u8; 32], artifact: &[u8]) -> Vec<u8> {
+/// The authenticated part of the header of the entry for `key` holding `artifact` and `facts`.
+fn signed_header(key: &[u8; 32], facts: &EntryFacts, artifact: &[u8]) -> Vec<u8> {
     let mut header = Vec::with_capacity(HEADER_LEN);
     header.extend_from_slice(MAGIC);
     header.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     header.extend_from_slice(key);
     header.extend_from_slice(&(artifact.len() as u64).to_le_bytes());
     header.extend_from_slice(&Sha256::digest(artifact));
+    header.extend_from_slice(facts);
     header
 }
 
-/// The MAC of an entry's authenticated header and artifact.
-fn entry_mac(secret: &Secret, signed: &[u8], artifact: &[u8]) -> HmacSha256 {
-    let mut mac = secret.0.clone();
+/// The MAC of an entry's authenticated header and artifact: BLAKE3 keyed with the secret.
+fn entry_mac(secret: &Secret, signed: &[u8], artifact: &[u8]) -> blake3::Hash {
+    let mut mac = blake3::Hasher::new_keyed(&secret.0);
     mac.update(signed);
     mac.update(artifact);
-    mac
+    mac.finalize()
 }
 
 /// The whole header of the entry for `key` holding `artifact`, authenticated with `secret`.
-fn header(secret: &Secret, key: &[u8; 32], artifact: &[u8]) -> Vec<u8> {
-    let mut header = signed_header(key, artifact);
-    let tag = entry_mac(secret, &header, artifact).finalize().into_bytes();
-    header.extend_from_slice(&tag);
+fn header(secret: &Secret, key: &[u8; 32], facts: &EntryFacts, artifact: &[u8]) -> Vec<u8> {
+    let mut header = signed_header(key, facts, artifact);
+    let tag = entry_mac(secret, &header, artifact);
+    header.extend_from_slice(tag.as_bytes());
     header
 }
 
-/// The artifact in `entry` if its header is this format's, names `key` and the artifact's
-/// length, and its MAC under `secret` verifies (which also vouches for the recorded sha256).
-fn verified_artifact<'a>(entry: &'a [u8], key: &[u8; 32], secret: &Secret) -> Result<&'a [u8], Invalid> {
+/// The artifact in `entry` and its facts, if its header is this format's, names `key` and the
+/// artifact's length, and its MAC under `secret` verifies (which also vouches for the recorded
+/// sha256 and the facts).
+fn verified_artifact<'a>(entry: &'a [u8], key: &[u8; 32], secret: &Secret) -> Result<(&'a [u8], EntryFacts), Invalid> {
     let (header, artifact) = entry.split_at_checked(HEADER_LEN).ok_or(Invalid::Header)?;
     let (signed, tag) = header.split_at(SIGNED_LEN);
     let (magic, rest) = signed.split_at(8);
     let (version, rest) = rest.split_at(4);
     let (entry_key, rest) = rest.split_at(32);
-    let (length, digest) = rest.split_at(8);
+    let (length, rest) = rest.split_at(8);
+    let (digest, facts) = rest.split_at(32);
     if magic != MAGIC
         || version != FORMAT_VERSION.to_le_bytes()
         || entry_key != key
@@ -647,11 +674,14 @@ fn verified_artifact<'a>(entry: &'a [u8], key: &[u8; 32], secret: &Secret) -> Re
     {
         return Err(Invalid::Header);
     }
-    if entry_mac(secret, signed, artifact).verify_slice(tag).is_err() {
+    let tag = <[u8; blake3::OUT_LEN]>::try_from(tag).map_err(|_| Invalid::Header)?;
+    let facts = EntryFacts::try_from(facts).map_err(|_| Invalid::Header)?;
+    // `blake3::Hash`'s equality is constant-time.
+    if entry_mac(secret, signed, artifact) != blake3::Hash::from_bytes(tag) {
         // Only to say why: the MAC alone decides.
         return Err(if digest == Sha256::digest(artifact).as_slice() { Invalid::Mac } else { Invalid::Corrupt });
     }
-    Ok(artifact)
+    Ok((artifact, facts))
 }
 
 /// Deserialises an artifact that passed [`verified_artifact`].
@@ -867,12 +897,13 @@ mod tests {
         for foreign in [
             // Another component's entry, whole and self-consistent, under this key's name.
             other_entry,
-            with_header_byte_changed(0),  // magic
-            with_header_byte_changed(8),  // format version
-            with_header_byte_changed(12), // key
-            with_header_byte_changed(44), // artifact length
-            with_header_byte_changed(52), // artifact sha256
-            with_header_byte_changed(84), // MAC
+            with_header_byte_changed(0),   // magic
+            with_header_byte_changed(8),   // format version
+            with_header_byte_changed(12),  // key
+            with_header_byte_changed(44),  // artifact length
+            with_header_byte_changed(52),  // artifact sha256
+            with_header_byte_changed(84),  // facts
+            with_header_byte_changed(100), // MAC
             b"not an entry at all".to_vec(),
         ] {
             std::fs::write(&path, &foreign).unwrap();
@@ -896,11 +927,11 @@ mod tests {
         let (a_tag, a_artifact) = (&a_entry[SIGNED_LEN..HEADER_LEN], &a_entry[HEADER_LEN..]);
         let b_key = ArtifactCache::key(arena.engine(), &b);
         let b_path = cache.entry_path(&b_key);
-        let guessed_secret = Secret(HmacSha256::new_from_slice(&[7; KEY_LEN]).unwrap());
-        let guessed_tag =
-            entry_mac(&guessed_secret, &signed_header(&b_key, a_artifact), a_artifact).finalize().into_bytes();
-        for tag in [a_tag, guessed_tag.as_slice()] {
-            let forged = [signed_header(&b_key, a_artifact).as_slice(), tag, a_artifact].concat();
+        let guessed_secret = Secret([7; KEY_LEN]);
+        let facts = EntryFacts::default();
+        let guessed_tag = entry_mac(&guessed_secret, &signed_header(&b_key, &facts, a_artifact), a_artifact);
+        for tag in [a_tag, guessed_tag.as_bytes().as_slice()] {
+            let forged = [signed_header(&b_key, &facts, a_artifact).as_slice(), tag, a_artifact].concat();
             assert_eq!(verified_artifact(&forged, &b_key, cache.secret().unwrap()), Err(Invalid::Mac));
             std::fs::write(&b_path, &forged).unwrap();
             let rejected = cache.rejected();
@@ -943,7 +974,8 @@ mod tests {
         let cache = ArtifactCache::new(&*dir);
         let bytes = component_bytes();
         let key = ArtifactCache::key(arena.engine(), &bytes);
-        cache.store(cache.secret().unwrap(), &key, b"consistent header, but not a wasmtime artifact").unwrap();
+        let artifact = b"consistent header, but not a wasmtime artifact";
+        cache.store(cache.secret().unwrap(), &key, &EntryFacts::default(), artifact).unwrap();
         assert_eq!(cache.load_or_compile(arena.engine(), &bytes).unwrap().1, Lookup::Rejected);
         assert_eq!(cache.load_or_compile(arena.engine(), &bytes).unwrap().1, Lookup::Hit);
     }
@@ -1084,7 +1116,7 @@ mod tests {
         let key = ArtifactCache::key(arena.engine(), &bytes);
         std::fs::create_dir(cache.entry_path(&key)).unwrap();
         std::fs::write(cache.entry_path(&key).join("inside"), "x").unwrap();
-        assert!(cache.store(cache.secret().unwrap(), &key, b"artifact").is_err());
+        assert!(cache.store(cache.secret().unwrap(), &key, &EntryFacts::default(), b"artifact").is_err());
         assert_eq!(cache.load_or_compile(arena.engine(), &bytes).unwrap().1, Lookup::Rejected);
         assert!(!listing(&dir).iter().any(|name| name.starts_with(TEMP_PREFIX)), "{:?}", listing(&dir));
     }

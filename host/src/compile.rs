@@ -14,7 +14,7 @@
 //! which compiles the same code: the allocator is not part of an artifact's compatibility), so
 //! the artifact loads into the parent's engine; wasmtime checks that again when deserialising.
 
-use crate::cache::ArtifactCache;
+use crate::cache::{ArtifactCache, EntryFacts};
 use crate::engine::{Allocator, ArenaOptions, new_engine};
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -83,6 +83,9 @@ pub enum CompileError {
     /// Compiling it went over the worker's time or memory bound.
     #[error("{0}")]
     Bound(String),
+    /// The request's checks refused it before compiling (their message).
+    #[error("{0}")]
+    Refused(String),
 }
 
 /// The bound a worker went over, carried through the artifact cache's `wasmtime::Error`.
@@ -90,28 +93,59 @@ pub enum CompileError {
 #[error("{0}")]
 struct BoundExceeded(String);
 
-/// Compiles `bytes` with `engine` (built from `options`): through `cache` if there is one, in
-/// `worker` if there is one.
+/// A component to compile: its bytes and their sha256 (the caller has it: hashing a 19 MB
+/// component twice costs 15 ms), what the caller's facts depend on (part of the cache key), and
+/// the checks to run before compiling it, which give the facts to keep ([`EntryFacts`]).
+pub struct Request<'a, C> {
+    /// The component's bytes.
+    pub bytes: &'a [u8],
+    /// Their sha256.
+    pub sha256: &'a [u8; 32],
+    /// What `check`'s verdict depends on besides the bytes (e.g. the limits it applies).
+    pub context: &'a [u8],
+    /// Runs before compiling (not on a cache hit, which hands back the facts it gave when the
+    /// entry was written); an error refuses the component uncompiled.
+    pub check: C,
+}
+
+/// Compiles `request.bytes` with `engine` (built from `options`): through `cache` if there is
+/// one (a hit skips the checks and returns the facts stored with the entry), in `worker` if
+/// there is one.
 pub fn compile(
     engine: &Engine,
     options: &ArenaOptions,
     cache: Option<&ArtifactCache>,
     worker: Option<&CompileWorker>,
-    bytes: &[u8],
-) -> Result<Component, CompileError> {
-    let build = || match worker {
-        Some(worker) => compile_in_worker(engine, options, worker, bytes),
-        None => Component::new(engine, bytes),
+    request: Request<'_, impl FnOnce() -> Result<EntryFacts, String>>,
+) -> Result<(Component, EntryFacts), CompileError> {
+    let Request { bytes, sha256, context, check } = request;
+    let build = || {
+        let facts = check().map_err(|refusal| wasmtime::Error::new(Refused(refusal)))?;
+        let component = match worker {
+            Some(worker) => compile_in_worker(engine, options, worker, bytes),
+            None => Component::new(engine, bytes),
+        }?;
+        Ok((component, facts))
     };
     let compiled = match cache {
-        Some(cache) => cache.load_or_compile_with(engine, bytes, build).map(|(component, _)| component),
+        Some(cache) => {
+            cache.load_or_compile_with(engine, sha256, context, build).map(|(component, facts, _)| (component, facts))
+        }
         None => build(),
     };
     compiled.map_err(|err| match err.downcast::<BoundExceeded>() {
         Ok(bound) => CompileError::Bound(bound.0),
-        Err(err) => CompileError::Invalid(one_line(&err)),
+        Err(err) => match err.downcast::<Refused>() {
+            Ok(refused) => CompileError::Refused(refused.0),
+            Err(err) => CompileError::Invalid(one_line(&err)),
+        },
     })
 }
+
+/// A refusal of the request's checks, carried through the artifact cache's `wasmtime::Error`.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct Refused(String);
 
 /// An error chain on one line.
 pub(crate) fn one_line(err: &wasmtime::Error) -> String {

@@ -12,11 +12,12 @@
 //! for games that speak a line protocol to it (see [`crate::protocol`]).
 
 use crate::bindings::Binding;
+use crate::cache::EntryFacts;
 use crate::compile::{CompileError, one_line};
 use crate::limits::MAX_TABLE_ELEMENTS;
 use crate::record::BotRef;
 use crate::runtime::Arena;
-use crate::shape::{ShapeLimits, scan};
+use crate::shape::{Shape, ShapeLimits, scan};
 use crate::store::BotState;
 use crate::typecheck::{check_command_exports, check_world_exports};
 use sha2::{Digest, Sha256};
@@ -186,14 +187,58 @@ pub fn read_bot_file(path: &Path) -> Result<Vec<u8>, LoadError> {
 
 /// Compiles and checks bot bytes; `path` names them in messages.
 pub fn load_bot_bytes<B: Binding>(arena: &Arena, path: &Path, bytes: &[u8]) -> Result<LoadedBot<B>, LoadError> {
-    let component = compile(arena, path, bytes, B::EXPORT)?;
-    load_bot_component::<B>(arena, path, bytes, component)
+    let compiled = compile(arena, path, bytes, B::EXPORT)?;
+    load_bot_component::<B>(arena, path, compiled)
+}
+
+/// A compiled component and the sha256 of the bytes it was compiled from (the bot's identity).
+pub struct Compiled {
+    /// The component.
+    pub component: Component,
+    /// sha256 of its bytes.
+    pub sha256: [u8; 32],
+}
+
+/// The facts a cache entry keeps for the loader: what the shape scan found that the load
+/// checks against this run's limits (a hit does not scan again).
+fn shape_facts(shape: &Shape) -> EntryFacts {
+    let mut facts = EntryFacts::default();
+    facts[..8].copy_from_slice(&shape.initial_memory_bytes.to_le_bytes());
+    facts[8..].copy_from_slice(&shape.max_initial_table_elements.to_le_bytes());
+    facts
+}
+
+/// [`shape_facts`] read back: (initial memory bytes, largest initial table).
+fn facts_shape(facts: &EntryFacts) -> (u64, u64) {
+    let (memory, table) = facts.split_at(8);
+    let word = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().unwrap_or_default());
+    (word(memory), word(table))
+}
+
+/// What the scan's verdict depends on besides the bytes: an entry written under other shape
+/// limits is another key, so a hit never skips a scan that these limits would fail.
+fn shape_context() -> Vec<u8> {
+    let ShapeLimits {
+        function_bytes,
+        function_locals,
+        nesting_depth,
+        locals_times_depth,
+        module_functions,
+        module_code_bytes,
+    } = ShapeLimits::DEFAULT;
+    let mut context = b"shape scan 1".to_vec();
+    for limit in
+        [function_bytes, function_locals, nesting_depth, locals_times_depth, module_functions, module_code_bytes]
+    {
+        context.extend_from_slice(&limit.to_le_bytes());
+    }
+    context
 }
 
 /// Checks the header, the shape and the declared minimums, and compiles a component (through
 /// the arena's artifact cache and compile worker, if it has them); `expected` names the export
 /// in refusals.
-pub fn compile(arena: &Arena, path: &Path, bytes: &[u8], expected: &'static str) -> Result<Component, LoadError> {
+pub fn compile(arena: &Arena, path: &Path, bytes: &[u8], expected: &'static str) -> Result<Compiled, LoadError> {
     let path_buf = path.to_owned();
     match bytes.get(..8) {
         Some([0, b'a', b's', b'm', 1, 0, 0, 0]) => {
@@ -202,21 +247,28 @@ pub fn compile(arena: &Arena, path: &Path, bytes: &[u8], expected: &'static str)
         Some([0, b'a', b's', b'm', ..]) => {}
         _ => return Err(LoadError::NotWasm { path: path_buf, expected }),
     }
-    let shape = scan(bytes, &ShapeLimits::DEFAULT)
-        .map_err(|err| LoadError::Shape { path: path_buf.clone(), detail: err.to_string() })?;
+    let sha256 = sha256(bytes);
+    let context = shape_context();
+    let check = || scan(bytes, &ShapeLimits::DEFAULT).map(|shape| shape_facts(&shape)).map_err(|err| err.to_string());
+    let request = crate::compile::Request { bytes, sha256: &sha256, context: &context, check };
+    let (component, facts) = arena.compile(request).map_err(|err| match err {
+        CompileError::Invalid(detail) => LoadError::Invalid { path: path_buf.clone(), detail },
+        CompileError::Bound(what) => LoadError::CompileBound { path: path_buf.clone(), what },
+        CompileError::Refused(detail) => LoadError::Shape { path: path_buf.clone(), detail },
+    })?;
+    // Checked after compiling (or the cache hit): this run's memory limit is not part of the
+    // cache key, the facts the scan found are.
+    let (initial_memory_bytes, max_initial_table_elements) = facts_shape(&facts);
     let limit_mib = arena.load_memory_limit_mib();
-    if shape.initial_memory_bytes > u64::from(limit_mib) << 20 {
-        let declared_mib = shape.initial_memory_bytes.div_ceil(1 << 20);
+    if initial_memory_bytes > u64::from(limit_mib) << 20 {
+        let declared_mib = initial_memory_bytes.div_ceil(1 << 20);
         return Err(LoadError::InitialMemory { path: path_buf, declared_mib, limit_mib });
     }
-    if shape.max_initial_table_elements > MAX_TABLE_ELEMENTS as u64 {
-        let declared = shape.max_initial_table_elements;
+    if max_initial_table_elements > MAX_TABLE_ELEMENTS as u64 {
+        let declared = max_initial_table_elements;
         return Err(LoadError::InitialTable { path: path_buf, declared, limit: MAX_TABLE_ELEMENTS });
     }
-    arena.compile(bytes).map_err(|err| match err {
-        CompileError::Invalid(detail) => LoadError::Invalid { path: path_buf, detail },
-        CompileError::Bound(what) => LoadError::CompileBound { path: path_buf, what },
-    })
+    Ok(Compiled { component, sha256 })
 }
 
 /// The names a component exports.
@@ -228,9 +280,9 @@ fn export_names(arena: &Arena, component: &Component) -> Vec<String> {
 pub fn load_bot_component<B: Binding>(
     arena: &Arena,
     path: &Path,
-    bytes: &[u8],
-    component: Component,
+    compiled: Compiled,
 ) -> Result<LoadedBot<B>, LoadError> {
+    let Compiled { component, sha256 } = compiled;
     let path_buf = path.to_owned();
     let exports = export_names(arena, &component);
     if !exports.iter().any(|name| name == B::EXPORT) {
@@ -251,14 +303,7 @@ pub fn load_bot_component<B: Binding>(
         expected: B::EXPORT,
         detail,
     })?;
-    Ok(LoadedBot {
-        path: path_buf,
-        name: display_name(path),
-        sha256: sha256(bytes),
-        component,
-        pre,
-        _binding: PhantomData,
-    })
+    Ok(LoadedBot { path: path_buf, name: display_name(path), sha256, component, pre, _binding: PhantomData })
 }
 
 fn display_name(path: &Path) -> String {
@@ -308,12 +353,8 @@ fn is_command_export(name: &str) -> bool {
 }
 
 /// Checks a compiled component as a WASI command.
-pub fn load_command_component(
-    arena: &Arena,
-    path: &Path,
-    bytes: &[u8],
-    component: Component,
-) -> Result<LoadedCommand, LoadError> {
+pub fn load_command_component(arena: &Arena, path: &Path, compiled: Compiled) -> Result<LoadedCommand, LoadError> {
+    let Compiled { component, sha256 } = compiled;
     const EXPECTED: &str = "wasi:cli/run@0.2.x";
     let path_buf = path.to_owned();
     let instance_pre = arena
@@ -331,5 +372,5 @@ pub fn load_command_component(
         expected: EXPECTED,
         detail,
     })?;
-    Ok(LoadedCommand { path: path_buf, name: display_name(path), sha256: sha256(bytes), component, pre })
+    Ok(LoadedCommand { path: path_buf, name: display_name(path), sha256, component, pre })
 }

@@ -326,17 +326,17 @@ fn load_either<B: Binding, P: LineProtocol<Game = B::Game>>(
     bytes: &[u8],
 ) -> Result<Arc<dyn Contestant<B::Game>>, LoadError> {
     if let Some(wrapped) = crate::protocol::wasip1::wrap_preview1_command(path, bytes)? {
-        let component = compile(arena, path, &wrapped, COMMAND_EXPORT)?;
-        let mut command = load_command_component(arena, path, &wrapped, component)?;
+        let compiled = compile(arena, path, &wrapped, COMMAND_EXPORT)?;
+        let mut command = load_command_component(arena, path, compiled)?;
         command.sha256 = crate::loader::sha256(bytes);
         return Ok(Arc::new(CommandContestant::<P>::new(Arc::new(command))));
     }
-    let component = compile(arena, path, bytes, B::EXPORT)?;
-    if is_command(arena, &component) {
-        let command = load_command_component(arena, path, bytes, component)?;
+    let compiled = compile(arena, path, bytes, B::EXPORT)?;
+    if is_command(arena, &compiled.component) {
+        let command = load_command_component(arena, path, compiled)?;
         return Ok(Arc::new(CommandContestant::<P>::new(Arc::new(command))));
     }
-    let bot = load_bot_component::<B>(arena, path, bytes, component)?;
+    let bot = load_bot_component::<B>(arena, path, compiled)?;
     Ok(Arc::new(WitContestant(Arc::new(bot))))
 }
 

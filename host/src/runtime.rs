@@ -134,10 +134,13 @@ impl Arena {
         self.load.worker.as_ref()
     }
 
-    /// Compiles `bytes` with this arena's engine: through its artifact cache if it has one, in
-    /// its compile worker if it has one ([`crate::compile`]).
-    pub fn compile(&self, bytes: &[u8]) -> Result<Component, CompileError> {
-        crate::compile::compile(&self.engine, &self.options, self.cache(), self.compile_worker(), bytes)
+    /// Compiles a component with this arena's engine: through its artifact cache if it has
+    /// one, in its compile worker if it has one ([`crate::compile`]).
+    pub fn compile(
+        &self,
+        request: crate::compile::Request<'_, impl FnOnce() -> Result<crate::cache::EntryFacts, String>>,
+    ) -> Result<(Component, crate::cache::EntryFacts), CompileError> {
+        crate::compile::compile(&self.engine, &self.options, self.cache(), self.compile_worker(), request)
     }
 
     /// The memory limit, in MiB, bots' declared initial memory is checked against at load.

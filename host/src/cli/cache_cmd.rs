@@ -22,7 +22,7 @@ bot's sha256, the wasmtime version and the engine settings, so the next run load
 milliseconds instead of compiling it again (seconds for a Python or JavaScript bot).
 The cache directory is --cache-dir, else $ARENA_CACHE_DIR, else $XDG_CACHE_HOME/wasm-arena,
 else ~/.cache/wasm-arena. --no-cache compiles every bot and touches no cache.
-Entries are authenticated with an HMAC keyed by a per-user secret (the file `key` in the
+Entries are authenticated with a MAC (keyed BLAKE3) under a per-user secret (the file `key` in the
 directory, created on first use); an entry that fails its checks is deleted and rebuilt. A
 directory or key that another user owns or can write is not used (one warning, then every
 bot is compiled). When the entries exceed --cache-max-mib (default 2048), the least recently

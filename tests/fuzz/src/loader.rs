@@ -86,16 +86,16 @@ fn load(arena: &Arena, bytes: &[u8]) {
     let path = Path::new("fuzz.wasm");
     match wrap_preview1_command(path, bytes) {
         Ok(Some(wrapped)) => {
-            if let Ok(component) = compile(arena, path, &wrapped, COMMAND_EXPORT) {
-                let _ = load_command_component(arena, path, &wrapped, component);
+            if let Ok(compiled) = compile(arena, path, &wrapped, COMMAND_EXPORT) {
+                let _ = load_command_component(arena, path, compiled);
             }
         }
         Ok(None) => {
-            if let Ok(component) = compile(arena, path, bytes, COMMAND_EXPORT) {
-                if is_command(arena, &component) {
-                    let _ = load_command_component(arena, path, bytes, component);
+            if let Ok(compiled) = compile(arena, path, bytes, COMMAND_EXPORT) {
+                if is_command(arena, &compiled.component) {
+                    let _ = load_command_component(arena, path, compiled);
                 } else {
-                    let _ = load_bot_component::<AzulBinding>(arena, path, bytes, component);
+                    let _ = load_bot_component::<AzulBinding>(arena, path, compiled);
                 }
             }
         }

@@ -47,10 +47,10 @@ fn loader_templates_are_what_they_claim() {
     let path = Path::new("t.wasm");
     let command = wat::parse_str(PREVIEW1_COMMAND).unwrap_or_default();
     let wrapped = wrap_preview1_command(path, &command).ok().flatten().unwrap_or_default();
-    let component = compile(&arena, path, &wrapped, COMMAND_EXPORT).unwrap_or_else(|err| panic!("{err}"));
-    assert!(load_command_component(&arena, path, &wrapped, component).is_ok());
+    let compiled = compile(&arena, path, &wrapped, COMMAND_EXPORT).unwrap_or_else(|err| panic!("{err}"));
+    assert!(load_command_component(&arena, path, compiled).is_ok());
     let wrong = wat::parse_str(WRONG_TYPES).unwrap_or_default();
-    let component = compile(&arena, path, &wrong, COMMAND_EXPORT).unwrap_or_else(|err| panic!("{err}"));
-    let refused = load_bot_component::<AzulBinding>(&arena, path, &wrong, component).err();
+    let compiled = compile(&arena, path, &wrong, COMMAND_EXPORT).unwrap_or_else(|err| panic!("{err}"));
+    let refused = load_bot_component::<AzulBinding>(&arena, path, compiled).err();
     assert!(matches!(refused, Some(LoadError::WrongTypes { .. })), "{refused:?}");
 }

@@ -8,6 +8,7 @@
 
 use arena_host::bindings::Binding;
 use arena_host::bindings::azul::AzulBinding;
+use arena_host::cache::ArtifactCache;
 use arena_host::loader::{LoadError, compile, is_command, load_bot_bytes, load_command_component};
 use arena_host::registry::{PlayError, find_game};
 use arena_host::shape::bomb_wat;
@@ -26,7 +27,7 @@ fn component_of(module: &str) -> Vec<u8> {
 fn the_nested_blocks_bomb_is_refused_before_compiling() {
     let bytes = component_of(&bomb_wat(5_000, 5_000));
     assert!((100_000..150_000).contains(&bytes.len()), "the reported size: {}", bytes.len());
-    let err = compile(arena(), Path::new("bomb.wasm"), &bytes, AzulBinding::EXPORT).unwrap_err();
+    let err = compile(arena(), Path::new("bomb.wasm"), &bytes, AzulBinding::EXPORT).err().unwrap();
     assert!(matches!(err, LoadError::Shape { .. }), "{err}");
     assert_eq!(
         err.to_string(),
@@ -67,6 +68,48 @@ fn a_component_whose_memory_can_never_fit_is_refused_at_load() {
     assert_eq!(Arena::new().unwrap().load_memory_limit_mib(), 4096);
 }
 
+/// An arena with a fresh artifact cache of its own (so hits and misses can be counted) checking
+/// bots' memories against `memory_mib`.
+fn cached_arena(cache_name: &str, memory_mib: u32) -> (Arena, ArtifactCache) {
+    let dir = scratch(cache_name);
+    let _ = std::fs::remove_dir_all(&dir);
+    let cache = ArtifactCache::new(&dir);
+    (Arena::new().unwrap().with_cache(Some(cache.clone())).with_load_memory_limit(memory_mib), cache)
+}
+
+/// Through the artifact cache, the shape scan still runs before compiling: a bomb is refused
+/// with the shape error and leaves no entry behind (violated); a component within the limits
+/// compiles once and then loads from its entry (obeyed).
+#[test]
+fn through_the_cache_a_bomb_is_refused_uncompiled_and_stores_nothing() {
+    let (cached, cache) = cached_arena("cache-bomb", 64);
+    let bomb = component_of(&bomb_wat(5_000, 5_000));
+    let err = compile(&cached, Path::new("bomb.wasm"), &bomb, AzulBinding::EXPORT).err().unwrap();
+    assert!(matches!(err, LoadError::Shape { .. }), "{err}");
+    assert_eq!(cache.info().unwrap().entries, 0);
+    let fine = component_of(&bomb_wat(3_000, 666));
+    for _ in 0..2 {
+        compile(&cached, Path::new("deep.wasm"), &fine, AzulBinding::EXPORT).unwrap();
+    }
+    // Two misses (the bomb's lookup found nothing, and stored nothing), one hit, one entry.
+    assert_eq!((cache.misses(), cache.hits(), cache.info().unwrap().entries), (2, 1, 1));
+}
+
+/// A cache hit skips the shape scan but not the checks built on it: the entry keeps what the
+/// scan found (200 MiB of initial memory), so the component compiled under a 256 MiB limit
+/// (obeyed) is still refused, from its entry, under 64 MiB (violated).
+#[test]
+fn a_cache_hit_still_refuses_a_memory_that_can_never_fit() {
+    let (roomy, cache) = cached_arena("cache-facts", 256);
+    let big = wat::parse_str("(component (core module (memory 3200)))").unwrap();
+    compile(&roomy, Path::new("big-memory.wasm"), &big, AzulBinding::EXPORT).unwrap();
+    assert_eq!((cache.misses(), cache.hits()), (1, 0));
+    let tight = Arena::new().unwrap().with_cache(Some(cache.clone())).with_load_memory_limit(64);
+    let err = compile(&tight, Path::new("big-memory.wasm"), &big, AzulBinding::EXPORT).err().unwrap();
+    assert!(matches!(err, LoadError::InitialMemory { declared_mib: 200, limit_mib: 64, .. }), "{err}");
+    assert_eq!((cache.misses(), cache.hits()), (1, 1), "refused from the cache entry, not compiled again");
+}
+
 /// A core module whose start function never returns, instantiated by a component exporting
 /// `exports` (WAT).
 fn spinning_component(exports: &str) -> Vec<u8> {
@@ -95,9 +138,9 @@ fn a_start_function_is_never_run_at_load() {
            (export "wasi:cli/run@0.2.0" (instance $cli))"#,
     );
     let path = Path::new("spinning-command.wasm");
-    let component = compile(arena(), path, &command, AzulBinding::EXPORT).unwrap();
-    assert!(is_command(arena(), &component));
-    let loaded = load_command_component(arena(), path, &command, component).unwrap();
+    let compiled = compile(arena(), path, &command, AzulBinding::EXPORT).unwrap();
+    assert!(is_command(arena(), &compiled.component));
+    let loaded = load_command_component(arena(), path, compiled).unwrap();
     assert_eq!(loaded.name, "spinning-command");
 
     let wit_bot = spinning_component(
