@@ -7,6 +7,8 @@
 //!    through the host's real path (`SeatBot::take_turn` of a `BotRunner`: lowering, the fuel-metered async call,
 //!    decoding) on `target/bots/azul-greedy.wasm`, with `fx-trivial` on the same path as the
 //!    fixed per-call cost.
+//!    The search bot's move choice (`azul_search::choose`, compute-bound: millions of fuel
+//!    per move) the same way, native vs metered.
 //! 2. Host cost per bot-turn: whole `play_match`es of two `fx-trivial` bots vs a subprocess (this
 //!    same executable, with [`PIPE_BOT_ENV`] set) exchanging one JSON line each way per turn.
 //! 3. Instantiating `fx-trivial`: `BotRunner::start` (store, WASI context, instantiate, `init`)
@@ -19,7 +21,7 @@
 //!
 //! 1 and 2 run on the default (on-demand) arena and on a pooling one (16 bots, 64 MiB).
 //! `cargo bench -p arena-host --bench arena -- turn` runs only the sections named `turn`
-//! (`greedy`, `turn`, `instantiate`, `load`, `tournament`).
+//! (`greedy`, `search`, `turn`, `instantiate`, `load`, `tournament`).
 
 mod tournament;
 
@@ -87,6 +89,9 @@ fn main() -> Result<()> {
     let wanted = |name: &str| filters.is_empty() || filters.iter().any(|filter| name.contains(filter.as_str()));
     if wanted("greedy") {
         greedy_choice(&views, &greedy_path, &trivial_path)?;
+    }
+    if wanted("search") {
+        search_choice(&views, &bot_path("azul-search"))?;
     }
     if wanted("turn") {
         turn_cost(&views, &trivial_path)?;
@@ -271,6 +276,49 @@ fn greedy_choice(views: &[View], greedy_path: &std::path::Path, trivial_path: &s
             (metered.median - fixed.median) / native.median
         );
     }
+    println!();
+    Ok(())
+}
+
+/// Compute-bound code metered vs native: `azul_search::choose` (a few million fuel per move)
+/// called natively vs through the host's real path on `azul-search.wasm`, on the same views.
+/// The fixed per-call cost is a rounding error here, so the ratio is what fuel metering and
+/// Cranelift's code cost a bot that computes.
+fn search_choice(views: &[View], search_path: &std::path::Path) -> Result<()> {
+    if !search_path.exists() {
+        println!("search: {} missing (`cargo xtask bots`), skipped\n", search_path.display());
+        return Ok(());
+    }
+    // Every fifth decision point: the search is slow enough that a few dozen views measure it.
+    let sample: Vec<View> = views.iter().step_by(5).cloned().collect();
+    println!("1b. search move choice: {} views (every fifth of section 1's)", sample.len());
+    let native = measure(|| {
+        for view in &sample {
+            black_box(azul_search::choose(black_box(view)));
+        }
+        Ok(())
+    })?
+    .per(sample.len());
+    row("native azul_search::choose", native, "move");
+    let arena = Arena::new()?;
+    let search = load(&arena, search_path)?;
+    let mut runner = started_runner(&arena, &search)?;
+    for view in &sample {
+        let report = runner.take_turn(view);
+        ensure!(report.answer == azul_search::choose(view), "wasm and native search disagree on {view:?}");
+    }
+    let fuel = play_views(&mut runner, &sample)?;
+    let metered = measure(|| play_views(&mut runner, &sample).map(drop))?.per(sample.len());
+    row("metered wasm, BotRunner take_turn (azul-search.wasm)", metered, "move");
+    let fuel_per_move = fuel as f64 / sample.len() as f64;
+    println!(
+        "  {:<50} {:>10.0} fuel/move ({:.2} ns/fuel)",
+        "  fuel spent",
+        fuel_per_move,
+        metered.median / fuel_per_move
+    );
+    let ratio = metered.median / native.median;
+    verdict("ratio metered / native", format!("{ratio:.2}x"), "<= 1.5x", ratio <= 1.5);
     println!();
     Ok(())
 }
