@@ -44,9 +44,10 @@ impl Binding for AzulBinding {
 
     fn take_turn(live: Live<Self>, view: &View, info: TurnInfo) -> OwnedCall<(Self::Instance, Self::Answer)> {
         let Live { mut store, instance } = live;
-        let view = view_to_wit(view, common::TurnInfo::from(info));
+        let view = lowered::LoweredView(view_to_wit(view, common::TurnInfo::from(info)));
+        let take_turn = lowered::take_turn(&instance);
         Box::pin(async move {
-            let result = instance.arena_azul_player().call_take_turn(&mut store, view).await;
+            let result = take_turn.call_async(&mut store, (view,)).await.map(|(answer,)| answer);
             (store, result.map(|answer| (instance, answer)))
         })
     }
@@ -58,6 +59,140 @@ impl Binding for AzulBinding {
 }
 
 arena_azul::wit_glue!(common::TurnInfo);
+
+/// The view lowered in one copy instead of field by field (see [`super::abi`]).
+mod lowered {
+    use super::super::abi::AbiWriter;
+    use super::{bindings, common, wit};
+    use std::mem::MaybeUninit;
+    use wasmtime::component::__internal::{CanonicalAbiInfo, InstanceType, InterfaceType, LowerContext};
+    use wasmtime::component::{ComponentType, Lower, TypedFunc};
+
+    /// Azul's WIT view, lowered by [`write_view`].
+    pub(super) struct LoweredView(pub(super) wit::View);
+
+    /// `take-turn` of `instance`, taking a [`LoweredView`].
+    #[allow(unsafe_code)]
+    pub(super) fn take_turn(instance: &bindings::Bot) -> TypedFunc<(LoweredView,), (wit::Action,)> {
+        let func = *instance.arena_azul_player().func_take_turn().func();
+        // SAFETY: the generated bindings type-checked this function as `(view) -> action` when
+        // the instance was made (`BotPre::instantiate_async`), and `LoweredView` is `view` to
+        // the component model: the same type check, ABI and flat representation as
+        // `wit::View` (delegated below), and the same bytes in memory.
+        unsafe { TypedFunc::new_unchecked(func) }
+    }
+
+    // SAFETY: every item is `wit::View`'s own (the generated, checked implementation).
+    #[allow(unsafe_code)]
+    unsafe impl ComponentType for LoweredView {
+        type Lower = <wit::View as ComponentType>::Lower;
+        const ABI: CanonicalAbiInfo = <wit::View as ComponentType>::ABI;
+
+        fn typecheck(ty: &InterfaceType, types: &InstanceType<'_>) -> wasmtime::Result<()> {
+            <wit::View as ComponentType>::typecheck(ty, types)
+        }
+    }
+
+    // SAFETY: flat lowering is the generated implementation's; lowering to memory writes the
+    // canonical-ABI bytes of the same value (`write_view`), exactly `SIZE32` of them, at
+    // `offset`, inside the guest's memory (checked: out of range is an error).
+    #[allow(unsafe_code)]
+    unsafe impl Lower for LoweredView {
+        fn linear_lower_to_flat<U>(
+            &self,
+            cx: &mut LowerContext<'_, U>,
+            ty: InterfaceType,
+            dst: &mut MaybeUninit<Self::Lower>,
+        ) -> wasmtime::Result<()> {
+            self.0.linear_lower_to_flat(cx, ty, dst)
+        }
+
+        fn linear_lower_to_memory<U>(
+            &self,
+            cx: &mut LowerContext<'_, U>,
+            _ty: InterfaceType,
+            offset: usize,
+        ) -> wasmtime::Result<()> {
+            let mut bytes = [0u8; <wit::View as ComponentType>::SIZE32];
+            let mut writer = AbiWriter::new(&mut bytes);
+            write_view(&mut writer, &self.0);
+            wasmtime::ensure!(writer.fits(), "the Azul view's layout overran its {} bytes", bytes.len());
+            let slot = cx.as_slice_mut().get_mut(offset..offset + bytes.len());
+            let slot = slot.ok_or_else(|| wasmtime::format_err!("the Azul view does not fit the guest's memory"))?;
+            slot.copy_from_slice(&bytes);
+            Ok(())
+        }
+    }
+
+    /// The view's fields in the WIT's order.
+    fn write_view(w: &mut AbiWriter<'_>, view: &wit::View) {
+        type Five<T> = (T, T, T, T, T);
+        w.record::<wit::View>(|w| {
+            w.u8(view.seat);
+            w.u32(view.round);
+            counts(w, &view.center);
+            w.bool(view.center_has_marker);
+            let (f0, f1, f2, f3, f4) = &view.factories;
+            w.record::<Five<wit::ColourCounts>>(|w| [f0, f1, f2, f3, f4].into_iter().for_each(|f| counts(w, f)));
+            w.option::<u8, _>(view.marker_holder, |w, seat| w.u8(seat));
+            let (b0, b1) = &view.boards;
+            w.record::<(wit::Board, wit::Board)>(|w| [b0, b1].into_iter().for_each(|b| board(w, b)));
+            w.option::<wit::Action, _>(view.last_move.as_ref(), action);
+            let info = &view.info;
+            w.record::<common::TurnInfo>(|w| {
+                w.u32(info.turn);
+                w.u64(info.turn_fuel_remaining);
+                w.u64(info.game_fuel_remaining);
+                w.u32(info.missed_turns);
+            });
+        });
+    }
+
+    fn counts(w: &mut AbiWriter<'_>, counts: &wit::ColourCounts) {
+        w.record::<wit::ColourCounts>(|w| {
+            for count in [counts.green, counts.orange, counts.blue, counts.yellow, counts.red] {
+                w.u8(count);
+            }
+        });
+    }
+
+    fn board(w: &mut AbiWriter<'_>, board: &wit::Board) {
+        type Lines = (wit::PatternLine, wit::PatternLine, wit::PatternLine, wit::PatternLine, wit::PatternLine);
+        w.record::<wit::Board>(|w| {
+            let (l0, l1, l2, l3, l4) = &board.lines;
+            w.record::<Lines>(|w| {
+                for line in [l0, l1, l2, l3, l4] {
+                    w.record::<wit::PatternLine>(|w| {
+                        w.u8(line.count);
+                        w.option::<wit::Colour, _>(line.colour, colour);
+                    });
+                }
+            });
+            w.u32(board.wall);
+            w.u8(board.floor_len);
+            w.u32(board.score);
+        });
+    }
+
+    fn action(w: &mut AbiWriter<'_>, action: &wit::Action) {
+        w.record::<wit::Action>(|w| {
+            w.u8(action.source);
+            colour(w, action.colour);
+            w.u8(action.line);
+        });
+    }
+
+    /// An enum is its case's index.
+    fn colour(w: &mut AbiWriter<'_>, colour: wit::Colour) {
+        w.u8(match colour {
+            wit::Colour::Green => 0,
+            wit::Colour::Orange => 1,
+            wit::Colour::Blue => 2,
+            wit::Colour::Yellow => 3,
+            wit::Colour::Red => 4,
+        });
+    }
+}
 
 /// The generated bindings and the view conversion, for `cargo xtask bench`'s reference: a raw
 /// wasmtime component call with the same arguments as [`AzulBinding::take_turn`]'s. Not an API.

@@ -2,6 +2,7 @@
 //! (wasmtime's generated bindings; the engines themselves are in `games/`).
 //! Every binding implements [`Binding`], so the bot driver and the match loop are written once.
 
+mod abi;
 pub mod common;
 
 impl From<InitInfo> for common::InitInfo {
