@@ -419,7 +419,12 @@ fn turn_cost(views: &[View], trivial_path: &std::path::Path) -> Result<()> {
     for (name, sample) in in_process {
         row(&format!("in process: play_match, whole matches, {name}"), sample, "turn");
         let ratio = subprocess.median / sample.median;
-        verdict("  ratio subprocess / in-process", format!("{ratio:.1}x"), ">= 30x", ratio >= 30.0);
+        verdict(
+            "  per bot-turn, and subprocess / in-process",
+            format!("{} {ratio:.1}x", human(sample.median)),
+            "<= 1.5 µs and >= 5x",
+            sample.median <= 1_500.0 && ratio >= 5.0,
+        );
     }
     println!();
     Ok(())
