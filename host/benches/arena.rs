@@ -15,13 +15,14 @@
 //!    and store + instantiate alone, each including the drop.
 //!
 //! 4. Loading a cached interpreter bot (`azul-trivial-py`) against reading and hashing its file.
-//! 5. Tournaments ([`tournament`]): in-process matches per second (1 job, every core) against
+//! 5. The SDK's glue: the fuel of a trivial turn in each game ([`GLUE_BOTS`]).
+//! 6. Tournaments ([`tournament`]): in-process matches per second (1 job, every core) against
 //!    one `arena match` process per match, resident memory after 1,000 and 20,000 matches, and
 //!    the tournament's own overhead per match.
 //!
 //! 1 and 2 run on the default (on-demand) arena and on a pooling one (16 bots, 64 MiB).
 //! `cargo bench -p arena-host --bench arena -- turn` runs only the sections named `turn`
-//! (`greedy`, `search`, `turn`, `instantiate`, `load`, `tournament`).
+//! (`greedy`, `search`, `turn`, `instantiate`, `load`, `glue`, `tournament`).
 
 mod tournament;
 
@@ -98,6 +99,9 @@ fn main() -> Result<()> {
     }
     if wanted("instantiate") {
         instantiation(&trivial_path)?;
+    }
+    if wanted("glue") {
+        glue_fuel(&bot_path)?;
     }
     if wanted("load") {
         cached_load(&bot_path("azul-trivial-py"))?;
@@ -441,6 +445,55 @@ fn pipe_bot() -> Result<()> {
         stdout.write_all(answer.as_bytes())?;
         stdout.flush()?;
     }
+    Ok(())
+}
+
+/// Bots that answer without doing anything (`fx-trivial` asks Azul's view for its fallback
+/// move; the others answer a constant), one per game: their turn fuel is what the SDK's glue
+/// costs a bot before it does anything.
+const GLUE_BOTS: [(&str, &str); 5] = [
+    ("azul", "fx-trivial"),
+    ("paint", "fx-glue-paint"),
+    ("eubots", "fx-glue-eubots"),
+    ("suitebot", "fx-glue-suitebot"),
+    ("code-character", "fx-glue-cc"),
+];
+/// Issue 17 goal 5: a trivial turn in the Rust SDK costs at most this much fuel in every game.
+const GLUE_FUEL_GOAL: u64 = 2_000;
+
+/// Measurement 5, the SDK's glue: the median turn fuel of each game's do-nothing Rust bot
+/// playing itself (seed 1, default options and budgets), against the C SDK's trivial Azul bot
+/// (`azul-trivial-c`, which also picks its first legal move). Fuel is deterministic: the same
+/// on every machine, so this section needs no repetitions.
+fn glue_fuel(bot_path: &dyn Fn(&str) -> PathBuf) -> Result<()> {
+    println!("5. SDK glue: median fuel of a trivial turn (the bot plays itself, seed 1, default budgets)");
+    let arena = Arena::new()?;
+    let median_turn = |game: &str, bot: &str| -> Result<Option<u64>> {
+        let path = bot_path(bot);
+        if !path.exists() {
+            return Ok(None);
+        }
+        let entry = arena_host::registry::find_game(game).context("unknown game")?;
+        let seats = entry.info().min_players;
+        let played = entry.play(&arena, &vec![path; seats], &[], 1, Budget::default())?;
+        let replay: serde_json::Value = serde_json::from_str(&played.replay)?;
+        Ok(Some(arena_host::fuel_profile::FuelProfile::from_replay(&replay, 0)?.turn_median))
+    };
+    if let Some(c) = median_turn("azul", "azul-trivial-c")? {
+        println!("  {:<50} {:>10} fuel/turn", "reference: C SDK, azul-trivial-c (first legal move)", c);
+    }
+    for (game, bot) in GLUE_BOTS {
+        match median_turn(game, bot)? {
+            Some(fuel) => verdict(
+                &format!("Rust SDK, {game} ({bot})"),
+                format!("{fuel} fuel"),
+                &format!("<= {GLUE_FUEL_GOAL}"),
+                fuel <= GLUE_FUEL_GOAL,
+            ),
+            None => println!("  {bot} missing (`cargo xtask bots`), skipped"),
+        }
+    }
+    println!();
     Ok(())
 }
 
