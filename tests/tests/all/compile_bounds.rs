@@ -110,6 +110,25 @@ fn a_cache_hit_still_refuses_a_memory_that_can_never_fit() {
     assert_eq!((cache.misses(), cache.hits()), (1, 1), "refused from the cache entry, not compiled again");
 }
 
+/// Tournaments allocate instances from a pool whose slots hold at most 4 memories per bot
+/// (`ArenaOptions::for_tournament`). A bot with more is refused when it loads, naming the limit
+/// (violated), not retried match after match; the same file loads in an on-demand arena, as
+/// `arena match` uses (obeyed), and so does a bot with 4.
+#[test]
+fn a_bot_over_the_pools_per_bot_limits_is_refused_at_load_in_a_tournament() {
+    let memories = |count: usize| {
+        let modules: String = (0..count).map(|_| "(core module (memory 1))".to_owned()).collect();
+        let instances: String = (0..count).map(|index| format!("(core instance (instantiate {index}))")).collect();
+        wat::parse_str(format!("(component {modules} {instances})")).unwrap()
+    };
+    let pooled = Arena::with_options(arena_host::engine::ArenaOptions::for_tournament(1, 2, 64)).unwrap();
+    let err = compile(&pooled, Path::new("five.wasm"), &memories(5), AzulBinding::EXPORT).err().unwrap();
+    assert!(matches!(err, LoadError::Invalid { .. }), "{err}");
+    assert!(err.to_string().contains("memories"), "{err}");
+    compile(&pooled, Path::new("four.wasm"), &memories(4), AzulBinding::EXPORT).unwrap();
+    compile(&Arena::new().unwrap(), Path::new("five.wasm"), &memories(5), AzulBinding::EXPORT).unwrap();
+}
+
 /// A core module whose start function never returns, instantiated by a component exporting
 /// `exports` (WAT).
 fn spinning_component(exports: &str) -> Vec<u8> {
