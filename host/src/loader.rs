@@ -249,26 +249,46 @@ pub fn compile(arena: &Arena, path: &Path, bytes: &[u8], expected: &'static str)
     }
     let sha256 = sha256(bytes);
     let context = shape_context();
-    let check = || scan(bytes, &ShapeLimits::DEFAULT).map(|shape| shape_facts(&shape)).map_err(|err| err.to_string());
+    let limit_mib = arena.load_memory_limit_mib();
+    // On a miss the declared sizes are checked before compiling (a bot that can never start
+    // costs no compilation); on a hit, from the facts its entry kept. The typed refusal is kept
+    // here, since the cache carries only a message.
+    let refused = std::cell::RefCell::new(None);
+    let check = || {
+        let facts =
+            scan(bytes, &ShapeLimits::DEFAULT).map(|shape| shape_facts(&shape)).map_err(|err| err.to_string())?;
+        check_declared(path, &facts, limit_mib).map_err(|err| {
+            let message = err.to_string();
+            *refused.borrow_mut() = Some(err);
+            message
+        })?;
+        Ok(facts)
+    };
     let request = crate::compile::Request { bytes, sha256: &sha256, context: &context, check };
     let (component, facts) = arena.compile(request).map_err(|err| match err {
         CompileError::Invalid(detail) => LoadError::Invalid { path: path_buf.clone(), detail },
         CompileError::Bound(what) => LoadError::CompileBound { path: path_buf.clone(), what },
-        CompileError::Refused(detail) => LoadError::Shape { path: path_buf.clone(), detail },
+        CompileError::Refused(detail) => {
+            refused.take().unwrap_or_else(|| LoadError::Shape { path: path_buf.clone(), detail })
+        }
     })?;
-    // Checked after compiling (or the cache hit): this run's memory limit is not part of the
-    // cache key, the facts the scan found are.
-    let (initial_memory_bytes, max_initial_table_elements) = facts_shape(&facts);
-    let limit_mib = arena.load_memory_limit_mib();
+    check_declared(path, &facts, limit_mib)?;
+    Ok(Compiled { component, sha256 })
+}
+
+/// Refuses a component whose declared memories or tables (its entry's or its scan's `facts`)
+/// can never fit: it could never start under this run's memory limit of `limit_mib`.
+fn check_declared(path: &Path, facts: &EntryFacts, limit_mib: u32) -> Result<(), LoadError> {
+    let (initial_memory_bytes, max_initial_table_elements) = facts_shape(facts);
     if initial_memory_bytes > u64::from(limit_mib) << 20 {
         let declared_mib = initial_memory_bytes.div_ceil(1 << 20);
-        return Err(LoadError::InitialMemory { path: path_buf, declared_mib, limit_mib });
+        return Err(LoadError::InitialMemory { path: path.to_owned(), declared_mib, limit_mib });
     }
     if max_initial_table_elements > MAX_TABLE_ELEMENTS as u64 {
         let declared = max_initial_table_elements;
-        return Err(LoadError::InitialTable { path: path_buf, declared, limit: MAX_TABLE_ELEMENTS });
+        return Err(LoadError::InitialTable { path: path.to_owned(), declared, limit: MAX_TABLE_ELEMENTS });
     }
-    Ok(Compiled { component, sha256 })
+    Ok(())
 }
 
 /// The names a component exports.

@@ -97,17 +97,23 @@ fn through_the_cache_a_bomb_is_refused_uncompiled_and_stores_nothing() {
 
 /// A cache hit skips the shape scan but not the checks built on it: the entry keeps what the
 /// scan found (200 MiB of initial memory), so the component compiled under a 256 MiB limit
-/// (obeyed) is still refused, from its entry, under 64 MiB (violated).
+/// (obeyed) is still refused, from its entry, under 64 MiB (violated). On a miss under 64 MiB
+/// it is refused before compiling.
 #[test]
 fn a_cache_hit_still_refuses_a_memory_that_can_never_fit() {
-    let (roomy, cache) = cached_arena("cache-facts", 256);
     let big = wat::parse_str("(component (core module (memory 3200)))").unwrap();
+    // On a miss the refusal comes before compiling: nothing is stored.
+    let (tight_first, cache) = cached_arena("cache-facts", 64);
+    let err = compile(&tight_first, Path::new("big-memory.wasm"), &big, AzulBinding::EXPORT).err().unwrap();
+    assert!(matches!(err, LoadError::InitialMemory { declared_mib: 200, limit_mib: 64, .. }), "{err}");
+    assert_eq!(cache.info().unwrap().entries, 0, "refused uncompiled");
+    let roomy = Arena::new().unwrap().with_cache(Some(cache.clone())).with_load_memory_limit(256);
     compile(&roomy, Path::new("big-memory.wasm"), &big, AzulBinding::EXPORT).unwrap();
-    assert_eq!((cache.misses(), cache.hits()), (1, 0));
+    assert_eq!((cache.misses(), cache.hits()), (2, 0));
     let tight = Arena::new().unwrap().with_cache(Some(cache.clone())).with_load_memory_limit(64);
     let err = compile(&tight, Path::new("big-memory.wasm"), &big, AzulBinding::EXPORT).err().unwrap();
     assert!(matches!(err, LoadError::InitialMemory { declared_mib: 200, limit_mib: 64, .. }), "{err}");
-    assert_eq!((cache.misses(), cache.hits()), (1, 1), "refused from the cache entry, not compiled again");
+    assert_eq!((cache.misses(), cache.hits()), (2, 1), "refused from the cache entry, not compiled again");
 }
 
 /// Tournaments allocate instances from a pool whose slots hold at most 4 memories per bot
