@@ -111,7 +111,8 @@ fn round_end_score(board: &BoardView) -> i32 {
 /// `legal_moves` order: the sort is stable), so alpha-beta cuts early.
 fn ordered_moves(position: &Position) -> Vec<Move> {
     let mut moves = position.view.legal_moves();
-    moves.sort_by_key(|mv| std::cmp::Reverse(position.view.score_if_placed(mv)));
+    // Each move's score once, not once per comparison (the sort keeps equal moves in order).
+    moves.sort_by_cached_key(|mv| std::cmp::Reverse(position.view.score_if_placed(mv)));
     moves
 }
 
