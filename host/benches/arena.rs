@@ -100,11 +100,11 @@ fn main() -> Result<()> {
     if wanted("instantiate") {
         instantiation(&trivial_path)?;
     }
-    if wanted("glue") {
-        glue_fuel(&bot_path)?;
-    }
     if wanted("load") {
         cached_load(&bot_path("azul-trivial-py"))?;
+    }
+    if wanted("glue") {
+        glue_fuel(&bot_path)?;
     }
     if wanted("tournament") {
         tournament::tournaments(&bot_path, std::path::Path::new(env!("CARGO_BIN_EXE_arena")))?;
@@ -337,11 +337,7 @@ struct RawCaller {
 
 impl RawCaller {
     fn new(arena: &Arena, bot: &LoadedBot<AzulBinding>) -> Result<RawCaller> {
-        let log = BotLog::default();
-        let deadline = Arc::new(AtomicU64::new(u64::MAX));
-        let handles = StoreHandles::fresh(&log, &deadline);
-        let wasi = locked_down_ctx(1, &bot.sha256, &log, &handles.clock);
-        let mut store = arena.new_store(&endless_budget(), wasi, &handles);
+        let mut store = bare_store(arena, bot, &endless_budget());
         store.set_fuel(1 << 60)?;
         let (store, instance) = block_on(AzulBinding::instantiate(&bot.pre, store).as_mut());
         Ok(RawCaller { store, instance: instance? })
@@ -356,6 +352,20 @@ impl RawCaller {
         }
         Ok(())
     }
+}
+
+/// A store for `bot` as the host makes one (WASI context, log, limits, meter), without a
+/// runner around it.
+fn bare_store(
+    arena: &Arena,
+    bot: &LoadedBot<AzulBinding>,
+    budget: &Budget,
+) -> wasmtime::Store<arena_host::store::BotState> {
+    let log = BotLog::default();
+    let deadline = Arc::new(AtomicU64::new(u64::MAX));
+    let handles = StoreHandles::fresh(&log, &deadline);
+    let wasi = locked_down_ctx(1, &bot.sha256, &log, &handles.clock);
+    arena.new_store(budget, wasi, &handles)
 }
 
 /// Polls `call` to completion on this thread (the calls measured here never wait).
@@ -551,12 +561,8 @@ fn instantiation(trivial_path: &std::path::Path) -> Result<()> {
             ensure!(report.faults.is_empty(), "{name}: start failed: {:?}", report.faults);
             Ok(())
         })?;
-        let log = BotLog::default();
-        let deadline = Arc::new(AtomicU64::new(u64::MAX));
         let instantiated = measure(|| {
-            let handles = StoreHandles::fresh(&log, &deadline);
-            let wasi = locked_down_ctx(1, &bot.sha256, &log, &handles.clock);
-            let mut store = arena.new_store(&budget, wasi, &handles);
+            let mut store = bare_store(&arena, &bot, &budget);
             store.set_fuel(budget.turn_fuel)?;
             let (_store, result) = block_on(AzulBinding::instantiate(&bot.pre, store).as_mut());
             result?;

@@ -121,7 +121,7 @@ fn resident_kib() -> Option<u64> {
 }
 
 pub fn tournaments(bot_path: &dyn Fn(&str) -> PathBuf, arena_binary: &Path) -> Result<()> {
-    println!("4. tournaments");
+    println!("6. tournaments");
     let scratch = std::env::temp_dir().join(format!("arena-bench-tournament-{}", std::process::id()));
     std::fs::create_dir_all(&scratch)?;
     let cores = std::thread::available_parallelism().map(usize::from).unwrap_or(1);
