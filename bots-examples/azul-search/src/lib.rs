@@ -3,7 +3,7 @@
 //! drafting out exactly, both sides, and scores the leaves by what each board would score when
 //! the round ends (the wall tiling of its full pattern lines, minus its floor). The search
 //! deepens one ply at a time while it stays within a fixed number of nodes, so its cost is a
-//! pure function of the view: the same position always spends the same fuel (a few million, a
+//! pure function of the view: the same position always spends the same fuel (over a million, a
 //! good part of the 10M turn budget; the README's benchmark runs it natively and metered).
 //!
 //! Ties keep the earlier move in `legal_moves` order, so it is deterministic without
