@@ -9,7 +9,7 @@
 //!   tournament (the plan of 20,000 matches is in memory at both).
 //! - Overhead: an Azul match of the example bots (`azul-greedy` vs `azul-random`) through the
 //!   tournament (scheduling, result and database write) against the same matches played directly
-//!   on the pool.
+//!   on the pool (medians of three alternating runs of 5,000 matches).
 
 use anyhow::{Context, Result, ensure};
 use arena_host::budget::Budget;
@@ -113,6 +113,12 @@ fn store_rate(plan: &Plan, database: &Path, played: &Path) -> Result<f64> {
     Ok(in_order.len() as f64 / started.elapsed().as_secs_f64())
 }
 
+/// The median of `rates` (sorted in place).
+fn median(rates: &mut [f64]) -> f64 {
+    rates.sort_by(f64::total_cmp);
+    rates[rates.len() / 2]
+}
+
 /// This process's resident memory, from `/proc/self/status` (Linux), in KiB.
 fn resident_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -200,11 +206,18 @@ pub fn tournaments(bot_path: &dyn Fn(&str) -> PathBuf, arena_binary: &Path) -> R
 
     // Overhead per match: the example bots through the tournament vs played directly.
     let examples = [bot_path("azul-greedy"), bot_path("azul-random")];
-    let overhead_spec = spec(&examples, 250, &scratch.join("overhead.sqlite"))?;
-    let (through_tournament, _, _) = tournament_rate(&arena, &overhead_spec, 1, 0)?;
+    // 5,000 matches: enough for the database to pass a checkpoint (its cost is part of a
+    // match's write). Tournament and direct play alternate, three times each, and the medians
+    // are compared, so that a noisy neighbour slows both sides alike.
+    let overhead_spec = spec(&examples, 2_500, &scratch.join("overhead.sqlite"))?;
     let plan = plan(&overhead_spec)?;
     let pool = overhead_spec.game.load_pool(&arena, &overhead_spec.bots, &[], Budget::default().memory_mib)?;
-    let direct = direct_rate(&arena, pool.as_ref(), &plan, 1)?;
+    let (mut through, mut directly) = (Vec::new(), Vec::new());
+    for _ in 0..3 {
+        through.push(tournament_rate(&arena, &overhead_spec, 1, 0)?.0);
+        directly.push(direct_rate(&arena, pool.as_ref(), &plan, 1)?);
+    }
+    let (through_tournament, direct) = (median(&mut through), median(&mut directly));
     // The machine's own ceiling for the scaling figure: the same matches played directly (no
     // database, no scheduling) on every core.
     let direct_all = direct_rate(&arena, pool.as_ref(), &plan, cores)?;
