@@ -31,14 +31,57 @@ pub fn squares_to_wit(board: &crate::Board) -> Vec<u8> {
 /// The board back from its squares.
 pub fn board_from_squares(width: u16, height: u16, squares: &[u8]) -> crate::Board {
     let mut board = crate::Board::new(width, height);
-    for ((color, blocked), square) in board.colors.iter_mut().zip(board.blocked.iter_mut()).zip(squares) {
-        match *square {
-            OBSTACLE => *blocked = true,
-            UNPAINTED => {}
-            seat => *color = Some(seat),
+    fill_board(&mut board, width, height, squares);
+    board
+}
+
+/// `board` set to the squares of a `width` x `height` board, reusing its buffers when it has
+/// that size already (the SDK refills the previous turn's board: no allocation per turn).
+/// Squares past the end of a short `squares` are unpainted.
+pub fn fill_board(board: &mut crate::Board, width: u16, height: u16, squares: &[u8]) {
+    let cells = usize::from(width) * usize::from(height);
+    if (board.width, board.height, board.colors.len(), board.blocked.len()) != (width, height, cells, cells) {
+        *board = crate::Board::new(width, height);
+    }
+    let given = squares.len().min(cells);
+    // Slices zipped, not a chained iterator: the loop compiles to plain indexed stores (a
+    // chained iterator cost the bot ~10x the fuel per square).
+    let (colors, blocked) = (&mut board.colors[..], &mut board.blocked[..]);
+    for ((color, obstacle), &square) in colors.iter_mut().zip(blocked.iter_mut()).zip(&squares[..given]) {
+        *obstacle = square == OBSTACLE;
+        *color = if square < OBSTACLE { Some(square) } else { None };
+    }
+    colors[given..].fill(None);
+    blocked[given..].fill(false);
+}
+
+/// `board` brought up to `squares`, given the squares it was last set from (`previous`): only
+/// the runs of 8 squares that differ are rewritten (a turn repaints a few squares). Any other
+/// case (the first turn, another size) fills the whole board.
+pub fn update_board(board: &mut crate::Board, width: u16, height: u16, squares: &[u8], previous: &[u8]) {
+    let cells = usize::from(width) * usize::from(height);
+    let same_shape =
+        (board.width, board.height, board.colors.len(), board.blocked.len()) == (width, height, cells, cells);
+    if !same_shape || squares.len() != cells || previous.len() != cells {
+        fill_board(board, width, height, squares);
+        return;
+    }
+    let set = |colors: &mut [Option<u8>], blocked: &mut [bool], run: &[u8]| {
+        for ((color, obstacle), &square) in colors.iter_mut().zip(blocked.iter_mut()).zip(run) {
+            *obstacle = square == OBSTACLE;
+            *color = if square < OBSTACLE { Some(square) } else { None };
+        }
+    };
+    // Compared 8 squares at a time, as one 64-bit word each.
+    let runs = squares.chunks_exact(8).zip(previous.chunks_exact(8));
+    for (index, (run, before)) in runs.enumerate() {
+        if <[u8; 8]>::try_from(run).ok() != <[u8; 8]>::try_from(before).ok() {
+            let start = index * 8;
+            set(&mut board.colors[start..start + 8], &mut board.blocked[start..start + 8], run);
         }
     }
-    board
+    let tail = cells - cells % 8;
+    set(&mut board.colors[tail..], &mut board.blocked[tail..], &squares[tail..]);
 }
 
 /// `history` cut or padded (with turns of no action) to the `played - 1` turns before the last,
@@ -54,7 +97,12 @@ pub fn extend_history(
         history.clear();
         return history;
     }
-    history.resize(played - 1, vec![None; players]);
+    // Grown only when turns were missed: the filler is built only then (it costs an allocation).
+    if history.len() < played - 1 {
+        history.resize(played - 1, vec![None; players]);
+    } else {
+        history.truncate(played - 1);
+    }
     last.resize(players, None);
     history.push(last);
     history
@@ -108,18 +156,33 @@ macro_rules! wit_glue {
             }
         }
 
-        /// The engine's view from the WIT view and the history kept so far.
+        /// The engine's view from the WIT view and this instance's previous view with the
+        /// squares it was made from (`None` on its first turn): the history grows by the last
+        /// turn, the board is rewritten where the squares changed, and the lists reuse the
+        /// previous view's buffers.
         #[allow(dead_code)]
-        pub(crate) fn view_from_wit(view: &wit::View, history: $crate::wit_glue::History) -> $crate::View {
+        pub(crate) fn view_from_wit(view: &wit::View, previous: Option<($crate::View, &[u8])>) -> $crate::View {
+            let (previous, previous_squares) = match previous {
+                Some((state, squares)) => (Some(state), squares),
+                None => (None, &[][..]),
+            };
+            let mut state = previous.unwrap_or_else(|| $crate::View {
+                seat: 0,
+                board: $crate::Board::new(0, 0),
+                positions: Vec::new(),
+                turns_left: 0,
+                previous_actions: Vec::new(),
+            });
             let players = view.positions.len();
             let last = view.last_actions.iter().map(|action| action.as_ref().map(action_from_wit)).collect();
-            $crate::View {
-                seat: view.seat,
-                board: $crate::wit_glue::board_from_squares(view.width, view.height, &view.squares),
-                positions: view.positions.iter().map(|pos| $crate::Pos::new(pos.row, pos.col)).collect(),
-                turns_left: view.turns_left,
-                previous_actions: $crate::wit_glue::extend_history(history, view.turns_played, last, players),
-            }
+            state.seat = view.seat;
+            $crate::wit_glue::update_board(&mut state.board, view.width, view.height, &view.squares, previous_squares);
+            state.positions.clear();
+            state.positions.extend(view.positions.iter().map(|pos| $crate::Pos::new(pos.row, pos.col)));
+            state.turns_left = view.turns_left;
+            let history = std::mem::take(&mut state.previous_actions);
+            state.previous_actions = $crate::wit_glue::extend_history(history, view.turns_played, last, players);
+            state
         }
     };
 }

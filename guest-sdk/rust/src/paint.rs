@@ -101,21 +101,27 @@ pub mod __glue {
     pub type WitAction = wit::Action;
 
     std::thread_local! {
-        /// Every turn's actions seen so far (one instance plays one seat of one match).
-        static HISTORY: RefCell<Vec<Vec<Option<Action>>>> = const { RefCell::new(Vec::new()) };
+        /// This instance's previous view (one instance plays one seat of one match): its history
+        /// grows by each turn, and its board and lists are refilled, not reallocated.
+        static PREVIOUS: RefCell<Option<(arena_paint::View, Vec<u8>)>> = const { RefCell::new(None) };
     }
 
     pub fn init<B: PaintBot>(slot: &RefCell<Option<B>>, info: WitInitInfo) {
         crate::__private::start(slot, |bot| bot.init(&InitInfo::from(info)));
     }
 
-    pub fn take_turn<B: PaintBot>(slot: &RefCell<Option<B>>, view: WitView) -> WitAction {
+    pub fn take_turn<B: PaintBot>(slot: &RefCell<Option<B>>, mut view: WitView) -> WitAction {
         let info = TurnInfo::from(view.info);
-        let history = HISTORY.with(|history| std::mem::take(&mut *history.borrow_mut()));
-        let view = crate::View { info, state: view_from_wit(&view, history) };
-        let action = crate::__private::with_bot(slot, |bot: &mut B| bot.act(&view));
-        // Moved back, not copied: the history costs nothing per turn but its new entry.
-        HISTORY.with(|history| *history.borrow_mut() = view.state.previous_actions);
+        let previous = PREVIOUS.with(|previous| previous.borrow_mut().take());
+        let state = match previous {
+            Some((state, squares)) => view_from_wit(&view, Some((state, &squares))),
+            None => view_from_wit(&view, None),
+        };
+        let view_now = crate::View { info, state };
+        let action = crate::__private::with_bot(slot, |bot: &mut B| bot.act(&view_now));
+        // Moved back, not copied: the next turn rewrites only the squares that changed.
+        let squares = std::mem::take(&mut view.squares);
+        PREVIOUS.with(|previous| *previous.borrow_mut() = Some((view_now.state, squares)));
         action_to_wit(&action)
     }
 }
@@ -149,7 +155,7 @@ mod tests {
 
     #[test]
     fn the_board_and_positions_come_back() {
-        let view = view_from_wit(&wit_view(0, None), Vec::new());
+        let view = view_from_wit(&wit_view(0, None), None);
         assert_eq!(view.board.text(&view.positions), "A.#\n..B");
         assert_eq!(view.me(), Some(Pos::new(1, 2)));
         assert!(view.previous_actions.is_empty());
@@ -160,15 +166,15 @@ mod tests {
     fn history_is_kept_and_gaps_are_padded() {
         let east = Action::walk(Direction::East);
         let bad = Action { kind: ActionKind::Shoot, direction: [0, 0] };
-        let view = view_from_wit(&wit_view(1, Some(east)), Vec::new());
+        let view = view_from_wit(&wit_view(1, Some(east)), None);
         assert_eq!(view.previous_actions, vec![vec![Some(east), None]]);
-        let view = view_from_wit(&wit_view(2, Some(bad)), view.previous_actions);
+        let view = view_from_wit(&wit_view(2, Some(bad)), Some((view, &[])));
         assert_eq!(view.previous_actions, vec![vec![Some(east), None], vec![Some(bad), None]]);
-        let view = view_from_wit(&wit_view(5, None), view.previous_actions);
+        let view = view_from_wit(&wit_view(5, None), Some((view, &[])));
         assert_eq!(view.previous_actions.len(), 5);
         assert_eq!(view.previous_actions[1], vec![Some(bad), None]);
         assert_eq!(view.previous_actions[2], vec![None, None]);
-        let view = view_from_wit(&wit_view(1, None), view.previous_actions);
+        let view = view_from_wit(&wit_view(1, None), Some((view, &[])));
         assert_eq!(view.previous_actions, vec![vec![None, None]], "a restarted match starts over");
     }
 

@@ -38,15 +38,17 @@ fn azul_views_and_moves_survive_the_round_trip() {
 #[test]
 fn paint_views_and_actions_survive_the_round_trip() {
     use super::paint::{action_from_wit, action_to_wit, view_from_wit, view_to_wit};
-    use arena_paint::wit_glue::History;
-    let mut memory: std::collections::BTreeMap<(usize, usize), History> = Default::default();
+    let mut memory: std::collections::BTreeMap<(usize, usize), (arena_paint::View, Vec<u8>)> = Default::default();
     let mut views = 0;
     let plan = plan::<arena_paint::Paint>(Default::default(), vec![2, 3, 4], 0..6);
     for_each_observation(&plan, |playout, seat, view, action| {
-        let history = memory.remove(&(playout, seat)).unwrap_or_default();
-        let back = view_from_wit(&view_to_wit(view, info(0)), history);
+        let wit_view = view_to_wit(view, info(0));
+        let back = match memory.remove(&(playout, seat)) {
+            Some((previous, squares)) => view_from_wit(&wit_view, Some((previous, &squares))),
+            None => view_from_wit(&wit_view, None),
+        };
         assert_eq!(&back, view, "playout {playout}, seat {seat}");
-        memory.insert((playout, seat), back.previous_actions);
+        memory.insert((playout, seat), (back, wit_view.squares));
         if let Some(action) = action {
             assert_eq!(&action_from_wit(&action_to_wit(action)), action);
         }
