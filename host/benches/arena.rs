@@ -19,11 +19,13 @@
 //! 6. Tournaments ([`tournament`]): in-process matches per second (1 job, every core) against
 //!    one `arena match` process per match, resident memory after 1,000 and 20,000 matches, and
 //!    the tournament's own overhead per match.
+//! 7. The fuel profiler ([`profiling`]): a whole match unprofiled and profiled.
 //!
 //! 1 and 2 run on the default (on-demand) arena and on a pooling one (16 bots, 64 MiB).
 //! `cargo bench -p arena-host --bench arena -- turn` runs only the sections named `turn`
-//! (`greedy`, `search`, `turn`, `instantiate`, `load`, `glue`, `tournament`).
+//! (`greedy`, `search`, `turn`, `instantiate`, `load`, `glue`, `tournament`, `profile`).
 
+mod profiling;
 mod tournament;
 
 use anyhow::{Context, Result, ensure};
@@ -108,6 +110,9 @@ fn main() -> Result<()> {
     }
     if wanted("tournament") {
         tournament::tournaments(&bot_path, std::path::Path::new(env!("CARGO_BIN_EXE_arena")))?;
+    }
+    if wanted("profile") {
+        profiling::profiling(&bot_path)?;
     }
     Ok(())
 }

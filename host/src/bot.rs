@@ -115,7 +115,7 @@ impl<B: Binding> Runner for BotRunner<B> {
         let core = &mut self.core;
         let handles = core.fresh_handles();
         let wasi = locked_down_ctx(core.match_seed(), &self.bot.sha256, core.log(), &handles.clock);
-        let store = core.arena().new_store(core.budget(), wasi, &handles);
+        let store = core.arena().new_seat_store(core.budget(), wasi, &handles, core.seat());
         let meter = handles.meter;
         let never_idle = &|| false;
 

@@ -40,8 +40,9 @@ pub const MAX_RANDOM_REQUEST: u64 = 1 << 20;
 pub const WASI_P2_VERSION: &str = "0.2.12";
 
 /// The loop that burns a charge: `burn(n)` runs `n` iterations of 7 fuel each.
-pub const BURNER_WAT: &str = r#"(module
-  (func (export "burn") (param $n i64)
+/// Named, so that `arena profile` tells its frames from the bot's (`profiler::sampler`).
+pub const BURNER_WAT: &str = r#"(module $arena_charged_host_work
+  (func $burn (export "burn") (param $n i64)
     (if (i64.eqz (local.get $n)) (then (return)))
     (loop $again
       (br_if $again (i64.ne (local.tee $n (i64.sub (local.get $n) (i64.const 1))) (i64.const 0))))))"#;

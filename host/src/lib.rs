@@ -21,6 +21,8 @@
 //! - [`protocol`]: line-protocol bots (WASI commands speaking a game's original text protocol).
 //! - [`play`]: the match loop; [`record`]: what a match leaves (the replay record, the result);
 //!   [`replay`]: the replay file and its verification.
+//! - [`profiler`]: where one seat's fuel went (`arena profile`), sampled deterministically by
+//!   fuel.
 //! - [`registry`]: every game by name, for front ends; [`tournament`]: whole competitions (plan,
 //!   resumable run into SQLite, ratings, leaderboard).
 //!
@@ -43,6 +45,7 @@ pub mod loader;
 pub mod log;
 pub mod meter;
 pub mod play;
+pub mod profiler;
 pub mod protocol;
 pub mod record;
 pub mod registry;

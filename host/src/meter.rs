@@ -57,6 +57,13 @@ impl CallMeter {
         self.chunk.store(interval, Ordering::SeqCst);
     }
 
+    /// The fuel left at which the current chunk (a turn's fuel) is spent, when the store yields
+    /// for fuel: the profiler's samples never move that point (`profiler::sampler`).
+    pub fn chunk_end(&self) -> Option<u64> {
+        let chunk = self.chunk.load(Ordering::SeqCst);
+        (chunk > 0).then(|| self.chunk_start.load(Ordering::SeqCst).saturating_sub(chunk))
+    }
+
     /// Whether the call is inside a fuel yield: a pending call is then a spent turn, not a host
     /// function waiting.
     pub fn in_fuel_yield(&self) -> bool {

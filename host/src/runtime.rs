@@ -9,6 +9,7 @@ use crate::compile::{CompileError, CompileWorker};
 use crate::engine::{ArenaOptions, new_engine};
 use crate::host_fuel::{Burner, WASI_P2_VERSION};
 use crate::limits::BotLimits;
+use crate::profiler::Profiled;
 use crate::store::{BotState, MAX_HOSTCALL_BYTES, StoreHandles};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -32,6 +33,8 @@ pub struct Arena {
     burner: wasmtime::Module,
     /// Compile worker, load limits, reference components.
     pub(crate) load: LoadSettings,
+    /// The seat whose stores are profiled, if any (`arena profile`).
+    profiled: Option<Profiled>,
 }
 
 impl Arena {
@@ -46,7 +49,7 @@ impl Arena {
         let linker = Arc::new(bot_linker(&engine)?);
         let epoch = EpochTicker::start(&engine);
         let burner = crate::host_fuel::compile_burner(&engine)?;
-        Ok(Arena { engine, linker, epoch, options, cache: None, burner, load: Default::default() })
+        Ok(Arena { engine, linker, epoch, options, cache: None, burner, load: Default::default(), profiled: None })
     }
 
     /// This arena, compiling bots through `cache` (`None`: always compile, the default).
@@ -101,6 +104,23 @@ impl Arena {
         });
         store.set_epoch_deadline(1);
         store
+    }
+
+    /// [`Arena::new_store`] for the bot in `seat`: profiled when this arena profiles that seat
+    /// ([`Arena::with_profiler`]).
+    pub fn new_seat_store(&self, budget: &Budget, wasi: WasiCtx, handles: &StoreHandles, seat: u8) -> Store<BotState> {
+        let mut store = self.new_store(budget, wasi, handles);
+        if let Some(profiled) = self.profiled.as_ref().filter(|profiled| profiled.seat == seat) {
+            profiled.sampler.install(&mut store, handles.meter.clone());
+        }
+        store
+    }
+
+    /// This arena, profiling the stores of one seat's bot (`arena profile`): the match plays the
+    /// same, and `profiled.sampler` records where the seat's fuel went.
+    pub fn with_profiler(mut self, profiled: Option<Profiled>) -> Arena {
+        self.profiled = profiled;
+        self
     }
 }
 

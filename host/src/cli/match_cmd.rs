@@ -4,7 +4,6 @@ use super::output::print_table;
 use super::series;
 use anyhow::Context;
 use arena_host::Budget;
-use arena_host::budget::{DEFAULT_GAME_FUEL, DEFAULT_MEMORY_MIB, DEFAULT_TURN_FUEL};
 use arena_host::registry::{GameEntry, find_game, game_names};
 use arena_host::runtime::Arena;
 use clap::Args;
@@ -49,15 +48,8 @@ pub struct MatchArgs {
     /// With --seeds: play each seed in every seat order (rotations), so seat advantage cancels.
     #[arg(long, requires = "seeds")]
     swap: bool,
-    /// Fuel per turn before a bot is suspended.
-    #[arg(long, default_value_t = DEFAULT_TURN_FUEL, value_name = "N")]
-    turn_fuel: u64,
-    /// Fuel per game (start-up included) before a bot forfeits.
-    #[arg(long, default_value_t = DEFAULT_GAME_FUEL, value_name = "N")]
-    game_fuel: u64,
-    /// Memory per bot, in MiB: all of its linear memories and tables together.
-    #[arg(long, default_value_t = DEFAULT_MEMORY_MIB, value_name = "N")]
-    memory_mib: u32,
+    #[command(flatten)]
+    budget: super::budget_args::BudgetArgs,
     /// A game option, KEY=VALUE (repeatable; `arena games` lists them).
     #[arg(long = "option", value_name = "KEY=VALUE", value_parser = super::parse_key_value)]
     options: Vec<(String, String)>,
@@ -72,13 +64,7 @@ pub struct MatchArgs {
 }
 
 pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
-    let budget = Budget {
-        turn_fuel: args.turn_fuel,
-        game_fuel: args.game_fuel,
-        memory_mib: args.memory_mib,
-        ..Budget::default()
-    };
-    budget.validate().map_err(anyhow::Error::msg)?;
+    let budget = args.budget.budget()?;
     let game = find_game(&args.game).with_context(|| format!("unknown game {:?}", args.game))?;
     if let Some(path) = &args.replay {
         check_writable_folder(path)?;

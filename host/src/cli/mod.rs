@@ -8,6 +8,7 @@ macro_rules! outln {
     };
 }
 
+mod budget_args;
 mod cache_cmd;
 mod compile_worker_cmd;
 mod fuel_cmd;
@@ -15,6 +16,7 @@ mod games_cmd;
 mod match_cmd;
 mod new_bot_cmd;
 mod output;
+mod profile_cmd;
 mod replay_cmd;
 mod series;
 mod tournament_cmd;
@@ -52,6 +54,9 @@ enum Command {
     /// Measure what bots spend: start-up and per-turn fuel, and what the budgets buy.
     #[command(after_help = fuel_cmd::EXAMPLES)]
     Fuel(fuel_cmd::FuelArgs),
+    /// Where did a bot's fuel go: sample its wasm call stack every N units of fuel over one match.
+    #[command(after_help = profile_cmd::EXAMPLES)]
+    Profile(profile_cmd::ProfileArgs),
     /// Run a whole competition from a SPEC file (round robin, gauntlet or swiss; every pairing
     /// on the same seeds in every seat order), on every core, resumable, with ratings.
     #[command(subcommand, after_help = tournament_cmd::EXAMPLES)]
@@ -80,6 +85,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::View(args) => view_cmd::run(args),
         Command::Cache(command) => cache_cmd::run(command),
         Command::Fuel(args) => fuel_cmd::run(args),
+        Command::Profile(args) => profile_cmd::run(args),
         Command::Tournament(command) => tournament_cmd::run_command(command),
         Command::NewBot(args) => new_bot_cmd::run(args),
         Command::Games { json } => games_cmd::run(json),

@@ -112,7 +112,7 @@ impl<P: LineProtocol> Runner for ProtocolRunner<P> {
         let exchange = Exchange::new(P::MAX_LINE, meter.clone());
         let mut wasi = locked_down_builder(core.match_seed(), &self.bot.sha256, core.log(), &handles.clock);
         wasi.stdin(exchange.stdin()).stdout(exchange.stdout());
-        let store = core.arena().new_store(core.budget(), wasi.build(), &handles);
+        let store = core.arena().new_seat_store(core.budget(), wasi.build(), &handles, core.seat());
 
         // Instantiation: at most one turn budget, no yielding. The only early stop is waiting
         // for stdin, which nothing fills during instantiation (a start function reading it).

@@ -112,6 +112,11 @@ impl<L> SeatCore<L> {
         &self.arena
     }
 
+    /// The seat, 0-based.
+    pub(crate) fn seat(&self) -> u8 {
+        self.seat
+    }
+
     /// The match seed (WASI randomness derives from it and the bot's hash).
     pub(crate) fn match_seed(&self) -> u64 {
         self.match_seed

@@ -10,6 +10,7 @@ mod cli_eubots;
 mod cli_fuel;
 mod cli_paint;
 mod cli_paint_protocol;
+mod cli_profile;
 mod cli_protocol;
 mod cli_suitebot;
 mod cli_tournament;

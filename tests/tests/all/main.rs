@@ -17,6 +17,7 @@ mod lang_js;
 mod lang_python;
 mod paint;
 mod paint_protocol;
+mod profiler;
 mod protocol;
 mod sandbox;
 mod suitebot;
