@@ -1,7 +1,8 @@
 //! `arena tournament`: `init` prints a starter SPEC, `run` plays (or resumes) a SPEC into its
 //! database with progress, `show` prints a database's leaderboard (also during a run), `plan`
 //! writes every match of a SPEC as JSON lines, `run-plan` plays one shard of such a plan into its
-//! own database, and `merge` joins the shards' databases.
+//! own database, `merge` joins the shards' databases, and `emit slurm` prints the batch scripts
+//! that run a plan's shards as a Slurm job array.
 
 use anyhow::Context;
 use arena_host::engine::ArenaOptions;
@@ -12,6 +13,7 @@ use arena_host::tournament::plan::{Plan, plan};
 use arena_host::tournament::report::write_site;
 use arena_host::tournament::run::{Progress, RunOptions, RunReport, Shard, TournamentError, run_plan};
 use arena_host::tournament::run_spec;
+use arena_host::tournament::slurm::{SlurmJob, merge_script, shards_script};
 use arena_host::tournament::spec::{Format, Resolved, Spec, starter};
 use arena_host::tournament::store::Store;
 use clap::{Args, Subcommand, ValueEnum};
@@ -27,6 +29,7 @@ Examples:
   arena tournament plan spec.toml -o plan.jsonl
   arena tournament run-plan plan.jsonl --shard 0/3 --db shard-0.sqlite   # likewise 1/3, 2/3
   arena tournament merge shard-0.sqlite shard-1.sqlite shard-2.sqlite -o all.sqlite
+  arena tournament emit slurm --plan plan.jsonl --shards 8 > shards.sbatch   # see `emit slurm --help`
   arena tournament run spec.toml --replays replays/ && arena tournament report tournament.sqlite -o site/";
 
 #[derive(Debug, Subcommand)]
@@ -62,7 +65,14 @@ pub enum TournamentCommand {
         /// The merged database (must not exist).
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: PathBuf,
+        /// Print only the indices of the shards with missing matches, comma-separated as
+        /// `sbatch --array=` takes them (nothing when every match is present).
+        #[arg(long)]
+        missing_shards: bool,
     },
+    /// Print the scripts that run a plan on a cluster scheduler.
+    #[command(subcommand)]
+    Emit(EmitCommand),
     /// Write the results as a static site: the leaderboard (sortable), a page per bot, and a
     /// replay viewer page for every match whose replay was kept (`run --replays DIR`).
     Report {
@@ -83,6 +93,51 @@ pub enum TournamentCommand {
         #[arg(short = 'o', long = "output", value_name = "FILE")]
         output: Option<PathBuf>,
     },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EmitCommand {
+    /// A Slurm job array with one shard of the plan per task (`--requeue`; reruns resume), or
+    /// with --merge the job that merges the shards (submit it with --dependency=afterany).
+    #[command(after_help = SLURM_EXAMPLES)]
+    Slurm(SlurmArgs),
+}
+
+const SLURM_EXAMPLES: &str = "\
+Examples:
+  arena tournament plan spec.toml -o plan.jsonl
+  arena tournament emit slurm --plan plan.jsonl --shards 8 --parallel 4 > shards.sbatch
+  arena tournament emit slurm --plan plan.jsonl --shards 8 --merge > merge.sbatch
+  jid=$(sbatch --parsable shards.sbatch) && sbatch --dependency=afterany:${jid%%;*} merge.sbatch
+  # if results/missing-shards.txt is not empty once the merge has run:
+  sbatch --array=$(cat results/missing-shards.txt) shards.sbatch   # then the merge again
+
+The plan, the results folder and the arena executable must be reachable from every node at the
+same paths (a shared file system); the paths in the scripts are absolute.";
+
+#[derive(Debug, Args)]
+pub struct SlurmArgs {
+    /// The plan file (`arena tournament plan SPEC -o plan.jsonl`).
+    #[arg(long, value_name = "FILE")]
+    plan: PathBuf,
+    /// Shards: array tasks 0 to N-1.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    shards: u32,
+    /// At most P tasks at once (`--array=...%P`).
+    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u32).range(1..))]
+    parallel: Option<u32>,
+    /// CPUs per task: the matches each shard plays at once.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    cpus_per_task: u32,
+    /// The shared folder for the shard databases, their logs and the merged database (created).
+    #[arg(long, value_name = "DIR", default_value = "results")]
+    results: PathBuf,
+    /// The arena executable the nodes run (default: this one).
+    #[arg(long, value_name = "PATH")]
+    arena: Option<PathBuf>,
+    /// Print the merge job instead of the array.
+    #[arg(long)]
+    merge: bool,
 }
 
 #[derive(Debug, Args)]
@@ -164,7 +219,8 @@ pub fn run_command(command: TournamentCommand) -> anyhow::Result<ExitCode> {
         TournamentCommand::Report { db, output, replays } => report(&db, &output, replays),
         TournamentCommand::Plan { spec, output } => write_plan(&spec, output.as_deref()),
         TournamentCommand::RunPlan(args) => run_shard(args),
-        TournamentCommand::Merge { inputs, output } => merge_shards(&inputs, &output),
+        TournamentCommand::Merge { inputs, output, missing_shards } => merge_shards(&inputs, &output, missing_shards),
+        TournamentCommand::Emit(EmitCommand::Slurm(args)) => emit_slurm(&args),
     }
 }
 
@@ -199,8 +255,46 @@ fn run_shard(args: RunPlanArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn merge_shards(inputs: &[PathBuf], output: &Path) -> anyhow::Result<ExitCode> {
+/// Prints a Slurm batch script for a plan (see [`arena_host::tournament::slurm`]).
+fn emit_slurm(args: &SlurmArgs) -> anyhow::Result<ExitCode> {
+    let text = std::fs::read_to_string(&args.plan).with_context(|| format!("cannot read {}", args.plan.display()))?;
+    let plan = Plan::from_jsonl(&text).with_context(|| args.plan.display().to_string())?;
+    if plan.matches.is_empty() {
+        anyhow::bail!("{} plans no match", args.plan.display());
+    }
+    std::fs::create_dir_all(&args.results).with_context(|| format!("cannot create {}", args.results.display()))?;
+    let absolute = |path: &Path| path.canonicalize().with_context(|| format!("cannot resolve {}", path.display()));
+    let arena = match &args.arena {
+        Some(path) => path.clone(),
+        None => std::env::current_exe().context("cannot tell where this arena executable is")?,
+    };
+    let (plan_path, results) = (absolute(&args.plan)?, absolute(&args.results)?);
+    let digest = arena_host::tournament::run::spec_digest(&plan);
+    let job = SlurmJob {
+        arena: &arena,
+        plan: &plan_path,
+        results: &results,
+        shards: args.shards as usize,
+        parallel: args.parallel.map(|parallel| parallel as usize),
+        cpus_per_task: args.cpus_per_task as usize,
+        name: &digest[..12],
+    };
+    let script = if args.merge { merge_script(&job) } else { shards_script(&job) };
+    outln!("{}", script.trim_end());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn merge_shards(inputs: &[PathBuf], output: &Path, missing_shards: bool) -> anyhow::Result<ExitCode> {
     let report = merge(inputs, output)?;
+    if missing_shards {
+        let shards: Vec<String> = report.missing.keys().flatten().map(usize::to_string).collect();
+        if !shards.is_empty() {
+            outln!("{}", shards.join(","));
+        }
+        if report.missing.contains_key(&None) {
+            eprintln!("some shard databases do not say which shard they hold: their missing matches have no index");
+        }
+    }
     for (id, first, second) in &report.mismatches {
         eprintln!("determinism failure: match {id} differs between {} and {}", first.display(), second.display());
     }

@@ -10,6 +10,7 @@
 //! - [`swiss`]: the swiss format, paired round by round from the results so far.
 //! - [`merge`]: shard databases of one plan into one, checked for gaps and disagreements.
 //! - [`report`]: the results as a static site, with a viewer page for every kept replay.
+//! - [`slurm`]: batch scripts that run a plan's shards as a Slurm job array, and merge them.
 
 pub mod leaderboard;
 pub mod merge;
@@ -17,6 +18,7 @@ pub mod plan;
 pub mod ratings;
 pub mod report;
 pub mod run;
+pub mod slurm;
 pub mod spec;
 pub mod store;
 pub mod swiss;
