@@ -11,8 +11,9 @@
 //!   replay, and prints the result and the replay path.
 //! - `test`: checks the C bindings are current, runs the supply-chain checks ([`deny`]), installs
 //!   the wasm targets, builds every bot, then `cargo fmt --check`, clippy with `-D warnings` (host
-//!   and wasm targets), rustdoc, every test (with Debian's Chromium for the viewer tests,
-//!   installed when missing: [`browser`]), the `arena new-bot` templates, the README's
+//!   and wasm targets), rustdoc, every test (with Debian's Chromium for the viewer tests and
+//!   Slurm for the cluster tests, installed when missing: [`debian`]), the `arena new-bot`
+//!   templates, the README's
 //!   `arena` commands, and every fuzz target for a few seconds
 //!   ([`fuzz::smoke`]).
 //! - `readme-commands`: installs `arena` as the README says and runs every `arena` command the
@@ -28,7 +29,7 @@
 //! - `bench`: installs the wasm targets, builds the Rust bots, then runs the benchmarks
 //!   (`cargo bench -p arena-host --bench arena`); further arguments pick sections by name.
 
-mod browser;
+mod debian;
 mod deny;
 #[cfg(test)]
 mod doc_links;
@@ -214,7 +215,8 @@ fn test(root: &Path) -> Result<()> {
             .env("RUSTDOCFLAGS", "-D warnings")
             .current_dir(root),
     )?;
-    browser::ensure_chromium()?;
+    debian::CHROMIUM.ensure()?;
+    debian::SLURM.ensure()?;
     run(root, &cargo(), &["test", "--workspace"])?;
     templates::check(root)?;
     readme_commands::check(root)?;

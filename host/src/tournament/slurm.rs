@@ -55,7 +55,7 @@ pub fn shards_script(job: &SlurmJob<'_>) -> String {
 set -euo pipefail
 mkdir -p {results}
 exec {arena} tournament run-plan {plan} --shard \"${{SLURM_ARRAY_TASK_ID}}/{shards}\" \\
-    --db {results}/\"shard-${{SLURM_ARRAY_TASK_ID}}.sqlite\" --jobs \"${{SLURM_CPUS_PER_TASK:-{cpus}}}\" --quiet
+    --db {results}/\"shard-${{SLURM_ARRAY_TASK_ID}}.sqlite\" --jobs \"${{SLURM_CPUS_PER_TASK:-{cpus}}}\"
 ",
         plan = quoted(job.plan),
         shards = job.shards,

@@ -20,39 +20,43 @@ fn run_script(script: &Path, task: Option<usize>, dir: &Path) -> std::process::O
     command.output().unwrap()
 }
 
+/// Writes a round robin of `bots` on `seeds` into `dir` (`spec.toml`), plays it in one process
+/// into `single.sqlite` and plans it into `plan.jsonl`; returns the single run's leaderboard
+/// (JSON) and the number of planned matches.
+pub fn planned_round_robin(dir: &Path, bots: &[&str], seeds: &str) -> (String, usize) {
+    let listed: Vec<String> = bots.iter().map(|name| format!("{:?}", bot(name))).collect();
+    let spec = dir.join("spec.toml");
+    let body =
+        format!("game = \"azul\"\nformat = \"round-robin\"\nbots = [{}]\nseeds = \"{seeds}\"\n", listed.join(", "));
+    std::fs::write(&spec, body).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let (spec, single_db) = (spec.to_str().unwrap().to_owned(), path("single.sqlite"));
+    let single = arena(&["tournament", "run", &spec, "--db", &single_db, "--format", "json", "--quiet"]);
+    assert_eq!(single.status.code(), Some(0), "{}", stderr(&single));
+    let planned = arena(&["tournament", "plan", &spec, "-o", &path("plan.jsonl")]);
+    assert_eq!(planned.status.code(), Some(0), "{}", stderr(&planned));
+    (stdout(&single), std::fs::read_to_string(dir.join("plan.jsonl")).unwrap().lines().count())
+}
+
+/// `arena tournament emit slurm` for `dir`'s plan (results in `dir/results`) with `options` and
+/// `extra`, written to `dir/file`; returns the script.
+pub fn emit_slurm(dir: &Path, options: &[&str], extra: &[&str], file: &str) -> String {
+    let (plan, results) = (dir.join("plan.jsonl"), dir.join("results"));
+    let mut args = vec!["tournament", "emit", "slurm", "--plan", plan.to_str().unwrap()];
+    args.extend(["--results", results.to_str().unwrap()]);
+    args.extend(options.iter().chain(extra));
+    let out = arena(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    std::fs::write(dir.join(file), stdout(&out)).unwrap();
+    stdout(&out)
+}
+
 #[test]
 fn the_array_and_merge_scripts_play_every_shard_and_name_the_missing_one() {
     let dir = fresh_scratch("slurm");
-    let listed: Vec<String> =
-        ["azul-greedy", "azul-random", "azul-trivial"].iter().map(|name| format!("{:?}", bot(name))).collect();
-    let spec = dir.join("spec.toml");
-    let body = format!("game = \"azul\"\nformat = \"round-robin\"\nbots = [{}]\nseeds = \"1..2\"\n", listed.join(", "));
-    std::fs::write(&spec, body).unwrap();
+    let (single, _) = planned_round_robin(&dir, &["azul-greedy", "azul-random", "azul-trivial"], "1..2");
     let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
-    let single = arena(&[
-        "tournament",
-        "run",
-        spec.to_str().unwrap(),
-        "--db",
-        &path("single.sqlite"),
-        "--format",
-        "json",
-        "--quiet",
-    ]);
-    assert_eq!(single.status.code(), Some(0), "{}", stderr(&single));
-    let planned = arena(&["tournament", "plan", spec.to_str().unwrap(), "-o", &path("plan.jsonl")]);
-    assert_eq!(planned.status.code(), Some(0), "{}", stderr(&planned));
-
-    let emit = |extra: &[&str], file: &str| {
-        let mut args = vec!["tournament", "emit", "slurm", "--plan"];
-        let (plan, results) = (path("plan.jsonl"), path("results"));
-        args.extend([plan.as_str(), "--shards", "4", "--parallel", "2", "--results", results.as_str()]);
-        args.extend(extra);
-        let out = arena(&args);
-        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-        std::fs::write(dir.join(file), stdout(&out)).unwrap();
-        stdout(&out)
-    };
+    let emit = |extra: &[&str], file: &str| emit_slurm(&dir, &["--shards", "4", "--parallel", "2"], extra, file);
     let shards_script = emit(&[], "shards.sbatch");
     assert!(shards_script.contains("#SBATCH --array=0-3%2"), "{shards_script}");
     emit(&["--merge"], "merge.sbatch");
@@ -76,7 +80,7 @@ fn the_array_and_merge_scripts_play_every_shard_and_name_the_missing_one() {
     assert_eq!(merged.status.code(), Some(0), "{}", String::from_utf8_lossy(&merged.stderr));
     assert_eq!(std::fs::read_to_string(dir.join("results/missing-shards.txt")).unwrap(), "");
     let shown = arena(&["tournament", "show", &path("results/all.sqlite"), "--format", "json"]);
-    assert_eq!(stdout(&shown), stdout(&single), "the merged leaderboard is the single run's");
+    assert_eq!(stdout(&shown), single, "the merged leaderboard is the single run's");
 }
 
 #[test]

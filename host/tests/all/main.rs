@@ -16,6 +16,7 @@ mod cli_slurm;
 mod cli_suitebot;
 mod cli_tournament;
 mod cli_transitions;
+mod cluster_slurm;
 mod common;
 mod determinism_matrix;
 mod sandbox_runtime;
