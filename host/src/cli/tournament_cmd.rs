@@ -7,6 +7,7 @@
 use anyhow::Context;
 use arena_host::engine::ArenaOptions;
 use arena_host::runtime::Arena;
+use arena_host::tournament::k8s::{IndexedJob, merge_job, shards_job};
 use arena_host::tournament::leaderboard::{self, Style};
 use arena_host::tournament::merge::merge;
 use arena_host::tournament::plan::{Plan, plan};
@@ -101,6 +102,64 @@ pub enum EmitCommand {
     /// with --merge the job that merges the shards (submit it with --dependency=afterany).
     #[command(after_help = SLURM_EXAMPLES)]
     Slurm(SlurmArgs),
+    /// A Kubernetes Indexed Job with one shard of the plan per completion index (each index
+    /// retried on its own), or with --merge the Job that merges the shards; JSON, which
+    /// `kubectl apply -f` reads.
+    #[command(after_help = K8S_EXAMPLES)]
+    K8s(K8sArgs),
+}
+
+const K8S_EXAMPLES: &str = "\
+Examples:
+  arena tournament emit k8s --plan plan.jsonl --shards 8 --parallel 4 --image registry.example/arena:1 > shards.json
+  arena tournament emit k8s --plan plan.jsonl --shards 8 --image registry.example/arena:1 --merge > merge.json
+  kubectl apply -f shards.json && kubectl wait --for=condition=complete --timeout=24h job/<name>
+  kubectl apply -f merge.json
+
+The pods mount the PersistentVolumeClaim --claim at --mount; copy the plan there first (as
+plan.jsonl, or say where with --plan-in-pod). Results go to <mount>/results. The image must hold
+`arena` on its PATH, and `sh`.";
+
+/// What `emit` runs: a plan, in shards, so many at once.
+#[derive(Debug, Args)]
+pub struct ShardedPlan {
+    /// The plan file (`arena tournament plan SPEC -o plan.jsonl`).
+    #[arg(long, value_name = "FILE")]
+    plan: PathBuf,
+    /// Shards: array tasks or completion indexes 0 to N-1.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    shards: u32,
+    /// At most P shards at once (Slurm: `--array=...%P`, default no limit; Kubernetes: the
+    /// Job's parallelism, default every shard).
+    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u32).range(1..))]
+    parallel: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+pub struct K8sArgs {
+    #[command(flatten)]
+    sharded: ShardedPlan,
+    /// The container image (with `arena` on its PATH).
+    #[arg(long, value_name = "IMAGE")]
+    image: String,
+    /// The PersistentVolumeClaim with the plan and the results.
+    #[arg(long, value_name = "NAME", default_value = "arena-data")]
+    claim: String,
+    /// Where the pods mount it.
+    #[arg(long, value_name = "DIR", default_value = "/data")]
+    mount: String,
+    /// The plan's path in the pods (default: the plan's file name in the mount folder).
+    #[arg(long, value_name = "PATH")]
+    plan_in_pod: Option<String>,
+    /// Retries of one shard before it counts as failed.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    backoff_limit_per_index: u32,
+    /// CPUs per pod: the matches each shard plays at once.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    cpus: u32,
+    /// Print the merge Job instead of the Indexed Job.
+    #[arg(long)]
+    merge: bool,
 }
 
 const SLURM_EXAMPLES: &str = "\
@@ -117,15 +176,8 @@ same paths (a shared file system); the paths in the scripts are absolute.";
 
 #[derive(Debug, Args)]
 pub struct SlurmArgs {
-    /// The plan file (`arena tournament plan SPEC -o plan.jsonl`).
-    #[arg(long, value_name = "FILE")]
-    plan: PathBuf,
-    /// Shards: array tasks 0 to N-1.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    shards: u32,
-    /// At most P tasks at once (`--array=...%P`).
-    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u32).range(1..))]
-    parallel: Option<u32>,
+    #[command(flatten)]
+    sharded: ShardedPlan,
     /// CPUs per task: the matches each shard plays at once.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     cpus_per_task: u32,
@@ -221,6 +273,7 @@ pub fn run_command(command: TournamentCommand) -> anyhow::Result<ExitCode> {
         TournamentCommand::RunPlan(args) => run_shard(args),
         TournamentCommand::Merge { inputs, output, missing_shards } => merge_shards(&inputs, &output, missing_shards),
         TournamentCommand::Emit(EmitCommand::Slurm(args)) => emit_slurm(&args),
+        TournamentCommand::Emit(EmitCommand::K8s(args)) => emit_k8s(&args),
     }
 }
 
@@ -255,27 +308,57 @@ fn run_shard(args: RunPlanArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Reads and checks a plan file for `emit`, refusing one that plans nothing; returns its digest
+/// (the jobs are named after it).
+fn plan_digest(path: &Path) -> anyhow::Result<String> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let plan = Plan::from_jsonl(&text).with_context(|| path.display().to_string())?;
+    if plan.matches.is_empty() {
+        anyhow::bail!("{} plans no match", path.display());
+    }
+    Ok(arena_host::tournament::run::spec_digest(&plan))
+}
+
+/// Prints a Kubernetes Job for a plan (see [`arena_host::tournament::k8s`]).
+fn emit_k8s(args: &K8sArgs) -> anyhow::Result<ExitCode> {
+    let digest = plan_digest(&args.sharded.plan)?;
+    let file_name = args.sharded.plan.file_name().map_or_else(|| "plan.jsonl".into(), |name| name.to_string_lossy());
+    let mount = args.mount.trim_end_matches('/');
+    let plan = args.plan_in_pod.clone().unwrap_or_else(|| format!("{mount}/{file_name}"));
+    let results = format!("{mount}/results");
+    let name = format!("arena-{}", &digest[..12]);
+    let job = IndexedJob {
+        name: &name,
+        image: &args.image,
+        claim: &args.claim,
+        mount: &args.mount,
+        plan: &plan,
+        results: &results,
+        shards: args.sharded.shards as usize,
+        parallel: args.sharded.parallel.unwrap_or(args.sharded.shards) as usize,
+        backoff_limit_per_index: args.backoff_limit_per_index,
+        cpus: args.cpus as usize,
+    };
+    outln!("{}", if args.merge { merge_job(&job) } else { shards_job(&job) });
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Prints a Slurm batch script for a plan (see [`arena_host::tournament::slurm`]).
 fn emit_slurm(args: &SlurmArgs) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read_to_string(&args.plan).with_context(|| format!("cannot read {}", args.plan.display()))?;
-    let plan = Plan::from_jsonl(&text).with_context(|| args.plan.display().to_string())?;
-    if plan.matches.is_empty() {
-        anyhow::bail!("{} plans no match", args.plan.display());
-    }
+    let digest = plan_digest(&args.sharded.plan)?;
     std::fs::create_dir_all(&args.results).with_context(|| format!("cannot create {}", args.results.display()))?;
     let absolute = |path: &Path| path.canonicalize().with_context(|| format!("cannot resolve {}", path.display()));
     let arena = match &args.arena {
         Some(path) => path.clone(),
         None => std::env::current_exe().context("cannot tell where this arena executable is")?,
     };
-    let (plan_path, results) = (absolute(&args.plan)?, absolute(&args.results)?);
-    let digest = arena_host::tournament::run::spec_digest(&plan);
+    let (plan_path, results) = (absolute(&args.sharded.plan)?, absolute(&args.results)?);
     let job = SlurmJob {
         arena: &arena,
         plan: &plan_path,
         results: &results,
-        shards: args.shards as usize,
-        parallel: args.parallel.map(|parallel| parallel as usize),
+        shards: args.sharded.shards as usize,
+        parallel: args.sharded.parallel.map(|parallel| parallel as usize),
         cpus_per_task: args.cpus_per_task as usize,
         name: &digest[..12],
     };

@@ -10,8 +10,10 @@
 //! - [`swiss`]: the swiss format, paired round by round from the results so far.
 //! - [`merge`]: shard databases of one plan into one, checked for gaps and disagreements.
 //! - [`report`]: the results as a static site, with a viewer page for every kept replay.
-//! - [`slurm`]: batch scripts that run a plan's shards as a Slurm job array, and merge them.
+//! - [`slurm`]: batch scripts that run a plan's shards as a Slurm job array, and merge them;
+//!   [`k8s`]: the same as a Kubernetes Indexed Job.
 
+pub mod k8s;
 pub mod leaderboard;
 pub mod merge;
 pub mod plan;
