@@ -66,13 +66,24 @@ pub fn next_grid(
     let Some((mut grid, left)) = previous.filter(|(grid, _)| (grid.width, grid.height) == (width, height)) else {
         return grid_from_wit(width, height, kinds, units);
     };
-    for unit in left.iter().flatten() {
-        if let Square::Unit(_) = grid.get(unit.pos) {
+    // Only the units that moved, died or appeared are touched (most stand still in a turn):
+    // their old squares are emptied first, then their new ones filled, so a unit stepping onto
+    // a square another just left ends up there whatever the handles' order.
+    let square =
+        |list: &[Option<Unit>], handle: usize| list.get(handle).and_then(|unit| unit.as_ref()).map(|unit| unit.pos);
+    let moved = |handle: usize| square(&left, handle) != square(units, handle);
+    for (handle, unit) in left.iter().enumerate() {
+        if let Some(unit) = unit
+            && moved(handle)
+            && let Square::Unit(_) = grid.get(unit.pos)
+        {
             grid.set(unit.pos, Square::Empty);
         }
     }
-    for (handle, unit) in (0u32..).zip(units) {
-        if let Some(unit) = unit {
+    for (index, (handle, unit)) in (0u32..).zip(units).enumerate() {
+        if let Some(unit) = unit
+            && moved(index)
+        {
             grid.set(unit.pos, Square::Unit(handle));
         }
     }

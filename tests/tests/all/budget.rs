@@ -210,8 +210,10 @@ fn init_heavy_under_one_turn_budget_is_charged_but_no_fault() {
 }
 
 /// The most fuel any example bot was charged past its turn budget in a suspended turn, as the
-/// README's budget rules state it ("measured over every example bot").
-const EXAMPLE_OVERSHOOT_MAX: u64 = 2_500;
+/// README's budget rules state it ("measured over every example bot"). The largest measured,
+/// 3,137, is `paint-stdio-random` reading its ~3 KB state line at the end of a game: wasi-libc
+/// copies it with one `memory.copy`, charged per byte and checked only after it.
+const EXAMPLE_OVERSHOOT_MAX: u64 = 4_000;
 
 /// The budget rules' overshoot figure: every example bot (Rust, C, line-protocol, Python and
 /// JavaScript), suspended at turn budgets from 1,000 to 700,001 fuel, is charged at most
