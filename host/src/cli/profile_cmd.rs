@@ -29,6 +29,10 @@ where each stack sits under the start-up, the turn it fell in, and what happened
 (suspended, trapped). --summary (the default without -o) prints the top functions by self fuel.
 Function names come from the bot's name section; a stripped bot shows indexes instead.";
 
+/// The most samples one profile may take (a game budget over `--every`): each is a stack kept
+/// in memory until the match ends.
+const MAX_SAMPLES: u64 = 2_000_000;
+
 /// Arguments of `arena profile`.
 #[derive(Debug, Args)]
 pub struct ProfileArgs {
@@ -73,6 +77,16 @@ pub struct ProfileArgs {
 
 pub fn run(args: ProfileArgs) -> anyhow::Result<ExitCode> {
     let budget = args.budget.budget()?;
+    // Every sample is kept in memory until the match ends: bound how many a match can take.
+    let most_samples = budget.game_fuel / args.every;
+    if most_samples > MAX_SAMPLES {
+        anyhow::bail!(
+            "--every {} could take up to {most_samples} samples of a {}-fuel game; use --every {} or more",
+            args.every,
+            budget.game_fuel,
+            budget.game_fuel.div_ceil(MAX_SAMPLES)
+        );
+    }
     let game = find_game(&args.game).with_context(|| format!("unknown game {:?}", args.game))?;
     let seats = seating(&args, game.info().min_players)?;
     let seat = usize::from(args.seat);

@@ -63,3 +63,11 @@ fn a_seat_past_the_last_is_refused() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("--seat 2 is past the last seat"), "{}", stderr(&output));
 }
+
+#[test]
+fn an_interval_that_would_fill_memory_is_refused() {
+    let greedy = bot("azul-greedy");
+    let output = arena(&["profile", "--game", "azul", &greedy, "--every", "10"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("use --every 50 or more"), "{}", stderr(&output));
+}
