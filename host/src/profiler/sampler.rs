@@ -130,11 +130,6 @@ impl FuelSampler {
         Arc::new(FuelSampler { every: every.max(1), samples: Mutex::default() })
     }
 
-    /// Fuel between samples.
-    pub fn every(&self) -> u64 {
-        self.every
-    }
-
     /// What was recorded so far.
     pub fn samples(&self) -> Samples {
         self.lock().clone()
