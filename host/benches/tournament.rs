@@ -108,7 +108,7 @@ fn store_rate(plan: &Plan, database: &Path, played: &Path) -> Result<f64> {
     let in_order: Vec<StoredMatch> = plan.matches.iter().filter_map(|planned| results.remove(&planned.id)).collect();
     let started = Instant::now();
     for stored in &in_order {
-        ensure!(store.insert_stored(stored)?, "match {} recorded twice", stored.id);
+        store.insert_stored(stored)?;
     }
     Ok(in_order.len() as f64 / started.elapsed().as_secs_f64())
 }

@@ -89,11 +89,12 @@ pub fn merge(inputs: &[PathBuf], output: &Path) -> Result<MergeReport, MergeErro
     for (input, store) in &sources {
         for stored in store.stored_matches()? {
             match seen.get(&stored.id) {
-                Some((first, first_input)) if *first != stored => {
+                Some((first, first_input)) if !first.agrees_with(&stored) => {
                     report.mismatches.push((stored.id.clone(), first_input.clone(), input.clone()));
                 }
                 Some(_) => report.duplicates += 1,
                 None => {
+                    // `seen` keeps each id to one copy (the database has no unique index).
                     out.insert_stored(&stored)?;
                     report.merged += 1;
                     seen.insert(stored.id.clone(), (stored, input.clone()));

@@ -3,7 +3,8 @@
 //!
 //! - [`spec`]: the SPEC (TOML), checked before any match starts.
 //! - [`plan`]: every match, each identified by the sha256 of its canonical spec.
-//! - [`store`]: the results database, one transaction per finished match.
+//! - [`store`]: the results database, one transaction per finished match; [`lock`]: one run
+//!   writes a database at a time.
 //! - [`run`]: playing the matches the database lacks (of the whole plan, or of one shard) on
 //!   worker threads.
 //! - [`ratings`] and [`leaderboard`]: the standings, computed from every result at once.
@@ -15,6 +16,7 @@
 
 pub mod k8s;
 pub mod leaderboard;
+pub mod lock;
 pub mod merge;
 pub mod plan;
 pub mod ratings;

@@ -23,6 +23,9 @@ pub enum TournamentError {
     /// The database.
     #[error("the results database: {0}")]
     Store(#[from] StoreError),
+    /// Another run is writing the database.
+    #[error(transparent)]
+    Busy(#[from] super::lock::LockError),
     /// The game options.
     #[error(transparent)]
     Setup(#[from] arena_game::SetupError),
@@ -160,6 +163,8 @@ pub fn run_plan(
         ))));
     }
     let digest = plan.digest.clone().unwrap_or_else(|| spec_digest(plan));
+    // Taken before reading what is finished, held until the last match is recorded.
+    let _writer = super::lock::WriterLock::acquire(database)?;
     let mut store = Store::open(database)?;
     store.record_plan(&digest, plan)?;
     let finished = store.finished_ids()?;
@@ -215,9 +220,8 @@ pub fn run_plan(
                     .map(|&bot| plan.bots[bot].name.as_str())
                     .collect();
                 let why = format!("not played: {} could not be loaded", missing.join(", "));
-                if store.record_match(planned, Outcome::NotPlayed(&why))? {
-                    report.not_played += 1;
-                }
+                store.record_match(planned, Outcome::NotPlayed(&why))?;
+                report.not_played += 1;
                 done += 1;
             }
         }
@@ -263,8 +267,8 @@ pub fn run_plan(
 
 /// A played match, ready to record: what happened, digested on the worker that played it.
 enum Finished {
-    /// Played to the end: the result and its replay's sha256.
-    Played { played: PoolMatch, replay_sha256: String },
+    /// Played to the end: the result and its replay's digest.
+    Played { played: PoolMatch, replay_digest: String },
     /// Not played, for a reason the bots own (recorded as not played).
     NotPlayed(String),
     /// The host lacked a resource: not recorded, so the next run retries it.
@@ -280,11 +284,11 @@ fn finish(
 ) -> Result<Finished, TournamentError> {
     match played {
         Ok(played) => {
-            let replay_sha256 = hex::encode(sha256(played.replay.as_bytes()));
+            let replay_digest = super::store::replay_digest(&played.replay);
             if let Some(dir) = replays {
                 keep_replay(dir, &planned.id, &played.replay)?;
             }
-            Ok(Finished::Played { played, replay_sha256 })
+            Ok(Finished::Played { played, replay_digest })
         }
         Err(PlayError::Match(MatchError::HostResources { .. })) => Ok(Finished::Retry),
         Err(err) => Ok(Finished::NotPlayed(err.to_string())),
@@ -311,21 +315,19 @@ impl Recorder {
         progress: &(dyn Fn(Progress) + Sync),
     ) -> Result<(), TournamentError> {
         match finished? {
-            Finished::Played { played, replay_sha256 } => {
+            Finished::Played { played, replay_digest } => {
                 self.forfeits += played.result.players.iter().filter(|player| player.forfeit).count();
                 let outcome = Outcome::Played {
                     result: &played.result,
                     seat_turns: &played.seat_turns,
-                    replay_sha256: &replay_sha256,
+                    replay_digest: &replay_digest,
                 };
-                if self.store.record_match(planned, outcome)? {
-                    self.report.played += 1;
-                }
+                self.store.record_match(planned, outcome)?;
+                self.report.played += 1;
             }
             Finished::NotPlayed(why) => {
-                if self.store.record_match(planned, Outcome::NotPlayed(&why))? {
-                    self.report.not_played += 1;
-                }
+                self.store.record_match(planned, Outcome::NotPlayed(&why))?;
+                self.report.not_played += 1;
             }
             Finished::Retry => self.report.retry += 1,
         }

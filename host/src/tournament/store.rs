@@ -3,9 +3,10 @@
 //! any moment leaves every committed match and nothing half-written.
 //!
 //! Tables: `bots` (by sha256), `plans` and `plan_bots` (which match ids and bots each SPEC
-//! plans, tagged with the SPEC's digest, so results of an earlier SPEC stay and are told apart), `matches` (one row per
-//! finished match: its canonical spec, whether it was played, its result and replay digest) and
-//! `seats` (one row per seat of a played match: the figures the leaderboard sums).
+//! plans, tagged with the SPEC's digest, so results of an earlier SPEC stay and are told
+//! apart) and `matches` (one row per finished match: its canonical spec, whether it was played,
+//! its result, with every seat's figures the leaderboard sums, its turns per seat and its
+//! replay's digest).
 
 use super::plan::{Plan, PlanBot, PlannedMatch};
 use crate::record::MatchResult;
@@ -24,20 +25,39 @@ CREATE TABLE IF NOT EXISTS plans (
     spec_digest TEXT NOT NULL, match_id TEXT NOT NULL, ordinal INTEGER NOT NULL,
     PRIMARY KEY (spec_digest, match_id));
 CREATE TABLE IF NOT EXISTS matches (
-    row INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, spec TEXT NOT NULL, played INTEGER NOT NULL,
-    detail TEXT, turns INTEGER, winner INTEGER, result TEXT, replay_sha256 TEXT);
-CREATE TABLE IF NOT EXISTS seats (
-    match_row INTEGER NOT NULL REFERENCES matches (row), seat INTEGER NOT NULL, sha256 TEXT NOT NULL,
-    score INTEGER NOT NULL, rank INTEGER NOT NULL, forfeit INTEGER NOT NULL, traps INTEGER NOT NULL,
-    invalid_actions INTEGER NOT NULL, skipped_turns INTEGER NOT NULL, fuel_total INTEGER NOT NULL,
-    fuel_max_turn INTEGER NOT NULL, turns INTEGER NOT NULL, PRIMARY KEY (match_row, seat)) WITHOUT ROWID;
+    row INTEGER PRIMARY KEY, id TEXT NOT NULL, spec TEXT NOT NULL, played INTEGER NOT NULL,
+    detail TEXT, turns INTEGER, winner INTEGER, result TEXT, replay_digest TEXT, seat_turns TEXT);
 ";
 
-/// The layout version, in SQLite's `user_version`. Layout 2: seats are keyed by their match's
-/// row number, not its id, so recording a match appends to both tables instead of inserting
-/// into the middle of two indexes keyed by random hashes (one page written per table per
-/// match, not four: measured by the `tournament` bench section).
-const LAYOUT: i64 = 2;
+/// The layout version, in SQLite's `user_version`. Layout 3: recording a match writes one row
+/// of one table, appended, so a commit writes one page. Layout 2 also kept a `seats` table and
+/// a unique index of match ids: three pages per commit, 33 us of a 200 us match (measured by
+/// the `tournament` bench section). A seat's figures are now read from the match's `result`
+/// (they always were in it) and `seat_turns`; an id is recorded once because one run at a time
+/// writes a database ([`WriterLock`](super::lock::WriterLock)) and it plays only the ids the database does not have.
+/// The replay's digest is BLAKE3 (`blake3:<hex>`): 4.5 us for an Azul replay where sha256 took
+/// 13.5 us, a fifth of the tournament's cost per match.
+const LAYOUT: i64 = 3;
+
+/// Layout 2 to 3, in one transaction: seats folded into their match's row, the unique index
+/// dropped (SQLite drops a constraint only by rebuilding the table), the replay's sha256 kept
+/// as a digest named by its algorithm.
+const MIGRATE_2_TO_3: &str = "
+BEGIN;
+CREATE TABLE matches_3 (
+    row INTEGER PRIMARY KEY, id TEXT NOT NULL, spec TEXT NOT NULL, played INTEGER NOT NULL,
+    detail TEXT, turns INTEGER, winner INTEGER, result TEXT, replay_digest TEXT, seat_turns TEXT);
+INSERT INTO matches_3 (row, id, spec, played, detail, turns, winner, result, replay_digest, seat_turns)
+    SELECT m.row, m.id, m.spec, m.played, m.detail, m.turns, m.winner, m.result, 'sha256:' || m.replay_sha256,
+        CASE WHEN m.played THEN
+            (SELECT '[' || group_concat(turns, ',' ORDER BY seat) || ']' FROM seats WHERE match_row = m.row) END
+    FROM matches m ORDER BY m.row;
+DROP TABLE seats;
+DROP TABLE matches;
+ALTER TABLE matches_3 RENAME TO matches;
+PRAGMA user_version = 3;
+COMMIT;
+";
 
 /// A database error, with what was being done.
 #[derive(Debug, thiserror::Error)]
@@ -94,14 +114,14 @@ pub enum Outcome<'a> {
         result: &'a MatchResult,
         /// Turns per seat.
         seat_turns: &'a [u32],
-        /// sha256 of the replay JSON, hex: what a merge compares.
-        replay_sha256: &'a str,
+        /// The replay JSON's digest, `blake3:<hex>` ([`replay_digest`]): what a merge compares.
+        replay_digest: &'a str,
     },
     /// Not played (a bot failed to load, or the match could not run), and why.
     NotPlayed(&'a str),
 }
 
-/// A finished match as stored, with its seats: what a merge copies and compares.
+/// A finished match as stored: what a merge copies and compares.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredMatch {
     /// The match id.
@@ -118,10 +138,30 @@ pub struct StoredMatch {
     pub winner: Option<i64>,
     /// The result (JSON).
     pub result: Option<String>,
-    /// sha256 of the replay.
-    pub replay_sha256: Option<String>,
-    /// Its seats.
-    pub seats: Vec<SeatRow>,
+    /// The replay's digest, `<algorithm>:<hex>`.
+    pub replay_digest: Option<String>,
+    /// Turns per seat (JSON list).
+    pub seat_turns: Option<String>,
+}
+
+impl StoredMatch {
+    /// Whether `other` records the same outcome: every field equal, the replay digests
+    /// compared when both are of one algorithm (a database from before layout 3 has sha256
+    /// digests, which cannot be compared with BLAKE3 ones).
+    pub fn agrees_with(&self, other: &StoredMatch) -> bool {
+        let algorithm =
+            |digest: &Option<String>| digest.as_deref().and_then(|d| d.split_once(':')).map(|(a, _)| a.to_owned());
+        let digests_agree = self.replay_digest == other.replay_digest
+            || algorithm(&self.replay_digest) != algorithm(&other.replay_digest);
+        digests_agree
+            && StoredMatch { replay_digest: None, ..self.clone() }
+                == StoredMatch { replay_digest: None, ..other.clone() }
+    }
+}
+
+/// The digest a played match's replay is recorded with: `blake3:<hex>`.
+pub fn replay_digest(replay: &str) -> String {
+    format!("blake3:{}", blake3::hash(replay.as_bytes()).to_hex())
 }
 
 /// A database's current tournament: its digest, planned match ids in plan order, bots
@@ -152,17 +192,19 @@ impl Store {
         connection.pragma_update(None, "journal_mode", "WAL").doing("setting WAL mode")?;
         connection.pragma_update(None, "synchronous", "NORMAL").doing("setting synchronous")?;
         connection.busy_timeout(std::time::Duration::from_secs(30)).doing("setting the busy timeout")?;
-        // A page cache for the whole index of match ids (64 bytes each): every recorded match
-        // inserts into it at a random place, and a small cache reads the page back from the file
-        // first (the default cache is 2 MiB, 512 pages).
-        connection.pragma_update(None, "cache_size", -65_536).doing("setting the cache size")?;
         let layout: i64 =
             connection.pragma_query_value(None, "user_version", |row| row.get(0)).doing("reading the layout")?;
-        if layout != 0 && layout != LAYOUT {
-            return Err(StoreError {
-                what: format!("{} has layout {layout}, this arena reads {LAYOUT}", path.display()),
-                source: rusqlite::Error::InvalidQuery,
-            });
+        match layout {
+            0 | LAYOUT => {}
+            2 => connection
+                .execute_batch(MIGRATE_2_TO_3)
+                .doing(&format!("updating {} to layout {LAYOUT}", path.display()))?,
+            _ => {
+                return Err(StoreError {
+                    what: format!("{} has layout {layout}, this arena reads {LAYOUT} (and updates 2)", path.display()),
+                    source: rusqlite::Error::InvalidQuery,
+                });
+            }
         }
         connection.execute_batch(SCHEMA).doing("creating the tables")?;
         connection.pragma_update(None, "user_version", LAYOUT).doing("recording the layout")?;
@@ -213,17 +255,18 @@ impl Store {
         ids.collect::<Result<_, _>>().doing("reading finished matches")
     }
 
-    /// Records one finished match and its seats in one transaction; a match already recorded is
-    /// left as it is (returns false).
-    pub fn record_match(&mut self, planned: &PlannedMatch, outcome: Outcome<'_>) -> Result<bool, StoreError> {
+    /// Records one finished match in one transaction (one appended row). The caller records an
+    /// id once: a run plays only the ids [`Store::finished_ids`] lacks, holding the
+    /// [`WriterLock`](super::lock::WriterLock).
+    pub fn record_match(&mut self, planned: &PlannedMatch, outcome: Outcome<'_>) -> Result<(), StoreError> {
         let spec = serde_json::to_string(&planned.spec).unwrap_or_default();
-        let tx = self.connection.transaction().doing("starting a transaction")?;
-        let inserted = match &outcome {
-            // Cached statements: a tournament records thousands of matches through the same few.
-            Outcome::Played { result, replay_sha256, .. } => tx
+        // Cached statements: a tournament records thousands of matches through the same two.
+        match &outcome {
+            Outcome::Played { result, seat_turns, replay_digest } => self
+                .connection
                 .prepare_cached(
-                    "INSERT OR IGNORE INTO matches (id, spec, played, turns, winner, result, replay_sha256)
-                 VALUES (?1, ?2, 1, ?3, ?4, ?5, ?6)",
+                    "INSERT INTO matches (id, spec, played, turns, winner, result, replay_digest, seat_turns)
+                     VALUES (?1, ?2, 1, ?3, ?4, ?5, ?6, ?7)",
                 )
                 .and_then(|mut statement| {
                     statement.execute(params![
@@ -232,40 +275,17 @@ impl Store {
                         result.turns,
                         result.winner.map(|seat| seat as i64),
                         serde_json::to_string(result).unwrap_or_default(),
-                        replay_sha256
+                        replay_digest,
+                        serde_json::to_string(seat_turns).unwrap_or_default(),
                     ])
                 }),
-            Outcome::NotPlayed(detail) => tx.execute(
-                "INSERT OR IGNORE INTO matches (id, spec, played, detail) VALUES (?1, ?2, 0, ?3)",
-                params![planned.id, spec, detail],
-            ),
+            Outcome::NotPlayed(detail) => self
+                .connection
+                .prepare_cached("INSERT INTO matches (id, spec, played, detail) VALUES (?1, ?2, 0, ?3)")
+                .and_then(|mut statement| statement.execute(params![planned.id, spec, detail])),
         }
-        .doing("recording a match")?;
-        if inserted == 0 {
-            return Ok(false);
-        }
-        let match_row = tx.last_insert_rowid();
-        if let Outcome::Played { result, seat_turns, .. } = outcome {
-            for (seat, player) in result.players.iter().enumerate() {
-                let row = SeatRow {
-                    match_id: planned.id.clone(),
-                    seat: seat as u32,
-                    sha256: player.sha256.clone(),
-                    score: player.score,
-                    rank: player.rank,
-                    forfeit: player.forfeit,
-                    traps: player.traps,
-                    invalid_actions: player.invalid_actions,
-                    skipped_turns: player.skipped_turns,
-                    fuel_total: player.fuel_total,
-                    fuel_max_turn: player.fuel_max_turn,
-                    turns: seat_turns.get(seat).copied().unwrap_or(0),
-                };
-                insert_seat(&tx, match_row, &row)?;
-            }
-        }
-        tx.commit().doing("committing a match")?;
-        Ok(true)
+        .doing("recording a match")
+        .map(drop)
     }
 
     /// Records which shard of the plan this database plays (`I/N`).
@@ -356,13 +376,16 @@ impl Store {
         tx.commit().doing("committing the plan")
     }
 
-    /// Every finished match with its seats, by id.
+    /// Every finished match, by id.
     pub fn stored_matches(&self) -> Result<Vec<StoredMatch>, StoreError> {
         let mut statement = self
             .connection
-            .prepare("SELECT id, spec, played, detail, turns, winner, result, replay_sha256 FROM matches ORDER BY id")
+            .prepare(
+                "SELECT id, spec, played, detail, turns, winner, result, replay_digest, seat_turns
+                 FROM matches ORDER BY id",
+            )
             .doing("reading matches")?;
-        let mut matches: Vec<StoredMatch> = statement
+        let matches = statement
             .query_map([], |row| {
                 Ok(StoredMatch {
                     id: row.get(0)?,
@@ -372,42 +395,24 @@ impl Store {
                     turns: row.get(4)?,
                     winner: row.get(5)?,
                     result: row.get(6)?,
-                    replay_sha256: row.get(7)?,
-                    seats: Vec::new(),
+                    replay_digest: row.get(7)?,
+                    seat_turns: row.get(8)?,
                 })
             })
-            .doing("reading matches")?
-            .collect::<Result<_, _>>()
             .doing("reading matches")?;
-        let mut statement = self
-            .connection
-            .prepare(
-                "SELECT m.id, s.seat, s.sha256, s.score, s.rank, s.forfeit, s.traps, s.invalid_actions, s.skipped_turns,
-                        s.fuel_total, s.fuel_max_turn, s.turns
-                 FROM seats s JOIN matches m ON m.row = s.match_row ORDER BY m.id, s.seat",
-            )
-            .doing("reading seats")?;
-        let seats: Vec<SeatRow> = statement
-            .query_map([], seat_row)
-            .doing("reading seats")?
-            .collect::<Result<_, _>>()
-            .doing("reading seats")?;
-        for seat in seats {
-            if let Ok(at) = matches.binary_search_by(|stored| stored.id.as_str().cmp(&seat.match_id)) {
-                matches[at].seats.push(seat);
-            }
-        }
-        Ok(matches)
+        matches.collect::<Result<_, _>>().doing("reading matches")
     }
 
-    /// Copies a stored match in, in one transaction; false when its id is already here.
-    pub fn insert_stored(&mut self, stored: &StoredMatch) -> Result<bool, StoreError> {
-        let tx = self.connection.transaction().doing("starting a transaction")?;
-        let inserted = tx
-            .execute(
-                "INSERT OR IGNORE INTO matches (id, spec, played, detail, turns, winner, result, replay_sha256)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                params![
+    /// Copies a stored match in (one transaction). The caller copies an id once (a merge
+    /// keeps track of the ids it copied).
+    pub fn insert_stored(&mut self, stored: &StoredMatch) -> Result<(), StoreError> {
+        self.connection
+            .prepare_cached(
+                "INSERT INTO matches (id, spec, played, detail, turns, winner, result, replay_digest, seat_turns)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            )
+            .and_then(|mut statement| {
+                statement.execute(params![
                     stored.id,
                     stored.spec,
                     stored.played,
@@ -415,19 +420,12 @@ impl Store {
                     stored.turns,
                     stored.winner,
                     stored.result,
-                    stored.replay_sha256
-                ],
-            )
-            .doing("copying a match")?;
-        if inserted == 0 {
-            return Ok(false);
-        }
-        let match_row = tx.last_insert_rowid();
-        for seat in &stored.seats {
-            insert_seat(&tx, match_row, seat)?;
-        }
-        tx.commit().doing("committing a match")?;
-        Ok(true)
+                    stored.replay_digest,
+                    stored.seat_turns
+                ])
+            })
+            .doing("copying a match")
+            .map(drop)
     }
 
     /// SQLite's `PRAGMA integrity_check`: `ok` for an intact database.
@@ -489,19 +487,46 @@ impl Store {
         rows.collect::<Result<_, _>>().doing("reading bots")
     }
 
-    /// Every seat of the SPEC `digest`'s played matches, by match id then seat.
+    /// Every seat of the SPEC `digest`'s played matches, by match id then seat: read from each
+    /// match's result (a result that does not parse is an error naming the match).
     pub fn seats(&self, digest: &str) -> Result<Vec<SeatRow>, StoreError> {
         let mut statement = self
             .connection
             .prepare(
-                "SELECT m.id, s.seat, s.sha256, s.score, s.rank, s.forfeit, s.traps, s.invalid_actions,
-                        s.skipped_turns, s.fuel_total, s.fuel_max_turn, s.turns
-                 FROM seats s JOIN matches m ON m.row = s.match_row JOIN plans p ON p.match_id = m.id
-                 WHERE p.spec_digest = ?1 ORDER BY m.id, s.seat",
+                "SELECT m.id, m.result, m.seat_turns FROM matches m JOIN plans p ON p.match_id = m.id
+                 WHERE p.spec_digest = ?1 AND m.played = 1 ORDER BY m.id",
             )
             .doing("reading results")?;
-        let rows = statement.query_map(params![digest], seat_row).doing("reading results")?;
-        rows.collect::<Result<_, _>>().doing("reading results")
+        let mut rows = statement.query(params![digest]).doing("reading results")?;
+        let mut seats = Vec::new();
+        while let Some(row) = rows.next().doing("reading results")? {
+            let match_id: String = row.get(0).doing("reading results")?;
+            let result: String = row.get(1).doing("reading results")?;
+            let turns: Option<String> = row.get(2).doing("reading results")?;
+            let parsed = serde_json::from_str::<MatchResult>(&result).and_then(|result| {
+                let turns: Vec<u32> = turns.as_deref().map(serde_json::from_str).transpose()?.unwrap_or_default();
+                Ok((result, turns))
+            });
+            let (result, turns) = parsed.map_err(|err| StoreError {
+                what: format!("reading the result of match {match_id}"),
+                source: rusqlite::Error::FromSqlConversionFailure(1, rusqlite::types::Type::Text, Box::new(err)),
+            })?;
+            seats.extend(result.players.into_iter().enumerate().map(|(seat, player)| SeatRow {
+                match_id: match_id.clone(),
+                seat: seat as u32,
+                sha256: player.sha256,
+                score: player.score,
+                rank: player.rank,
+                forfeit: player.forfeit,
+                traps: player.traps,
+                invalid_actions: player.invalid_actions,
+                skipped_turns: player.skipped_turns,
+                fuel_total: player.fuel_total,
+                fuel_max_turn: player.fuel_max_turn,
+                turns: turns.get(seat).copied().unwrap_or(0),
+            }));
+        }
+        Ok(seats)
     }
 
     /// Every finished match of the SPEC `digest`: (id, played, result JSON or why not), by id.
@@ -520,47 +545,113 @@ impl Store {
     }
 }
 
-/// A `seats` row joined with its match's id, columns in table order.
-fn seat_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SeatRow> {
-    Ok(SeatRow {
-        match_id: row.get(0)?,
-        seat: row.get(1)?,
-        sha256: row.get(2)?,
-        score: row.get(3)?,
-        rank: row.get(4)?,
-        forfeit: row.get(5)?,
-        traps: row.get(6)?,
-        invalid_actions: row.get(7)?,
-        skipped_turns: row.get(8)?,
-        fuel_total: row.get::<_, i64>(9)? as u64,
-        fuel_max_turn: row.get::<_, i64>(10)? as u64,
-        turns: row.get(11)?,
-    })
-}
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic)]
+mod tests {
+    use super::*;
 
-/// Inserts one `seats` row of the match at row `match_row`.
-fn insert_seat(tx: &rusqlite::Transaction<'_>, match_row: i64, seat: &SeatRow) -> Result<(), StoreError> {
-    let mut statement = tx
-        .prepare_cached(
-            "INSERT INTO seats (match_row, seat, sha256, score, rank, forfeit, traps, invalid_actions, skipped_turns,
-         fuel_total, fuel_max_turn, turns) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-        )
-        .doing("recording a seat")?;
-    statement
-        .execute(params![
-            match_row,
-            seat.seat,
-            seat.sha256,
-            seat.score,
-            seat.rank,
-            seat.forfeit,
-            seat.traps,
-            seat.invalid_actions,
-            seat.skipped_turns,
-            seat.fuel_total as i64,
-            seat.fuel_max_turn as i64,
-            seat.turns
-        ])
-        .doing("recording a seat")
-        .map(drop)
+    /// Layout 2's tables, as an arena before layout 3 created them.
+    const LAYOUT_2: &str = "
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE bots (sha256 TEXT PRIMARY KEY, name TEXT NOT NULL, path TEXT NOT NULL, load_error TEXT);
+    CREATE TABLE plan_bots (spec_digest TEXT NOT NULL, sha256 TEXT NOT NULL, PRIMARY KEY (spec_digest, sha256));
+    CREATE TABLE plans (spec_digest TEXT NOT NULL, match_id TEXT NOT NULL, ordinal INTEGER NOT NULL,
+        PRIMARY KEY (spec_digest, match_id));
+    CREATE TABLE matches (row INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, spec TEXT NOT NULL,
+        played INTEGER NOT NULL, detail TEXT, turns INTEGER, winner INTEGER, result TEXT, replay_sha256 TEXT);
+    CREATE TABLE seats (match_row INTEGER NOT NULL REFERENCES matches (row), seat INTEGER NOT NULL,
+        sha256 TEXT NOT NULL, score INTEGER NOT NULL, rank INTEGER NOT NULL, forfeit INTEGER NOT NULL,
+        traps INTEGER NOT NULL, invalid_actions INTEGER NOT NULL, skipped_turns INTEGER NOT NULL,
+        fuel_total INTEGER NOT NULL, fuel_max_turn INTEGER NOT NULL, turns INTEGER NOT NULL,
+        PRIMARY KEY (match_row, seat)) WITHOUT ROWID;
+    INSERT INTO meta VALUES ('current_spec', 'd');
+    INSERT INTO plans VALUES ('d', 'played', 0), ('d', 'unplayed', 1);
+    INSERT INTO matches (row, id, spec, played, turns, winner, result, replay_sha256) VALUES (7, 'played', '{}', 1,
+        55, 1, '{\"game\":\"azul\",\"seed\":1,\"turns\":55,\"winner\":1,\"players\":[
+        {\"bot\":\"a\",\"sha256\":\"aa\",\"score\":3,\"rank\":2,\"forfeit\":false,\"forfeit_reason\":null,
+         \"fuel_total\":100,\"fuel_max_turn\":10,\"skipped_turns\":1,\"traps\":0,\"invalid_actions\":2},
+        {\"bot\":\"b\",\"sha256\":\"bb\",\"score\":9,\"rank\":1,\"forfeit\":false,\"forfeit_reason\":null,
+         \"fuel_total\":200,\"fuel_max_turn\":20,\"skipped_turns\":0,\"traps\":1,\"invalid_actions\":0}]}', 'r');
+    INSERT INTO matches (row, id, spec, played, detail) VALUES (8, 'unplayed', '{}', 0, 'a did not load');
+    INSERT INTO seats VALUES (7, 1, 'bb', 9, 1, 0, 1, 0, 0, 200, 20, 27), (7, 0, 'aa', 3, 2, 0, 0, 2, 1, 100, 10, 28);
+    PRAGMA user_version = 2;
+    ";
+
+    #[test]
+    fn a_layout_2_database_is_updated_in_place_with_the_same_seats() {
+        let path = std::env::temp_dir().join(format!("arena-store-layout2-{}.sqlite", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        Connection::open(&path).unwrap().execute_batch(LAYOUT_2).unwrap();
+        let store = Store::open(&path).unwrap();
+        let layout: i64 = store.connection.pragma_query_value(None, "user_version", |row| row.get(0)).unwrap();
+        assert_eq!(layout, LAYOUT);
+        let seats = store.seats("d").unwrap();
+        let figures: Vec<_> = seats
+            .iter()
+            .map(|s| (s.match_id.as_str(), s.seat, s.sha256.as_str(), s.score, s.rank, s.invalid_actions, s.turns))
+            .collect();
+        assert_eq!(figures, [("played", 0, "aa", 3, 2, 2, 28), ("played", 1, "bb", 9, 1, 0, 27)]);
+        assert_eq!(
+            (seats[1].traps, seats[0].skipped_turns, seats[1].fuel_total, seats[1].fuel_max_turn),
+            (1, 1, 200, 20)
+        );
+        let stored = store.stored_matches().unwrap();
+        let rows: Vec<_> = stored.iter().map(|m| (m.id.as_str(), m.played, m.seat_turns.as_deref())).collect();
+        assert_eq!(rows, [("played", true, Some("[28,27]")), ("unplayed", false, None)]);
+        assert_eq!(stored[0].replay_digest.as_deref(), Some("sha256:r"));
+        assert_eq!(store.integrity_check().unwrap(), "ok");
+        drop(store);
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
+    }
+
+    #[test]
+    fn stored_matches_agree_when_equal_and_digests_of_two_algorithms_are_not_compared() {
+        let stored = StoredMatch {
+            id: "m".into(),
+            spec: "{}".into(),
+            played: true,
+            detail: None,
+            turns: Some(5),
+            winner: Some(0),
+            result: Some("{}".into()),
+            replay_digest: Some("blake3:aa".into()),
+            seat_turns: Some("[3,2]".into()),
+        };
+        let with = |change: &dyn Fn(&mut StoredMatch)| {
+            let mut other = stored.clone();
+            change(&mut other);
+            stored.agrees_with(&other)
+        };
+        assert!(with(&|_| {}));
+        assert!(!with(&|m| m.replay_digest = Some("blake3:ab".into())), "another replay");
+        assert!(!with(&|m| m.seat_turns = Some("[3,3]".into())), "another turn count");
+        assert!(!with(&|m| m.result = Some("{ }".into())), "another result");
+        assert!(with(&|m| m.replay_digest = Some("sha256:ff".into())), "a layout-2 digest is not comparable");
+        assert!(!with(&|m| {
+            m.replay_digest = Some("sha256:ff".into());
+            m.winner = Some(1);
+        }));
+    }
+
+    #[test]
+    fn a_result_that_does_not_parse_is_an_error_naming_its_match() {
+        let path = std::env::temp_dir().join(format!("arena-store-bad-result-{}.sqlite", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let store = Store::open(&path).unwrap();
+        store
+            .connection
+            .execute_batch(
+                "INSERT INTO plans VALUES ('d', 'm1', 0);
+                 INSERT INTO matches (id, spec, played, result, seat_turns) VALUES ('m1', '{}', 1, '{\"players\": 3}', '[1]');",
+            )
+            .unwrap();
+        let err = store.seats("d").unwrap_err();
+        assert!(err.to_string().contains("reading the result of match m1"), "{err}");
+        drop(store);
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
+    }
 }

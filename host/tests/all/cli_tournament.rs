@@ -120,6 +120,24 @@ fn a_run_killed_halfway_and_rerun_completes_with_every_match_once() {
 
 /// Issue item 7: an unknown key, a missing bot file and an impossible option are refused
 /// before any match, naming the line, the file or the option; nothing is written.
+/// One run writes a database at a time (it records each match once because it plays only the
+/// ids the database lacks): while another holds it, a run is refused before it plays, and the
+/// database is untouched; once it lets go, the same command plays.
+#[test]
+fn a_second_run_of_one_database_is_refused_while_the_first_writes() {
+    let spec = round_robin("busy", &["azul-greedy", "azul-random"], "1..2");
+    let db = spec.with_file_name("busy.sqlite");
+    let held = arena_host::tournament::lock::WriterLock::acquire(&db).unwrap();
+    let refused = run(&spec, &["--db", db.to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("another `arena tournament` run is writing"), "{}", stderr(&refused));
+    assert!(!db.exists(), "a refused run creates no database");
+    drop(held);
+    let played = run(&spec, &["--db", db.to_str().unwrap()]);
+    assert_eq!(played.status.code(), Some(0), "{}", stderr(&played));
+    assert_eq!(matches(&db).len(), 4);
+}
+
 #[test]
 fn bad_specs_are_refused_before_any_match() {
     let greedy = bot("azul-greedy");
