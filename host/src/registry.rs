@@ -75,6 +75,9 @@ pub enum PlayError {
     /// The replay could not be encoded.
     #[error("encoding the replay: {0}")]
     Encode(#[from] serde_json::Error),
+    /// The match record could not be digested.
+    #[error("digesting the match record: {0}")]
+    Digest(#[from] bincode::error::EncodeError),
 }
 
 /// One game, for front ends.
@@ -134,16 +137,35 @@ pub trait GameEntry: Send + Sync {
 pub trait BotPool: Send + Sync {
     /// Why each bot (in the order given) could not be loaded; `None` for a loaded bot.
     fn load_errors(&self) -> Vec<Option<String>>;
-    /// Plays one match whose seat `s` is bot `seating[s]`.
-    fn play(&self, arena: &Arena, seating: &[usize], seed: u64, budget: Budget) -> Result<PoolMatch, PlayError>;
+    /// Plays one match whose seat `s` is bot `seating[s]`; its replay's JSON text only when
+    /// `replay` asks for it (a quarter of a short match's time goes into writing it).
+    fn play(
+        &self,
+        arena: &Arena,
+        seating: &[usize],
+        seed: u64,
+        budget: Budget,
+        replay: ReplayText,
+    ) -> Result<PoolMatch, PlayError>;
+}
+
+/// Whether [`BotPool::play`] writes the replay's JSON text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplayText {
+    /// Yes, in [`PoolMatch::replay`].
+    Json,
+    /// No: the match's digest is enough.
+    DigestOnly,
 }
 
 /// A match a [`BotPool`] played.
 pub struct PoolMatch {
     /// The result.
     pub result: MatchResult,
-    /// The replay, as JSON.
-    pub replay: String,
+    /// The match record's digest ([`crate::record::MatchRecord::digest`]).
+    pub digest: String,
+    /// The replay, as JSON, when asked for ([`ReplayText::Json`]).
+    pub replay: Option<String>,
     /// Turns each seat was asked to play (its answers, suspensions and missed turns included).
     pub seat_turns: Vec<u32>,
 }
@@ -159,7 +181,14 @@ impl<G: Game> BotPool for Pool<G> {
         self.bots.iter().map(|bot| bot.as_ref().err().cloned()).collect()
     }
 
-    fn play(&self, arena: &Arena, seating: &[usize], seed: u64, budget: Budget) -> Result<PoolMatch, PlayError> {
+    fn play(
+        &self,
+        arena: &Arena,
+        seating: &[usize],
+        seed: u64,
+        budget: Budget,
+        replay: ReplayText,
+    ) -> Result<PoolMatch, PlayError> {
         let (min, max) = (G::MIN_PLAYERS, G::MAX_PLAYERS);
         let seated: Vec<Arc<dyn Contestant<G>>> =
             seating.iter().filter_map(|&index| self.bots.get(index)?.as_ref().ok().map(Arc::clone)).collect();
@@ -175,7 +204,12 @@ impl<G: Game> BotPool for Pool<G> {
                 }
             }
         }
-        Ok(PoolMatch { replay: serde_json::to_string(&record)?, result: record.result, seat_turns })
+        let digest = record.digest()?;
+        let replay = match replay {
+            ReplayText::Json => Some(serde_json::to_string(&record)?),
+            ReplayText::DigestOnly => None,
+        };
+        Ok(PoolMatch { digest, replay, result: record.result, seat_turns })
     }
 }
 
@@ -369,8 +403,8 @@ fn play_series_files<G: Game>(
     let pool = Pool::<G> { config, bots: bots.into_iter().map(Ok).collect() };
     let mut played = Vec::with_capacity(plan.len());
     for (seed, seating) in plan {
-        let PoolMatch { result, replay, .. } = pool.play(arena, seating, *seed, budget)?;
-        played.push(PlayedMatch { result, replay });
+        let PoolMatch { result, replay, .. } = pool.play(arena, seating, *seed, budget, ReplayText::Json)?;
+        played.push(PlayedMatch { result, replay: replay.unwrap_or_default() });
     }
     Ok(played)
 }

@@ -8,7 +8,7 @@ use super::plan::{Plan, PlannedMatch};
 use super::store::{Outcome, Store, StoreError};
 use crate::loader::sha256;
 use crate::play::MatchError;
-use crate::registry::{PlayError, PoolMatch, find_game};
+use crate::registry::{PlayError, PoolMatch, ReplayText, find_game};
 use crate::runtime::Arena;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -247,7 +247,8 @@ pub fn run_plan(
                 while !stop.load(Ordering::Relaxed) {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     let Some((planned, seating)) = playable.get(index) else { break };
-                    let played = pool.play(arena, seating, planned.spec.seed, planned.spec.budget);
+                    let text = if options.replays.is_some() { ReplayText::Json } else { ReplayText::DigestOnly };
+                    let played = pool.play(arena, seating, planned.spec.seed, planned.spec.budget, text);
                     let finished = finish(planned, played, options.replays.as_deref());
                     let mut recorder = shared.lock().unwrap_or_else(PoisonError::into_inner);
                     if let Err(err) = recorder.record(planned, finished, total, progress) {
@@ -284,9 +285,9 @@ fn finish(
 ) -> Result<Finished, TournamentError> {
     match played {
         Ok(played) => {
-            let replay_digest = super::store::replay_digest(&played.replay);
-            if let Some(dir) = replays {
-                keep_replay(dir, &planned.id, &played.replay)?;
+            let replay_digest = played.digest.clone();
+            if let (Some(dir), Some(replay)) = (replays, &played.replay) {
+                keep_replay(dir, &planned.id, replay)?;
             }
             Ok(Finished::Played { played, replay_digest })
         }

@@ -25,7 +25,7 @@ use arena_host::Budget;
 use arena_host::budget::DEFAULT_MEMORY_MIB;
 use arena_host::engine::{Allocator, ArenaOptions};
 use arena_host::record::{MatchRecord, MatchResult};
-use arena_host::registry::find_game;
+use arena_host::registry::{ReplayText, find_game};
 use arena_host::replay::{Verdict, compare};
 use arena_host::runtime::Arena;
 use common::{arena, bot, scratch, stderr};
@@ -139,7 +139,25 @@ fn matrix<G: Game>(spec: &Spec) -> MatchResult {
     for (index, replay) in concurrent.iter().enumerate() {
         assert_identical::<G>(&format!("thread {index} of 2 concurrent matches"), &expected, replay);
     }
+    digest_is_the_replays::<G>(spec, &pool);
     result
+}
+
+/// The digest a tournament stores, computed without the replay's text, is the digest of the
+/// record the replay describes; one unit of fuel more in one turn changes it.
+fn digest_is_the_replays<G: Game>(spec: &Spec, arena: &Arena) {
+    let game = find_game(spec.game).expect("the game is registered");
+    let paths: Vec<PathBuf> = spec.paths().into_iter().map(PathBuf::from).collect();
+    let pool = game.load_pool(arena, &paths, &spec.options(), DEFAULT_MEMORY_MIB).unwrap();
+    let seating: Vec<usize> = (0..paths.len()).collect();
+    let quiet = pool.play(arena, &seating, spec.seed, Budget::default(), ReplayText::DigestOnly).unwrap();
+    let full = pool.play(arena, &seating, spec.seed, Budget::default(), ReplayText::Json).unwrap();
+    assert!(quiet.replay.is_none());
+    assert_eq!(quiet.digest, full.digest, "{}", G::NAME);
+    let mut record: MatchRecord<G> = serde_json::from_str(&full.replay.unwrap()).unwrap();
+    assert_eq!(record.digest().unwrap(), quiet.digest, "{}: the digest of the replay as read back", G::NAME);
+    record.turns[0].seats[0].fuel += 1;
+    assert_ne!(record.digest().unwrap(), quiet.digest, "{}", G::NAME);
 }
 
 /// Azul between hostile fixtures: `fx-spin-once` computes past its turn budget, is suspended and
