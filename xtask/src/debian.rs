@@ -1,7 +1,7 @@
 //! Tools the tests drive that come from Debian's packages, installed with apt-get when the
 //! machine lacks them (as the C toolchain is), so `cargo xtask test` runs every test on a fresh
 //! machine: Debian's `chromium` for the viewer tests, `slurm-wlm` and `munge` for the Slurm
-//! tests.
+//! tests, `nats-server` for the NATS tests.
 
 use crate::util::{apt_get, run_command};
 use anyhow::{Result, bail};
@@ -37,6 +37,15 @@ pub const SLURM: Tool = Tool {
     program: "slurmctld",
     version_arg: "-V",
     packages: &["slurm-wlm", "munge"],
+    override_env: None,
+};
+
+/// The NATS server (with JetStream) the work-queue tests start on loopback.
+pub const NATS: Tool = Tool {
+    needed_by: "the NATS tests",
+    program: "nats-server",
+    version_arg: "--version",
+    packages: &["nats-server"],
     override_env: None,
 };
 

@@ -217,6 +217,7 @@ fn test(root: &Path) -> Result<()> {
     )?;
     debian::CHROMIUM.ensure()?;
     debian::SLURM.ensure()?;
+    debian::NATS.ensure()?;
     run(root, &cargo(), &["test", "--workspace"])?;
     templates::check(root)?;
     readme_commands::check(root)?;

@@ -14,9 +14,12 @@ mod compile_worker_cmd;
 mod fuel_cmd;
 mod games_cmd;
 mod match_cmd;
+mod merge_report;
 mod new_bot_cmd;
 mod output;
 mod profile_cmd;
+#[cfg(feature = "nats")]
+mod queue_cmd;
 mod replay_cmd;
 mod series;
 mod tournament_cmd;
@@ -61,6 +64,11 @@ enum Command {
     /// on the same seeds in every seat order), on every core, resumable, with ratings.
     #[command(subcommand, after_help = tournament_cmd::EXAMPLES)]
     Tournament(tournament_cmd::TournamentCommand),
+    /// Play matches from a NATS JetStream work queue (`arena tournament enqueue` fills it),
+    /// publishing each result before acking its message.
+    #[cfg(feature = "nats")]
+    #[command(after_help = queue_cmd::WORKER_EXAMPLES)]
+    Worker(queue_cmd::WorkerArgs),
     /// Create a bot project from a template (Rust, or C, Python, JavaScript for some games).
     #[command(after_help = new_bot_cmd::EXAMPLES)]
     NewBot(new_bot_cmd::NewBotArgs),
@@ -88,6 +96,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Profile(args) => profile_cmd::run(args),
         Command::Tournament(command) => tournament_cmd::run_command(command),
         Command::NewBot(args) => new_bot_cmd::run(args),
+        #[cfg(feature = "nats")]
+        Command::Worker(args) => queue_cmd::run_worker(args),
         Command::Games { json } => games_cmd::run(json),
         Command::CheckTransitions(args) => transitions_cmd::run(args),
         Command::CompileWorker(args) => compile_worker_cmd::run(args),

@@ -71,6 +71,16 @@ pub enum TournamentCommand {
         #[arg(long)]
         missing_shards: bool,
     },
+    /// Publish a plan's matches to a NATS JetStream work queue for `arena worker`s (enqueueing
+    /// the same plan again adds nothing).
+    #[cfg(feature = "nats")]
+    #[command(after_help = super::queue_cmd::WORKER_EXAMPLES)]
+    Enqueue(super::queue_cmd::EnqueueArgs),
+    /// Merge every result the workers published for a plan into a new database: every planned
+    /// match once, copies compared byte for byte (a difference is a determinism failure: exit 1).
+    #[cfg(feature = "nats")]
+    #[command(after_help = super::queue_cmd::WORKER_EXAMPLES)]
+    Collect(super::queue_cmd::CollectArgs),
     /// Print the scripts that run a plan on a cluster scheduler.
     #[command(subcommand)]
     Emit(EmitCommand),
@@ -274,6 +284,10 @@ pub fn run_command(command: TournamentCommand) -> anyhow::Result<ExitCode> {
         TournamentCommand::Merge { inputs, output, missing_shards } => merge_shards(&inputs, &output, missing_shards),
         TournamentCommand::Emit(EmitCommand::Slurm(args)) => emit_slurm(&args),
         TournamentCommand::Emit(EmitCommand::K8s(args)) => emit_k8s(&args),
+        #[cfg(feature = "nats")]
+        TournamentCommand::Enqueue(args) => super::queue_cmd::run_enqueue(args),
+        #[cfg(feature = "nats")]
+        TournamentCommand::Collect(args) => super::queue_cmd::run_collect(args),
     }
 }
 
@@ -369,32 +383,7 @@ fn emit_slurm(args: &SlurmArgs) -> anyhow::Result<ExitCode> {
 
 fn merge_shards(inputs: &[PathBuf], output: &Path, missing_shards: bool) -> anyhow::Result<ExitCode> {
     let report = merge(inputs, output)?;
-    if missing_shards {
-        let shards: Vec<String> = report.missing.keys().flatten().map(usize::to_string).collect();
-        if !shards.is_empty() {
-            outln!("{}", shards.join(","));
-        }
-        if report.missing.contains_key(&None) {
-            eprintln!("some shard databases do not say which shard they hold: their missing matches have no index");
-        }
-    }
-    for (id, first, second) in &report.mismatches {
-        eprintln!("determinism failure: match {id} differs between {} and {}", first.display(), second.display());
-    }
-    for (shard, ids) in &report.missing {
-        let shard = shard.map_or_else(|| "unknown shard".to_owned(), |shard| format!("shard {shard}"));
-        eprintln!("{shard}: {} planned matches missing (first: {})", ids.len(), ids[0]);
-    }
-    eprintln!(
-        "{} planned, {} merged into {}, {} identical duplicates, {} missing, {} differing",
-        report.planned,
-        report.merged,
-        output.display(),
-        report.duplicates,
-        report.missing.values().map(Vec::len).sum::<usize>(),
-        report.mismatches.len()
-    );
-    Ok(if report.complete() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    Ok(super::merge_report::print_merge_report(&report, output, missing_shards))
 }
 
 /// A run, given where to report progress.

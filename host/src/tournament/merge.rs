@@ -1,10 +1,11 @@
-//! Merging shard databases (`arena tournament merge`): every shard of one plan into one
-//! database, checking that every planned match is present, reporting the missing ones by shard,
-//! and comparing a match found in two shards field by field: a match is a pure function of its
-//! spec, so two different results for one id are a determinism failure, reported, never
-//! resolved by picking one.
+//! Merging results of one plan (`arena tournament merge` of shard databases, and `collect` of a
+//! NATS results stream) into one database, checking that every planned match is present,
+//! reporting the missing ones by shard, and comparing a match found twice field by field: a match
+//! is a pure function of its spec, so two different results for one id are a determinism
+//! failure, reported, never resolved by picking one. [`Merger`] is that, for results from
+//! anywhere; [`merge`] feeds it shard databases.
 
-use super::store::{Store, StoreError, StoredPlan};
+use super::store::{Store, StoreError, StoredMatch, StoredPlan};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -31,7 +32,7 @@ pub struct MergeReport {
     /// Planned matches no input has, by shard index (`None` when the inputs do not say).
     pub missing: BTreeMap<Option<usize>, Vec<String>>,
     /// Match ids whose results differ between inputs, with the inputs that differ.
-    pub mismatches: Vec<(String, PathBuf, PathBuf)>,
+    pub mismatches: Vec<(String, String, String)>,
 }
 
 impl MergeReport {
@@ -44,7 +45,7 @@ impl MergeReport {
 /// Merges `inputs` (shard databases of one plan) into the new database `output`.
 pub fn merge(inputs: &[PathBuf], output: &Path) -> Result<MergeReport, MergeError> {
     if output.exists() {
-        return Err(MergeError::Inputs(format!("{} exists: merge writes a new database", output.display())));
+        return Err(MergeError::Inputs(format!("{} exists: a merge writes a new database", output.display())));
     }
     let mut plan: Option<StoredPlan> = None;
     let mut shard_count: Option<usize> = None;
@@ -82,30 +83,62 @@ pub fn merge(inputs: &[PathBuf], output: &Path) -> Result<MergeReport, MergeErro
         sources.push((input.clone(), store));
     }
     let Some(plan) = plan else { return Err(MergeError::Inputs("no input database".into())) };
-    let mut out = Store::open(output)?;
-    out.write_plan(&plan)?;
-    let mut report = MergeReport { planned: plan.match_ids.len(), ..MergeReport::default() };
-    let mut seen: BTreeMap<String, (super::store::StoredMatch, PathBuf)> = BTreeMap::new();
+    let mut merger = Merger::new(output, plan)?;
     for (input, store) in &sources {
+        let source = input.display().to_string();
         for stored in store.stored_matches()? {
-            match seen.get(&stored.id) {
-                Some((first, first_input)) if !first.agrees_with(&stored) => {
-                    report.mismatches.push((stored.id.clone(), first_input.clone(), input.clone()));
-                }
-                Some(_) => report.duplicates += 1,
-                None => {
-                    // `seen` keeps each id to one copy (the database has no unique index).
-                    out.insert_stored(&stored)?;
-                    report.merged += 1;
-                    seen.insert(stored.id.clone(), (stored, input.clone()));
-                }
+            merger.add(stored, &source)?;
+        }
+    }
+    Ok(merger.finish(shard_count))
+}
+
+/// Results of one plan going into a new database, each id once, duplicates compared.
+pub struct Merger {
+    out: Store,
+    plan: StoredPlan,
+    report: MergeReport,
+    /// Every id copied, with the result and where it came from.
+    seen: BTreeMap<String, (StoredMatch, String)>,
+}
+
+impl Merger {
+    /// Starts the new database `output` (it must not exist) with `plan`.
+    pub fn new(output: &Path, plan: StoredPlan) -> Result<Merger, MergeError> {
+        if output.exists() {
+            return Err(MergeError::Inputs(format!("{} exists: a merge writes a new database", output.display())));
+        }
+        let mut out = Store::open(output)?;
+        out.write_plan(&plan)?;
+        let report = MergeReport { planned: plan.match_ids.len(), ..MergeReport::default() };
+        Ok(Merger { out, plan, report, seen: BTreeMap::new() })
+    }
+
+    /// Adds a result found in `source`: copied if its id is new, else compared with the copy.
+    pub fn add(&mut self, stored: StoredMatch, source: &str) -> Result<(), MergeError> {
+        match self.seen.get(&stored.id) {
+            Some((first, first_source)) if !first.agrees_with(&stored) => {
+                self.report.mismatches.push((stored.id.clone(), first_source.clone(), source.to_owned()));
+            }
+            Some(_) => self.report.duplicates += 1,
+            None => {
+                // `seen` keeps each id to one copy (the database has no unique index).
+                self.out.insert_stored(&stored)?;
+                self.report.merged += 1;
+                self.seen.insert(stored.id.clone(), (stored, source.to_owned()));
             }
         }
+        Ok(())
     }
-    for (ordinal, id) in plan.match_ids.iter().enumerate() {
-        if !seen.contains_key(id) {
-            report.missing.entry(shard_count.map(|count| ordinal % count)).or_default().push(id.clone());
+
+    /// What the merge found; a planned match no source had is missing, filed under its shard
+    /// when the plan was played in `shard_count` shards.
+    pub fn finish(mut self, shard_count: Option<usize>) -> MergeReport {
+        for (ordinal, id) in self.plan.match_ids.iter().enumerate() {
+            if !self.seen.contains_key(id) {
+                self.report.missing.entry(shard_count.map(|count| ordinal % count)).or_default().push(id.clone());
+            }
         }
+        self.report
     }
-    Ok(report)
 }

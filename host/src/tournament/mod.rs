@@ -18,6 +18,8 @@ pub mod k8s;
 pub mod leaderboard;
 pub mod lock;
 pub mod merge;
+#[cfg(feature = "nats")]
+pub mod nats;
 pub mod plan;
 pub mod ratings;
 pub mod report;

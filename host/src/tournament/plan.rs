@@ -167,10 +167,28 @@ fn plan_bots(spec: &Resolved) -> Result<Vec<PlanBot>, PlanError> {
 /// One line of a plan file: a match's id, its spec and its bots in seat order.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct PlanLine {
-    id: String,
-    spec: MatchSpec,
-    bots: Vec<PlanBot>,
+pub struct PlanLine {
+    /// The match id.
+    pub id: String,
+    /// What the match is.
+    pub spec: MatchSpec,
+    /// Its bots, in seat order.
+    pub bots: Vec<PlanBot>,
+}
+
+impl PlanLine {
+    /// Reads one line, checking its id against its spec and its bots against the spec's seats
+    /// (not the bot files: see [`Plan::from_jsonl`]).
+    pub fn parse(text: &str) -> Result<PlanLine, String> {
+        let line: PlanLine = serde_json::from_str(text).map_err(|err| err.to_string())?;
+        if line.spec.id() != line.id {
+            return Err(format!("id {} is not the sha256 of its spec", line.id));
+        }
+        if !line.bots.iter().map(|bot| &bot.sha256).eq(line.spec.seats.iter()) {
+            return Err("its bots are not the spec's seats".into());
+        }
+        Ok(line)
+    }
 }
 
 impl Plan {
@@ -193,14 +211,7 @@ impl Plan {
         let mut plan = Plan { bots: Vec::new(), matches: Vec::new(), digest: None };
         for (number, line) in text.lines().enumerate().filter(|(_, line)| !line.trim().is_empty()) {
             let at = |what: String| PlanError::Invalid(format!("plan line {}: {what}", number + 1));
-            let line: PlanLine = serde_json::from_str(line).map_err(|err| at(err.to_string()))?;
-            if line.spec.id() != line.id {
-                return Err(at(format!("id {} is not the sha256 of its spec", line.id)));
-            }
-            let seats: Vec<&str> = line.bots.iter().map(|bot| bot.sha256.as_str()).collect();
-            if seats != line.spec.seats.iter().map(String::as_str).collect::<Vec<_>>() {
-                return Err(at("its bots are not the spec's seats".into()));
-            }
+            let line = PlanLine::parse(line).map_err(at)?;
             let mut seating = Vec::with_capacity(line.bots.len());
             for bot in line.bots {
                 let index = match plan.bots.iter().position(|known| known.sha256 == bot.sha256) {

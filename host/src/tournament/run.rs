@@ -5,7 +5,7 @@
 //! loses at most the matches in flight, which the next run plays.
 
 use super::plan::{Plan, PlannedMatch};
-use super::store::{Outcome, Store, StoreError};
+use super::store::{Outcome, Store, StoreError, StoredMatch};
 use crate::loader::sha256;
 use crate::play::MatchError;
 use crate::registry::{PlayError, PoolMatch, ReplayText, find_game};
@@ -267,7 +267,7 @@ pub fn run_plan(
 }
 
 /// A played match, ready to record: what happened, digested on the worker that played it.
-enum Finished {
+pub(crate) enum Finished {
     /// Played to the end: the result and its replay's digest.
     Played { played: PoolMatch, replay_digest: String },
     /// Not played, for a reason the bots own (recorded as not played).
@@ -276,9 +276,23 @@ enum Finished {
     Retry,
 }
 
+impl Finished {
+    /// The match as a database stores it; `None` for a match to retry.
+    pub(crate) fn stored(&self, planned: &PlannedMatch) -> Option<StoredMatch> {
+        let outcome = match self {
+            Finished::Played { played, replay_digest } => {
+                Outcome::Played { result: &played.result, seat_turns: &played.seat_turns, replay_digest }
+            }
+            Finished::NotPlayed(why) => Outcome::NotPlayed(why),
+            Finished::Retry => return None,
+        };
+        Some(StoredMatch::new(planned, outcome))
+    }
+}
+
 /// Digests a match's outcome on its worker (and keeps its replay when asked), outside the
 /// store's lock.
-fn finish(
+pub(crate) fn finish(
     planned: &PlannedMatch,
     played: Result<PoolMatch, PlayError>,
     replays: Option<&Path>,
@@ -315,22 +329,18 @@ impl Recorder {
         total: usize,
         progress: &(dyn Fn(Progress) + Sync),
     ) -> Result<(), TournamentError> {
-        match finished? {
-            Finished::Played { played, replay_digest } => {
-                self.forfeits += played.result.players.iter().filter(|player| player.forfeit).count();
-                let outcome = Outcome::Played {
-                    result: &played.result,
-                    seat_turns: &played.seat_turns,
-                    replay_digest: &replay_digest,
-                };
-                self.store.record_match(planned, outcome)?;
-                self.report.played += 1;
+        let finished = finished?;
+        match finished.stored(planned) {
+            Some(stored) => {
+                self.store.insert_stored(&stored)?;
+                if let Finished::Played { played, .. } = &finished {
+                    self.forfeits += played.result.players.iter().filter(|player| player.forfeit).count();
+                    self.report.played += 1;
+                } else {
+                    self.report.not_played += 1;
+                }
             }
-            Finished::NotPlayed(why) => {
-                self.store.record_match(planned, Outcome::NotPlayed(&why))?;
-                self.report.not_played += 1;
-            }
-            Finished::Retry => self.report.retry += 1,
+            None => self.report.retry += 1,
         }
         self.done += 1;
         progress(Progress { total, done: self.done, forfeits: self.forfeits });

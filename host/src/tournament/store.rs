@@ -123,8 +123,9 @@ pub enum Outcome<'a> {
     NotPlayed(&'a str),
 }
 
-/// A finished match as stored: what a merge copies and compares.
-#[derive(Debug, Clone, PartialEq)]
+/// A finished match as stored: what a merge copies and compares, and what a NATS worker
+/// publishes (as JSON).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StoredMatch {
     /// The match id.
     pub id: String,
@@ -147,6 +148,35 @@ pub struct StoredMatch {
 }
 
 impl StoredMatch {
+    /// `planned` as it finished.
+    pub fn new(planned: &PlannedMatch, outcome: Outcome<'_>) -> StoredMatch {
+        // Serialising plain data to a string cannot fail.
+        let spec = serde_json::to_string(&planned.spec).unwrap_or_default();
+        let unplayed = StoredMatch {
+            id: planned.id.clone(),
+            spec,
+            played: false,
+            detail: None,
+            turns: None,
+            winner: None,
+            result: None,
+            replay_digest: None,
+            seat_turns: None,
+        };
+        match outcome {
+            Outcome::Played { result, seat_turns, replay_digest } => StoredMatch {
+                played: true,
+                turns: Some(i64::from(result.turns)),
+                winner: result.winner.map(|seat| seat as i64),
+                result: Some(serde_json::to_string(result).unwrap_or_default()),
+                replay_digest: Some(replay_digest.to_owned()),
+                seat_turns: Some(serde_json::to_string(seat_turns).unwrap_or_default()),
+                ..unplayed
+            },
+            Outcome::NotPlayed(detail) => StoredMatch { detail: Some(detail.to_owned()), ..unplayed },
+        }
+    }
+
     /// Whether `other` records the same outcome: every field equal, the replay digests
     /// compared when both are of one algorithm (a database from before layout 3 has sha256
     /// digests, which cannot be compared with BLAKE3 ones).
@@ -256,33 +286,7 @@ impl Store {
     /// id once: a run plays only the ids [`Store::finished_ids`] lacks, holding the
     /// [`WriterLock`](super::lock::WriterLock).
     pub fn record_match(&mut self, planned: &PlannedMatch, outcome: Outcome<'_>) -> Result<(), StoreError> {
-        let spec = serde_json::to_string(&planned.spec).unwrap_or_default();
-        // Cached statements: a tournament records thousands of matches through the same two.
-        match &outcome {
-            Outcome::Played { result, seat_turns, replay_digest } => self
-                .connection
-                .prepare_cached(
-                    "INSERT INTO matches (id, spec, played, turns, winner, result, replay_digest, seat_turns)
-                     VALUES (?1, ?2, 1, ?3, ?4, ?5, ?6, ?7)",
-                )
-                .and_then(|mut statement| {
-                    statement.execute(params![
-                        planned.id,
-                        spec,
-                        result.turns,
-                        result.winner.map(|seat| seat as i64),
-                        serde_json::to_string(result).unwrap_or_default(),
-                        replay_digest,
-                        serde_json::to_string(seat_turns).unwrap_or_default(),
-                    ])
-                }),
-            Outcome::NotPlayed(detail) => self
-                .connection
-                .prepare_cached("INSERT INTO matches (id, spec, played, detail) VALUES (?1, ?2, 0, ?3)")
-                .and_then(|mut statement| statement.execute(params![planned.id, spec, detail])),
-        }
-        .doing("recording a match")
-        .map(drop)
+        self.insert_stored(&StoredMatch::new(planned, outcome))
     }
 
     /// Records which shard of the plan this database plays (`I/N`).

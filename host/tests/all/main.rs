@@ -17,6 +17,8 @@ mod cli_slurm;
 mod cli_suitebot;
 mod cli_tournament;
 mod cli_transitions;
+#[cfg(feature = "nats")]
+mod cluster_nats;
 mod cluster_slurm;
 mod common;
 mod determinism_matrix;

@@ -1,0 +1,237 @@
+//! `arena worker --nats URL`: takes one batch of plan lines at a time from the workers'
+//! consumer, plays each match (its bots found by sha256 in a bots folder, or at the plan's paths,
+//! and hashed before they load), publishes each result and waits until the results stream has
+//! stored it, and only then acks the batch. Killed at any point, it loses nothing: the unacked
+//! batch goes to another worker once the ack wait has passed, and a result it had already
+//! published is stored twice, which `collect` compares.
+//!
+//! Bots stay loaded between batches, one pool per game, options and memory limit, grown as new
+//! bots arrive. A bot file that is missing or is not the bot the plan names is this worker's
+//! problem, not the match's: the batch goes back to the queue for another worker and this one
+//! stops with an error naming the file.
+
+use super::{Queue, QueueError, WORK_STREAM, WORKERS, nats};
+use crate::loader::{read_bot_file, sha256};
+use crate::registry::{BotPool, ReplayText, find_game};
+use crate::runtime::Arena;
+use crate::tournament::plan::{PlanLine, PlannedMatch};
+use crate::tournament::run::{Finished, finish};
+use async_nats::jetstream::consumer::{Consumer, pull};
+use async_nats::jetstream::{AckKind, Message};
+use futures_util::StreamExt;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// How a worker runs.
+#[derive(Debug, Clone, Default)]
+pub struct WorkerOptions {
+    /// Where bots are, as `<sha256>.wasm` (`None`: at the paths the plan names).
+    pub bots_dir: Option<PathBuf>,
+    /// Stop after the queue has been empty this long (`None`: wait for work forever).
+    pub idle_exit: Option<Duration>,
+}
+
+/// What a worker did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WorkerReport {
+    /// Batches acked.
+    pub batches: usize,
+    /// Matches played and published.
+    pub played: usize,
+    /// Matches published as not played (a bot that does not load, ...).
+    pub not_played: usize,
+    /// Batches refused as unreadable (terminated: no worker will get them again).
+    pub refused: usize,
+    /// Batches handed back because the host ran out of a resource.
+    pub retried: usize,
+}
+
+/// One game's bots, loaded once: their sha256s and files in pool order, and the pool.
+struct Loaded {
+    shas: Vec<String>,
+    paths: Vec<PathBuf>,
+    pool: Box<dyn BotPool>,
+}
+
+/// Pools by game, options and memory limit.
+type Pools = BTreeMap<(String, Vec<(String, String)>, u32), Loaded>;
+
+/// Takes and plays batches until the queue has been empty for `options.idle_exit` (or forever),
+/// calling `progress` after every batch.
+pub fn work(
+    queue: &Queue,
+    arena: &Arena,
+    options: &WorkerOptions,
+    progress: &dyn Fn(&WorkerReport),
+) -> Result<WorkerReport, QueueError> {
+    let consumer: Consumer<pull::Config> = queue.block_on(async {
+        let work = queue.jetstream.get_stream(WORK_STREAM).await.map_err(|err| QueueError::Nats {
+            what: "opening the work stream (has a plan been enqueued on this server?)".into(),
+            detail: err.to_string(),
+        })?;
+        work.get_consumer(WORKERS).await.map_err(nats("opening the workers' consumer"))
+    })?;
+    let label = format!("worker {} pid {}", std::env::var("HOSTNAME").unwrap_or_default(), std::process::id());
+    let ack_wait = consumer.cached_info().config.ack_wait;
+    let mut pools = Pools::new();
+    let mut report = WorkerReport::default();
+    let mut idle_since = Instant::now();
+    loop {
+        let next = queue.block_on(async {
+            let mut batch = consumer
+                .batch()
+                .max_messages(1)
+                .expires(Duration::from_secs(1))
+                .messages()
+                .await
+                .map_err(nats("asking for work"))?;
+            match batch.next().await {
+                Some(message) => message.map(Some).map_err(nats("receiving work")),
+                None => Ok(None),
+            }
+        })?;
+        let Some(message) = next else {
+            if options.idle_exit.is_some_and(|limit| idle_since.elapsed() >= limit) {
+                return Ok(report);
+            }
+            continue;
+        };
+        let batch = Batch { message: &message, ack_wait, label: &label };
+        play_batch(queue, arena, options, &mut pools, &batch, &mut report)?;
+        progress(&report);
+        idle_since = Instant::now();
+    }
+}
+
+/// A batch taken from the queue: its message, how long the server waits for its ack, and who
+/// is playing it.
+struct Batch<'a> {
+    message: &'a Message,
+    ack_wait: Duration,
+    label: &'a str,
+}
+
+/// Plays one batch, publishes its results, acks it.
+fn play_batch(
+    queue: &Queue,
+    arena: &Arena,
+    options: &WorkerOptions,
+    pools: &mut Pools,
+    batch: &Batch<'_>,
+    report: &mut WorkerReport,
+) -> Result<(), QueueError> {
+    let Batch { message, ack_wait, label } = *batch;
+    let Some(digest) = message.subject.as_str().strip_prefix("arena.work.").map(str::to_owned) else {
+        return refuse(queue, message, report, "not on an arena.work subject");
+    };
+    let lines: Result<Vec<PlanLine>, String> = std::str::from_utf8(&message.payload)
+        .map_err(|err| err.to_string())
+        .and_then(|text| text.lines().filter(|line| !line.trim().is_empty()).map(PlanLine::parse).collect());
+    let lines = match lines {
+        Ok(lines) => lines,
+        Err(why) => return refuse(queue, message, report, &why),
+    };
+    // The batch's ack wait restarts (a progress ack) whenever a third of it has passed.
+    let mut touched = Instant::now();
+    let mut results = Vec::with_capacity(lines.len());
+    for line in lines {
+        let (pool, seating) = match seat(arena, options, pools, &line) {
+            Ok(seated) => seated,
+            Err(why) => {
+                // Another worker may have the file: hand the batch back, and stop.
+                let _ = queue.block_on(message.ack_with(AckKind::Nak(Some(Duration::from_secs(5)))));
+                return Err(QueueError::Io(why));
+            }
+        };
+        let planned = PlannedMatch { id: line.id.clone(), spec: line.spec.clone(), seating: seating.clone() };
+        let load_errors = pool.load_errors();
+        let unloadable: Vec<&str> = seating
+            .iter()
+            .zip(&line.bots)
+            .filter(|(index, _)| load_errors.get(**index).is_some_and(Option::is_some))
+            .map(|(_, bot)| bot.name.as_str())
+            .collect();
+        let finished = if unloadable.is_empty() {
+            let played = pool.play(arena, &seating, line.spec.seed, line.spec.budget, ReplayText::DigestOnly);
+            finish(&planned, played, None).map_err(|err| QueueError::Io(err.to_string()))?
+        } else {
+            Finished::NotPlayed(format!("not played: {} could not be loaded", unloadable.join(", ")))
+        };
+        let Some(stored) = finished.stored(&planned) else {
+            report.retried += 1;
+            let _ = queue.block_on(message.ack_with(AckKind::Nak(Some(Duration::from_secs(1)))));
+            return Ok(());
+        };
+        if stored.played {
+            report.played += 1;
+        } else {
+            report.not_played += 1;
+        }
+        results.push(stored);
+        if touched.elapsed() > ack_wait / 3 {
+            queue.block_on(message.ack_with(AckKind::Progress)).map_err(nats("extending the ack wait"))?;
+            touched = Instant::now();
+        }
+    }
+    // Acked only once the results stream holds every result of the batch.
+    queue.publish_results(&digest, &results, label)?;
+    queue.block_on(message.double_ack()).map_err(nats("acking a batch"))?;
+    report.batches += 1;
+    Ok(())
+}
+
+/// Terminates an unreadable batch (no worker could play it) and says why.
+fn refuse(queue: &Queue, message: &Message, report: &mut WorkerReport, why: &str) -> Result<(), QueueError> {
+    eprintln!("refusing a batch on {}: {why}", message.subject);
+    queue.block_on(message.ack_with(AckKind::Term)).map_err(nats("refusing a batch"))?;
+    report.refused += 1;
+    Ok(())
+}
+
+/// The pool holding `line`'s bots (loaded, or grown, as needed) and their seating in it; an
+/// error when a bot file is missing or is not the bot the plan names.
+fn seat<'a>(
+    arena: &Arena,
+    options: &WorkerOptions,
+    pools: &'a mut Pools,
+    line: &PlanLine,
+) -> Result<(&'a dyn BotPool, Vec<usize>), String> {
+    let spec = &line.spec;
+    let game = find_game(&spec.game).ok_or_else(|| format!("unknown game {:?}", spec.game))?;
+    let key = (spec.game.clone(), spec.options.clone(), spec.budget.memory_mib);
+    let (mut shas, mut paths) =
+        pools.get(&key).map(|loaded| (loaded.shas.clone(), loaded.paths.clone())).unwrap_or_default();
+    let grown = shas.len();
+    for bot in &line.bots {
+        if shas.contains(&bot.sha256) {
+            continue;
+        }
+        let path =
+            options.bots_dir.as_ref().map_or_else(|| bot.path.clone(), |dir| dir.join(format!("{}.wasm", bot.sha256)));
+        let bytes = read_bot_file(&path).map_err(|err| format!("bot {} ({}): {err}", bot.name, path.display()))?;
+        let actual = hex::encode(sha256(&bytes));
+        if actual != bot.sha256 {
+            return Err(format!(
+                "{} is not the bot the plan names (sha256 {actual}, the plan says {})",
+                path.display(),
+                bot.sha256
+            ));
+        }
+        shas.push(bot.sha256.clone());
+        paths.push(path);
+    }
+    if shas.len() > grown || !pools.contains_key(&key) {
+        // Every bot loads again through the artifact cache: pools are immutable once loaded.
+        let pool =
+            game.load_pool(arena, &paths, &spec.options, spec.budget.memory_mib).map_err(|err| err.to_string())?;
+        pools.insert(key.clone(), Loaded { shas, paths, pool });
+    }
+    let loaded = pools.get(&key).ok_or("the pool was just loaded")?;
+    let seating = line
+        .bots
+        .iter()
+        .map(|bot| loaded.shas.iter().position(|sha| *sha == bot.sha256).ok_or("a bot not in its pool"))
+        .collect::<Result<Vec<usize>, _>>()?;
+    Ok((loaded.pool.as_ref(), seating))
+}

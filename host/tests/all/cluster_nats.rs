@@ -1,0 +1,236 @@
+//! A tournament on a real NATS JetStream work queue (issue "Past one machine", item 4): Debian's
+//! `nats-server -js` on loopback with its storage in a scratch folder, a plan of 204 matches
+//! enqueued twice (the second adds nothing), three `arena worker`s, the first SIGKILLed while it
+//! holds a batch; that batch goes to another worker after the ack wait, and `collect` finds every match
+//! exactly once, nothing left in the queue, and the leaderboard of a single-process run. A
+//! tampered copy of one result is then caught as a determinism failure. The server is stopped
+//! by the pid it wrote, also when the test fails. `cargo xtask test` installs Debian's
+//! `nats-server`.
+//!
+//! Needs the example bots (`cargo xtask bots`).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use crate::cli_slurm::planned_round_robin;
+use crate::common::{arena, fresh_scratch, scratch, stderr, stdout};
+use arena_host::tournament::nats::Queue;
+use arena_host::tournament::store::Store;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Held by each test of this file: the timings of one are not taken while the other runs.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// A NATS server with JetStream on a free loopback port, stopped (by its pid file) when dropped.
+struct Nats {
+    dir: PathBuf,
+    url: String,
+    server: Child,
+}
+
+impl Nats {
+    fn start(dir: &Path) -> Nats {
+        let found = Command::new("nats-server").arg("--version").output().is_ok_and(|output| output.status.success());
+        assert!(found, "nats-server is missing: `cargo xtask test` installs Debian's nats-server");
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        std::fs::create_dir_all(dir).unwrap();
+        let path = |name: &str| dir.join(name).display().to_string();
+        let args = ["-js", "-a", "127.0.0.1", "-p", &port.to_string(), "-sd", &path("js")];
+        let server = Command::new("nats-server")
+            .args(args)
+            .args(["-P", &path("nats.pid"), "-l", &path("nats.log")])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let nats = Nats { dir: dir.to_path_buf(), url: format!("nats://127.0.0.1:{port}"), server };
+        let started = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(started.elapsed() < Duration::from_secs(20), "nats-server did not start: {}", nats.log());
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        nats
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(self.dir.join("nats.log")).unwrap_or_default()
+    }
+}
+
+impl Drop for Nats {
+    /// Stops the server by the pid it wrote (SIGTERM, then SIGKILL after 5 s), and reaps it.
+    fn drop(&mut self) {
+        if let Ok(pid) = std::fs::read_to_string(self.dir.join("nats.pid")) {
+            let pid = pid.trim().to_owned();
+            let _ = Command::new("kill").arg(&pid).output();
+            let gone = Instant::now();
+            while self.server.try_wait().ok().flatten().is_none() && gone.elapsed() < Duration::from_secs(5) {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            let _ = Command::new("kill").args(["-9", &pid]).output();
+        }
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
+}
+
+/// `arena worker` on `url`, exiting once the queue has been empty for 4 seconds.
+fn worker(url: &str) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["worker", "--nats", url, "--idle-exit", "4", "--quiet"])
+        .env("ARENA_CACHE_DIR", scratch("arena-cache"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// The plan digest `enqueue` names on stderr.
+fn enqueued_digest(output: &std::process::Output) -> String {
+    let text = stderr(output);
+    text.split_whitespace().nth(1).unwrap().trim_end_matches(':').to_owned()
+}
+
+#[test]
+fn a_plan_runs_on_a_nats_work_queue_survives_a_killed_worker_and_collects_to_the_single_run() {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let dir = fresh_scratch("nats-cluster");
+    // 204 matches; the pairings with `fx-loop-forever` (it burns its whole game budget) are slow
+    // enough that a worker is killed in the middle of one.
+    let started = Instant::now();
+    let (single, total) = planned_round_robin(&dir, &["fx-loop-forever", "azul-random", "azul-greedy"], "1..34");
+    let single_seconds = started.elapsed().as_secs_f64();
+    assert_eq!(total, 204);
+    let nats = Nats::start(&dir.join("nats"));
+    let plan = dir.join("plan.jsonl");
+    let plan = plan.to_str().unwrap();
+
+    // A 2 s ack wait, so the killed worker's batch is taken again soon.
+    let first = arena(&["tournament", "enqueue", "--nats", &nats.url, plan, "--ack-wait", "2"]);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    assert!(stderr(&first).contains("204 matches in 204 messages, 0 of them already queued"), "{}", stderr(&first));
+    let again = arena(&["tournament", "enqueue", "--nats", &nats.url, plan]);
+    assert!(stderr(&again).contains("204 of them already queued"), "enqueueing twice adds nothing: {}", stderr(&again));
+    let digest = enqueued_digest(&first);
+    let queue = Queue::connect(&nats.url).unwrap();
+    assert_eq!(queue.queued(&digest).unwrap(), 204);
+
+    // Worker 0 alone until it has published some results and holds a batch it has not acked
+    // (it is mid-match); then it is killed and two others take over, one of them its batch once
+    // the ack wait has passed.
+    let started = Instant::now();
+    let mut first_worker = worker(&nats.url);
+    while queue.results(&digest).unwrap() < 10 || queue.taken().unwrap() == 0 {
+        assert!(started.elapsed() < Duration::from_secs(120), "no results: {}", nats.log());
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    first_worker.kill().unwrap(); // SIGKILL
+    first_worker.wait().unwrap();
+    let results_at_kill = queue.results(&digest).unwrap();
+    assert_eq!(queue.taken().unwrap(), 1, "the killed worker's batch is still out");
+    let workers: Vec<Child> = (0..2).map(|_| worker(&nats.url)).collect();
+    for (index, child) in workers.into_iter().enumerate() {
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success(), "worker {index}: {}", stderr(&output));
+    }
+    let queue_seconds = started.elapsed().as_secs_f64();
+    assert_eq!(queue.queued(&digest).unwrap(), 0, "nothing left in the queue");
+    assert_eq!(queue.taken().unwrap(), 0, "every batch acked");
+
+    let all = dir.join("all.sqlite");
+    let collected = arena(&["tournament", "collect", "--nats", &nats.url, "-o", all.to_str().unwrap()]);
+    assert_eq!(collected.status.code(), Some(0), "{}", stderr(&collected));
+    let report = stderr(&collected);
+    assert!(report.contains("204 planned, 204 merged"), "{report}");
+    assert!(report.contains("0 missing, 0 differing"), "{report}");
+    assert!(report.contains("0 work messages still queued"), "{report}");
+    let store = Store::open(&all).unwrap();
+    let digest_in_db = store.current_spec().unwrap().unwrap();
+    assert_eq!(store.matches(&digest_in_db).unwrap().len(), total, "every match exactly once");
+    let shown = arena(&["tournament", "show", all.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(stdout(&shown), single, "the collected leaderboard is the single run's");
+
+    // A copy of one result that says another thing is a determinism failure, named.
+    let mut tampered = store.stored_matches().unwrap().into_iter().find(|stored| stored.played).unwrap();
+    tampered.turns = tampered.turns.map(|turns| turns + 1);
+    queue.publish_results(&digest, std::slice::from_ref(&tampered), "a tampering test").unwrap();
+    let audited =
+        arena(&["tournament", "collect", "--nats", &nats.url, "-o", dir.join("again.sqlite").to_str().unwrap()]);
+    assert_eq!(audited.status.code(), Some(1), "{}", stderr(&audited));
+    assert!(
+        stderr(&audited).contains(&format!("determinism failure: match {} differs", tampered.id)),
+        "{}",
+        stderr(&audited)
+    );
+    assert!(stderr(&audited).contains("from a tampering test"), "{}", stderr(&audited));
+    println!(
+        "nats: {total} matches, 3 workers (the first SIGKILLed after {results_at_kill} results, then 2): \
+         {queue_seconds:.1} s from the first worker to the last exit ({:.0} matches/s, 4 s of it the workers' idle \
+         exit); one process on every core: {single_seconds:.1} s",
+        total as f64 / queue_seconds
+    );
+}
+
+/// Seconds `command` takes, asserting it succeeds.
+fn timed(command: &mut Command) -> f64 {
+    let started = Instant::now();
+    let output = command.env("ARENA_CACHE_DIR", scratch("arena-cache")).output().unwrap();
+    assert!(output.status.success(), "{command:?}: {}", stderr(&output));
+    started.elapsed().as_secs_f64()
+}
+
+/// The queue's cost per match against one process playing the same plan on one core (both
+/// timed from process start to exit, bots loaded from the same artifact cache), for batches of
+/// 1, 10 and 50 matches per message, on millisecond matches (two trivial Azul bots): printed,
+/// with the smallest batch that reaches 90% of the single process's throughput. Asserted: every
+/// batch size delivers every match.
+#[test]
+fn the_queue_costs_per_match_and_the_batch_that_amortises_it_are_printed() {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let dir = fresh_scratch("nats-batches");
+    let (_, total) = planned_round_robin(&dir, &["fx-trivial", "azul-trivial"], "1..100");
+    assert_eq!(total, 200);
+    let plan = dir.join("plan.jsonl");
+    let plan = plan.to_str().unwrap();
+    let arena_binary = env!("CARGO_BIN_EXE_arena");
+    let single_db = dir.join("one-core.sqlite");
+    let single = timed(
+        Command::new(arena_binary)
+            .args(["tournament", "run-plan", plan, "--jobs", "1", "--quiet", "--db"])
+            .arg(&single_db),
+    );
+    let idle_exit = 1.0;
+    let mut reached = None;
+    let mut lines = Vec::new();
+    for batch in [1usize, 10, 50] {
+        let nats = Nats::start(&dir.join(format!("nats-{batch}")));
+        let enqueued = arena(&["tournament", "enqueue", "--nats", &nats.url, plan, "--batch", &batch.to_string()]);
+        assert_eq!(enqueued.status.code(), Some(0), "{}", stderr(&enqueued));
+        let seconds =
+            timed(Command::new(arena_binary).args(["worker", "--nats", &nats.url, "--idle-exit", "1", "--quiet"]))
+                - idle_exit;
+        let collected = dir.join(format!("batch-{batch}.sqlite"));
+        let out = arena(&["tournament", "collect", "--nats", &nats.url, "-o", collected.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "batch {batch}: {}", stderr(&out));
+        assert!(stderr(&out).contains("200 planned, 200 merged"), "batch {batch}: {}", stderr(&out));
+        let throughput = single / seconds;
+        if throughput >= 0.9 && reached.is_none() {
+            reached = Some(batch);
+        }
+        lines.push(format!(
+            "  batch {batch:>3}: {:>6.0} us per match more than one process ({:.0}% of its throughput)",
+            (seconds - single) / total as f64 * 1e6,
+            throughput * 100.0
+        ));
+    }
+    println!("nats queue, {total} trivial Azul matches, one worker vs one process on one core ({single:.2} s):");
+    for line in lines {
+        println!("{line}");
+    }
+    match reached {
+        Some(batch) => println!("  90% of one process's throughput from batches of {batch}"),
+        None => println!("  90% of one process's throughput: not reached with batches of up to 50"),
+    }
+}
