@@ -72,7 +72,9 @@ pub fn work(
         })?;
         work.get_consumer(WORKERS).await.map_err(nats("opening the workers' consumer"))
     })?;
-    let label = format!("worker {} pid {}", std::env::var("HOSTNAME").unwrap_or_default(), std::process::id());
+    // Who played a result, for `collect`'s messages: this machine and process.
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").or_else(|_| std::env::var("HOSTNAME"));
+    let label = format!("worker pid {} on {}", std::process::id(), host.as_deref().map_or("?", str::trim));
     let ack_wait = consumer.cached_info().config.ack_wait;
     let mut pools = Pools::new();
     let mut report = WorkerReport::default();
@@ -163,11 +165,6 @@ fn play_batch(
             let _ = queue.block_on(message.ack_with(AckKind::Nak(Some(Duration::from_secs(1)))));
             return Ok(());
         };
-        if stored.played {
-            report.played += 1;
-        } else {
-            report.not_played += 1;
-        }
         results.push(stored);
         if touched.elapsed() > ack_wait / 3 {
             queue.block_on(message.ack_with(AckKind::Progress)).map_err(nats("extending the ack wait"))?;
@@ -176,6 +173,9 @@ fn play_batch(
     }
     // Acked only once the results stream holds every result of the batch.
     queue.publish_results(&digest, &results, label)?;
+    let played = results.iter().filter(|stored| stored.played).count();
+    report.played += played;
+    report.not_played += results.len() - played;
     queue.block_on(message.double_ack()).map_err(nats("acking a batch"))?;
     report.batches += 1;
     Ok(())
