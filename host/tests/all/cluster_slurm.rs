@@ -129,6 +129,22 @@ PartitionName=arena Nodes={host} Default=YES MaxTime=INFINITE State=UP
     }
 }
 
+impl Slurm {
+    /// `scontrol requeue` of a failed array task, asked until it is pending (a requeue that
+    /// lands while Slurm still completes the failed task is not taken), then made eligible now
+    /// (a requeued job otherwise waits two minutes).
+    fn requeue(&self, job: &str, task: usize) {
+        let requeued = Instant::now();
+        while self.task_state(job, task) == "FAILED" {
+            assert!(requeued.elapsed() < Duration::from_secs(60), "task {task} was never requeued:\n{}", self.logs());
+            // Give slurmd a moment to finish with the failed run before it is asked to start it again.
+            std::thread::sleep(Duration::from_millis(500));
+            run_ok(self.command("scontrol").args(["requeue", &format!("{job}_{task}")]), "scontrol requeue");
+        }
+        let _ = self.command("scontrol").args(["update", &format!("JobId={job}_{task}"), "StartTime=now"]).output();
+    }
+}
+
 impl Drop for Slurm {
     fn drop(&mut self) {
         for daemon in ["slurmd", "slurmctld"] {
@@ -209,24 +225,20 @@ fn a_plan_runs_as_a_slurm_job_array_survives_a_killed_task_and_merges_to_the_sin
     }
     let after_kill = recorded(&shard_db(task));
     assert!(after_kill < per_shard, "task {task} was killed before the end of its shard ({after_kill})");
-    // A requeued job waits two minutes before it is eligible again; an operator in a hurry (and
-    // this test) makes it eligible now.
-    // A requeue that lands while Slurm still completes the failed task (its epilog) is not
-    // taken: the task stays FAILED. Asked again until it is pending, as an operator would.
-    let requeued = Instant::now();
-    while slurm.task_state(&job, task) == "FAILED" {
-        assert!(requeued.elapsed() < Duration::from_secs(60), "task {task} was never requeued:\n{}", slurm.logs());
-        run_ok(slurm.command("scontrol").args(["requeue", &format!("{job}_{task}")]), "scontrol requeue");
-        std::thread::sleep(Duration::from_millis(500));
-    }
-    let _ = slurm.command("scontrol").args(["update", &format!("JobId={job}_{task}"), "StartTime=now"]).output();
+    // Requeued as an administrator would, and made eligible at once (see `Slurm::requeue`).
+    slurm.requeue(&job, task);
 
     // Every task completes (the requeued one too); then the merge job runs, as `afterany` would
-    // start it, and finds everything.
+    // start it, and finds everything. A requeued task that slurmd refuses to launch while it
+    // still cleans up the killed one ("Job N already killed, do not launch batch job") fails
+    // again at once: requeued again, as an operator would.
     loop {
         let states: Vec<String> = (0..8).map(|shard| slurm.task_state(&job, shard)).collect();
         if states.iter().all(|state| state == "COMPLETED") {
             break;
+        }
+        if states[task] == "FAILED" {
+            slurm.requeue(&job, task);
         }
         let failed_log = std::fs::read_to_string(dir.join(format!("results/shard-{task}.log"))).unwrap_or_default();
         assert!(
