@@ -36,7 +36,9 @@ fn registered() -> BTreeSet<String> {
 #[test]
 fn every_engine_and_wit_package_is_a_registered_game() {
     assert_eq!(folders("games", "core"), registered(), "games/<game> folders vs registry::games()");
-    assert_eq!(folders("wit", "common"), registered(), "wit/<game> folders vs registry::games()");
+    // `common` is every game's shared types, `wasi` the world of bots that are plain programs.
+    let wit_games: BTreeSet<String> = folders("wit", "common").into_iter().filter(|name| name != "wasi").collect();
+    assert_eq!(wit_games, registered(), "wit/<game> folders vs registry::games()");
 }
 
 #[test]

@@ -20,5 +20,6 @@ mod paint_protocol;
 mod profiler;
 mod protocol;
 mod sandbox;
+mod stdio_python;
 mod suitebot;
 mod suitebot_protocol;

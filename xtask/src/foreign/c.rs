@@ -61,14 +61,15 @@ fn bindings_dir(root: &Path, game: &str) -> PathBuf {
     sdk_dir(root).join("bindings").join(game)
 }
 
-/// Every game with a WIT package: the folders of `wit/` except the shared `common` package.
+/// Every game with a WIT package: the folders of `wit/` except the shared `common` package and
+/// `wasi` (the world of bots that are plain programs).
 fn games(root: &Path) -> Result<Vec<String>> {
     let wit = root.join("wit");
     let mut games = Vec::new();
     for entry in std::fs::read_dir(&wit).with_context(|| format!("cannot read {}", wit.display()))? {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if entry.path().is_dir() && name != "common" {
+        if entry.path().is_dir() && name != "common" && name != "wasi" {
             games.push(name);
         }
     }

@@ -11,6 +11,16 @@
 //! Sources by language: C compiles every `*.c` file in the folder ([`c`]); Python's entry module
 //! is `app.py` ([`python`]); JavaScript's is `bot.js` ([`js`]). The built component is named after
 //! the folder.
+//!
+//! A bot that is an ordinary program speaking its game's original line protocol on stdin and
+//! stdout says `"protocol": "stdio"` and names its script (Python only, so far):
+//!
+//! ```json
+//! { "language": "python", "protocol": "stdio", "game": "paint", "main": "bot.py" }
+//! ```
+//!
+//! It is built into a WASI command (`wit/wasi/`, world `command`) that runs the script as
+//! `python bot.py` would.
 
 pub mod c;
 pub mod js;
@@ -80,6 +90,9 @@ pub struct ForeignBot {
     pub language: Language,
     /// The game, as `arena match --game` spells it; the WIT package is `wit/<game>/`.
     pub game: String,
+    /// For a program speaking the game's line protocol on stdin/stdout: its main script
+    /// (`"protocol": "stdio"`, `"main"`); `None` for a bot of the game's WIT world.
+    pub stdio_main: Option<String>,
 }
 
 impl ForeignBot {
@@ -107,14 +120,28 @@ impl ForeignBot {
         if !root.join("wit").join(&game).is_dir() {
             bail!("{}: no WIT package for game {game:?} (looked in wit/{game}/)", manifest_path.display());
         }
+        let stdio_main = match manifest["protocol"].as_str().unwrap_or("wit") {
+            "wit" => None,
+            "stdio" if language == Language::Python => Some(field("main")?),
+            "stdio" => bail!(
+                "{}: a stdin/stdout bot is built from Python only so far (componentize-js reads no \
+                 synchronous stdin)",
+                manifest_path.display()
+            ),
+            other => bail!("{}: unknown protocol {other:?} (\"wit\" or \"stdio\")", manifest_path.display()),
+        };
         let dir = dir.canonicalize().with_context(|| format!("cannot resolve {}", dir.display()))?;
         let name = dir.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_else(|| "bot".into());
-        Ok(ForeignBot { name, dir, language, game })
+        Ok(ForeignBot { name, dir, language, game, stdio_main })
     }
 
-    /// The WIT package folder of the bot's game.
+    /// The WIT package folder of the bot's world: the game's, or `wit/wasi/` for a program
+    /// speaking the line protocol.
     pub fn wit_dir(&self, root: &Path) -> PathBuf {
-        root.join("wit").join(&self.game)
+        match self.stdio_main {
+            Some(_) => root.join("wit").join("wasi"),
+            None => root.join("wit").join(&self.game),
+        }
     }
 }
 
@@ -206,7 +233,7 @@ pub fn input_digest(root: &Path, bot: &ForeignBot) -> Result<String> {
 
 /// Every file under `dir`, leaving out hidden entries and the caches toolchains write into
 /// source folders (`__pycache__`, `node_modules`).
-fn list_files(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
+pub(crate) fn list_files(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
     for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
         let path = entry?.path();
         let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();

@@ -38,6 +38,9 @@ fn venv_program(venv: &Path, name: &str) -> PathBuf {
 
 /// Builds `bot` into `out`.
 pub fn build(root: &Path, bot: &ForeignBot, out: &Path) -> Result<()> {
+    if let Some(main) = &bot.stdio_main {
+        return build_stdio(root, bot, main, out);
+    }
     let app = bot.dir.join(format!("{APP_MODULE}.py"));
     if !app.is_file() {
         bail!("{} is missing: a Python bot's entry module is {APP_MODULE}.py, defining `Player`", app.display());
@@ -53,23 +56,40 @@ pub fn build(root: &Path, bot: &ForeignBot, out: &Path) -> Result<()> {
     copy_tree(&bot.dir, &stage_bot, &not_a_source)?;
     copy_tree(&root.join("guest-sdk").join("python"), &stage_sdk, &not_a_source)?;
 
+    componentize(
+        root,
+        &componentize_py,
+        (&bot.wit_dir(root), WORLD, APP_MODULE),
+        &[&stage_bot, &stage_sdk],
+        out,
+        "in its messages, /0/ is the bot folder and /1/ the SDK",
+    )
+}
+
+/// Runs componentize-py on `module` of world `wit.1` in `wit.0`, the `paths` on its Python path,
+/// into `out` (written beside it and renamed, so a failed build leaves no truncated component).
+fn componentize(
+    root: &Path,
+    componentize_py: &Path,
+    wit: (&Path, &str, &str),
+    paths: &[&Path],
+    out: &Path,
+    hint: &str,
+) -> Result<()> {
+    let (wit_dir, world, module) = wit;
     // Without VIRTUAL_ENV, componentize-py adds the site-packages of the Python running it (the
     // toolchain's own venv) to the bot's path; point it at an empty one so that a bot gets only
     // its folder and the SDK. Third-party pure-Python packages go into the bot folder.
-    let no_site = tools.join("no-site");
+    let no_site = toolchain_dir(root).join("no-site");
     std::fs::create_dir_all(no_site.join("lib").join("python").join("site-packages"))
         .with_context(|| format!("cannot create {}", no_site.display()))?;
-
-    // Written beside `out` and renamed, so a failed build leaves no truncated component.
     let partial = out.with_extension("wasm.partial");
-    let mut command = Command::new(&componentize_py);
+    let mut command = Command::new(componentize_py);
+    command.arg("-d").arg(wit_dir).args(["-w", world, "componentize", module]);
+    for path in paths {
+        command.arg("-p").arg(path);
+    }
     command
-        .arg("-d")
-        .arg(bot.wit_dir(root))
-        .args(["-w", WORLD, "componentize", APP_MODULE, "-p"])
-        .arg(&stage_bot)
-        .arg("-p")
-        .arg(&stage_sdk)
         .arg("-o")
         .arg(&partial)
         .env("VIRTUAL_ENV", &no_site)
@@ -77,14 +97,141 @@ pub fn build(root: &Path, bot: &ForeignBot, out: &Path) -> Result<()> {
         .env("RUST_BACKTRACE", "0")
         .env("RUST_LIB_BACKTRACE", "0")
         .current_dir(root);
-    let built = run_command(&mut command);
-    if let Err(err) = built {
+    if let Err(err) = run_command(&mut command) {
         let _ = std::fs::remove_file(&partial);
         // componentize-py runs the bot's imports at build time and names files by their place
         // on the interpreter's path.
-        return Err(err).context("componentize-py failed; in its messages, /0/ is the bot folder and /1/ the SDK");
+        return Err(err).context(format!("componentize-py failed; {hint}"));
     }
     std::fs::rename(&partial, out).with_context(|| format!("cannot move {} to {}", partial.display(), out.display()))
+}
+
+/// The module that runs a stdin/stdout bot's script ([`STDIO_MAIN_TEMPLATE`]).
+const STDIO_MAIN_MODULE: &str = "arena_stdio_main";
+
+/// The stdin/stdout bot's entry module, `{MAIN}` replaced by the script's name (a Python string
+/// literal). At build time, which componentize-py snapshots, it compiles the script and imports
+/// what the script imports (the standard library's modules, the bot's own and the vendored
+/// packages in its folder): the arena's sandbox has no file system, so nothing can be read
+/// later, and a snapshot starts without paying for the imports. At run time, `wasi:cli/run`,
+/// it executes the script as `python bot.py` would, stdin and stdout being the line protocol.
+const STDIO_MAIN_TEMPLATE: &str = r#""""Runs a stdin/stdout bot's script (written by `cargo xtask build-bot`)."""
+import ast
+import importlib
+import os
+import sys
+
+_MAIN = {MAIN}
+_HERE = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(_HERE, _MAIN), encoding="utf-8") as _file:
+    _SOURCE = _file.read()
+_CODE = compile(_SOURCE, _MAIN, "exec")
+
+
+def _imports(node, guarded=False):
+    """(module, guarded) for every import in the script; guarded: inside a try statement."""
+    guarded = guarded or isinstance(node, ast.Try)
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            yield alias.name, guarded
+    elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+        yield node.module, guarded
+    for child in ast.iter_child_nodes(node):
+        yield from _imports(child, guarded)
+
+
+for _name, _guarded in sorted(set(_imports(ast.parse(_SOURCE)))):
+    try:
+        importlib.import_module(_name)
+    except ImportError as _error:
+        if not _guarded:
+            raise SystemExit(
+                f"{_MAIN} imports {_name}, which is neither in the standard library nor a "
+                f"pure-Python module in the bot's folder ({_error}); a native extension cannot "
+                "be loaded in the arena"
+            ) from None
+
+
+class Run:
+    def run(self) -> None:
+        sys.argv = [_MAIN]
+        exec(_CODE, {"__name__": "__main__", "__file__": _MAIN, "__builtins__": __builtins__})
+"#;
+
+/// Checks every Python file of a folder for syntax errors (the folder is the argument); prints
+/// `file:line: message` for each and exits 1 if any.
+const SYNTAX_CHECK: &str = r#"
+import pathlib, sys
+root = pathlib.Path(sys.argv[1])
+bad = 0
+for path in sorted(root.rglob("*.py")):
+    try:
+        compile(path.read_text(encoding="utf-8"), str(path.relative_to(root)), "exec")
+    except SyntaxError as err:
+        print(f"{err.filename}:{err.lineno}: {err.msg}", file=sys.stderr)
+        bad += 1
+sys.exit(1 if bad else 0)
+"#;
+
+/// Refuses a folder with a Python syntax error, naming each file and line (checked by the
+/// machine's `python3` before anything is built).
+fn check_syntax(dir: &Path) -> Result<()> {
+    let output = Command::new(PYTHON)
+        .args(["-c", SYNTAX_CHECK])
+        .arg(dir)
+        .output()
+        .with_context(|| format!("cannot run {PYTHON} to check the bot's syntax"))?;
+    if !output.status.success() {
+        bail!("syntax errors in {}:\n{}", dir.display(), String::from_utf8_lossy(&output.stderr).trim_end());
+    }
+    Ok(())
+}
+
+/// Refuses a folder holding native extensions (`.so`, `.pyd`, `.dylib`), naming them.
+fn refuse_native_extensions(dir: &Path) -> Result<()> {
+    let mut files = Vec::new();
+    super::list_files(dir, &mut files)?;
+    let native: Vec<String> = files
+        .iter()
+        .filter(|file| file.extension().is_some_and(|ext| ext == "so" || ext == "pyd" || ext == "dylib"))
+        .map(|file| file.strip_prefix(dir).unwrap_or(file).display().to_string())
+        .collect();
+    if !native.is_empty() {
+        bail!(
+            "{} holds native extensions, which the arena cannot load (it runs pure Python): {}",
+            dir.display(),
+            native.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// Builds a Python program that speaks its game's line protocol on stdin/stdout, unchanged,
+/// into a WASI command: its folder (helper modules, vendored pure-Python packages) plus
+/// [`STDIO_MAIN_TEMPLATE`], snapshotted by componentize-py.
+fn build_stdio(root: &Path, bot: &ForeignBot, main: &str, out: &Path) -> Result<()> {
+    if !bot.dir.join(main).is_file() {
+        bail!("{} is missing: bot.json names it as the bot's main script", bot.dir.join(main).display());
+    }
+    refuse_native_extensions(&bot.dir)?;
+    check_syntax(&bot.dir)?;
+
+    let componentize_py = ensure_toolchain(root)?;
+    let stage = toolchain_dir(root).join("stage").join(&bot.name);
+    let stage_bot = stage.join("bot");
+    fresh_stage(&stage)?;
+    copy_tree(&bot.dir, &stage_bot, &not_a_source)?;
+    let literal = serde_json::to_string(main)?;
+    std::fs::write(stage_bot.join(format!("{STDIO_MAIN_MODULE}.py")), STDIO_MAIN_TEMPLATE.replace("{MAIN}", &literal))
+        .context("cannot write the bot's entry module")?;
+    componentize(
+        root,
+        &componentize_py,
+        (&bot.wit_dir(root), "command", STDIO_MAIN_MODULE),
+        &[&stage_bot],
+        out,
+        "in its messages, /0/ is the bot folder",
+    )
 }
 
 /// What is not copied into the stage: byte-code caches and built components (componentize-py
@@ -148,4 +295,42 @@ fn ensure_toolchain(root: &Path) -> Result<PathBuf> {
 fn installed_version(componentize_py: &Path) -> Option<String> {
     let output = Command::new(componentize_py).arg("--version").output().ok()?;
     output.status.success().then(|| String::from_utf8_lossy(&output.stdout).trim().to_owned())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn folder(name: &str, files: &[(&str, &str)]) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("xtask-python-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for (path, text) in files {
+            let path = dir.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn a_syntax_error_is_named_by_file_and_line() {
+        let dir = folder("syntax", &[("bot.py", "import sys\n\nprint(sys.argv\n"), ("helper.py", "x = 1\n")]);
+        let message = format!("{:#}", check_syntax(&dir).unwrap_err());
+        assert!(message.contains("bot.py:3:"), "{message}");
+        assert!(!message.contains("helper.py"), "{message}");
+        std::fs::write(dir.join("bot.py"), "print(1)\n").unwrap();
+        check_syntax(&dir).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_native_extension_is_refused_by_name() {
+        let dir = folder("native", &[("bot.py", "import numpy\n"), ("numpy/__init__.py", ""), ("numpy/core.so", "")]);
+        let message = format!("{:#}", refuse_native_extensions(&dir).unwrap_err());
+        assert!(message.contains("numpy/core.so"), "{message}");
+        std::fs::remove_file(dir.join("numpy/core.so")).unwrap();
+        refuse_native_extensions(&dir).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -1,0 +1,71 @@
+//! Issue "bring your own stdin/stdout bot": an ordinary Python program speaking Paint's original
+//! protocol on stdin/stdout, with a helper module and a vendored pure-Python package
+//! (`tests/foreign-bots/fx-stdio-py`), built unchanged into a WASI command by `cargo xtask
+//! build-bot` (as `cargo xtask bots` builds it), plays a match; the same program run natively
+//! (`python3 main.py`) on the lines the arena sent it answers the same moves. The fixture logs
+//! each line it reads to stderr, as a program logs, which is how the test knows the lines.
+//!
+//! Needs the bots built (`cargo xtask bots`) and `python3`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use arena_host::Budget;
+use arena_host::log::LogSource;
+use arena_host::record::MatchRecord;
+use arena_paint::Paint;
+use arena_tests::{arena, bot_path, logged, workspace_root};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+#[test]
+fn a_stdio_python_program_plays_the_moves_it_plays_natively() {
+    let entry = arena_host::registry::find_game("paint").unwrap();
+    let paths = [bot_path("fx-stdio-py"), bot_path("paint-random")];
+    let options = [("turns".to_owned(), "12".to_owned())];
+    let played = entry.play(arena(), &paths, &options, 7, Budget::default()).unwrap();
+    let record: MatchRecord<Paint> = serde_json::from_str(&played.replay).unwrap();
+    let player = &record.result.players[0];
+    assert_eq!((player.traps, player.invalid_actions, player.skipped_turns, player.forfeit), (0, 0, 0, false));
+    assert_eq!(record.result.turns, 12);
+
+    // The lines the arena sent, from the bot's own log; its answers, from the replay.
+    let seat_turns = std::iter::once(&record.setup[0]).chain(record.turns.iter().flat_map(|turn| &turn.seats));
+    let lines: Vec<String> = seat_turns
+        .filter(|seat_turn| seat_turn.seat == 0)
+        .flat_map(|seat_turn| logged(seat_turn, LogSource::Stderr))
+        .flat_map(|text| {
+            text.lines().filter_map(|line| line.strip_prefix("in: ")).map(str::to_owned).collect::<Vec<_>>()
+        })
+        .collect();
+    assert_eq!(lines.len(), 13, "the greeting and 12 states: {lines:?}");
+    let answers: Vec<serde_json::Value> = record
+        .turns
+        .iter()
+        .flat_map(|turn| &turn.seats)
+        .filter(|seat_turn| seat_turn.seat == 0)
+        .map(|seat_turn| serde_json::to_value(seat_turn.answer.as_ref().expect("an answer every turn")).unwrap())
+        .collect();
+
+    let script = workspace_root().join("tests/foreign-bots/fx-stdio-py/main.py");
+    let mut native = Command::new("python3")
+        .arg(&script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("python3 runs");
+    native.stdin.take().unwrap().write_all((lines.join("\n") + "\n").as_bytes()).unwrap();
+    let output = native.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let printed: Vec<serde_json::Value> =
+        String::from_utf8(output.stdout).unwrap().lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    assert_eq!(printed[0], serde_json::json!({"ready": true}));
+    assert_eq!(printed.len(), answers.len() + 1);
+    for (turn, (native, arena)) in printed[1..].iter().zip(&answers).enumerate() {
+        assert_eq!(
+            (&native["type"], &native["direction"]),
+            (&arena["type"], &arena["direction"]),
+            "turn {turn}: natively {native}, in the arena {arena}"
+        );
+    }
+}
