@@ -1,8 +1,9 @@
 //! `arena tournament`: `init` prints a starter SPEC, `run` plays (or resumes) a SPEC into its
 //! database with progress, `show` prints a database's leaderboard (also during a run), `plan`
 //! writes every match of a SPEC as JSON lines, `run-plan` plays one shard of such a plan into its
-//! own database, `merge` joins the shards' databases, and `emit slurm` prints the batch scripts
-//! that run a plan's shards as a Slurm job array.
+//! own database, `merge` joins the shards' databases, `emit slurm` and `emit k8s` print what runs
+//! a plan's shards on a cluster scheduler, and (feature `nats`) `enqueue` and `collect` put a plan
+//! on a NATS JetStream work queue for `arena worker`s and merge what they played.
 
 use anyhow::Context;
 use arena_host::engine::ArenaOptions;
@@ -31,6 +32,8 @@ Examples:
   arena tournament run-plan plan.jsonl --shard 0/3 --db shard-0.sqlite   # likewise 1/3, 2/3
   arena tournament merge shard-0.sqlite shard-1.sqlite shard-2.sqlite -o all.sqlite
   arena tournament emit slurm --plan plan.jsonl --shards 8 > shards.sbatch   # see `emit slurm --help`
+  arena tournament enqueue --nats nats://127.0.0.1:4222 plan.jsonl   # then `arena worker --nats ...`, see its --help
+  arena tournament collect --nats nats://127.0.0.1:4222 -o all.sqlite
   arena tournament run spec.toml --replays replays/ && arena tournament report tournament.sqlite -o site/";
 
 #[derive(Debug, Subcommand)]

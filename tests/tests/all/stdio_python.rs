@@ -69,3 +69,49 @@ fn a_stdio_python_program_plays_the_moves_it_plays_natively() {
         );
     }
 }
+
+/// Issue item 2: the example `bots-examples/paint-stdio-py` is the program its author runs with
+/// `python3 bot.py`, unchanged. It plays a match in the arena; the engine re-steps the recorded
+/// actions, the host's own renderer (`protocol::paint::state_line`) gives each state line seat 0
+/// was sent, and the program run natively on those lines answers every move the arena recorded.
+#[test]
+fn the_python_paint_example_answers_natively_what_it_answered_in_the_arena() {
+    use arena_game::Game;
+    let options = [("turns".to_owned(), "15".to_owned())];
+    let entry = arena_host::registry::find_game("paint").unwrap();
+    let paths = [bot_path("paint-stdio-py"), bot_path("paint-random")];
+    let played = entry.play(arena(), &paths, &options, 4, Budget::default()).unwrap();
+    let record: MatchRecord<Paint> = serde_json::from_str(&played.replay).unwrap();
+    assert_eq!(record.result.players[0].invalid_actions, 0);
+
+    let mut game = Paint::new(&Paint::config_from_options(&options).unwrap(), 2, record.seed).unwrap();
+    let mut lines = vec![format!("{{\"player_id\":\"{}\"}}", arena_host::protocol::paint::player_id(0))];
+    let mut answers = Vec::new();
+    for turn in &record.turns {
+        lines.push(arena_host::protocol::paint::state_line(&game.observe(0)));
+        let ours = turn.seats.iter().find(|seat_turn| seat_turn.seat == 0).unwrap();
+        answers.push(serde_json::to_value(ours.answer.as_ref().expect("an answer every turn")).unwrap());
+        let actions: Vec<_> = turn.seats.iter().map(|seat_turn| (seat_turn.seat, seat_turn.applied)).collect();
+        game.step(&actions).unwrap();
+        assert_eq!(format!("{:016x}", game.state_hash()), turn.state_hash, "turn {}", turn.turn);
+    }
+    assert_eq!(answers.len(), 15);
+
+    let script = workspace_root().join("bots-examples/paint-stdio-py/bot.py");
+    let mut native = Command::new("python3")
+        .arg(&script)
+        .current_dir(script.parent().unwrap())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 runs");
+    native.stdin.take().unwrap().write_all((lines.join("\n") + "\n").as_bytes()).unwrap();
+    let output = native.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let printed: Vec<serde_json::Value> =
+        String::from_utf8(output.stdout).unwrap().lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    assert_eq!(printed.len(), answers.len() + 1);
+    for (turn, (native, arena)) in printed[1..].iter().zip(&answers).enumerate() {
+        assert_eq!((&native["type"], &native["direction"]), (&arena["type"], &arena["direction"]), "turn {turn}");
+    }
+}
