@@ -46,9 +46,17 @@ fn a_stdio_python_program_plays_the_moves_it_plays_natively() {
         .map(|seat_turn| serde_json::to_value(seat_turn.answer.as_ref().expect("an answer every turn")).unwrap())
         .collect();
 
-    let script = workspace_root().join("tests/foreign-bots/fx-stdio-py/main.py");
+    assert_native_moves("tests/foreign-bots/fx-stdio-py/main.py", &lines, &answers);
+}
+
+/// Runs `script` (from the workspace root) with `python3` in its folder, `lines` on its stdin;
+/// asserts it says it is ready, then answers each state with the move of `answers` (as the replay
+/// records them).
+fn assert_native_moves(script: &str, lines: &[String], answers: &[serde_json::Value]) {
+    let script = workspace_root().join(script);
     let mut native = Command::new("python3")
         .arg(&script)
+        .current_dir(script.parent().unwrap())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -61,7 +69,7 @@ fn a_stdio_python_program_plays_the_moves_it_plays_natively() {
         String::from_utf8(output.stdout).unwrap().lines().map(|line| serde_json::from_str(line).unwrap()).collect();
     assert_eq!(printed[0], serde_json::json!({"ready": true}));
     assert_eq!(printed.len(), answers.len() + 1);
-    for (turn, (native, arena)) in printed[1..].iter().zip(&answers).enumerate() {
+    for (turn, (native, arena)) in printed[1..].iter().zip(answers).enumerate() {
         assert_eq!(
             (&native["type"], &native["direction"]),
             (&arena["type"], &arena["direction"]),
@@ -97,21 +105,5 @@ fn the_python_paint_example_answers_natively_what_it_answered_in_the_arena() {
     }
     assert_eq!(answers.len(), 15);
 
-    let script = workspace_root().join("bots-examples/paint-stdio-py/bot.py");
-    let mut native = Command::new("python3")
-        .arg(&script)
-        .current_dir(script.parent().unwrap())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3 runs");
-    native.stdin.take().unwrap().write_all((lines.join("\n") + "\n").as_bytes()).unwrap();
-    let output = native.wait_with_output().unwrap();
-    assert!(output.status.success());
-    let printed: Vec<serde_json::Value> =
-        String::from_utf8(output.stdout).unwrap().lines().map(|line| serde_json::from_str(line).unwrap()).collect();
-    assert_eq!(printed.len(), answers.len() + 1);
-    for (turn, (native, arena)) in printed[1..].iter().zip(&answers).enumerate() {
-        assert_eq!((&native["type"], &native["direction"]), (&arena["type"], &arena["direction"]), "turn {turn}");
-    }
+    assert_native_moves("bots-examples/paint-stdio-py/bot.py", &lines, &answers);
 }
