@@ -268,8 +268,8 @@ pub fn run_plan(
 
 /// A played match, ready to record: what happened, digested on the worker that played it.
 pub(crate) enum Finished {
-    /// Played to the end: the result and its replay's digest.
-    Played { played: PoolMatch, replay_digest: String },
+    /// Played to the end (its result, and the digest a merge compares).
+    Played(PoolMatch),
     /// Not played, for a reason the bots own (recorded as not played).
     NotPlayed(String),
     /// The host lacked a resource: not recorded, so the next run retries it.
@@ -280,9 +280,11 @@ impl Finished {
     /// The match as a database stores it; `None` for a match to retry.
     pub(crate) fn stored(&self, planned: &PlannedMatch) -> Option<StoredMatch> {
         let outcome = match self {
-            Finished::Played { played, replay_digest } => {
-                Outcome::Played { result: &played.result, seat_turns: &played.seat_turns, replay_digest }
-            }
+            Finished::Played(played) => Outcome::Played {
+                result: &played.result,
+                seat_turns: &played.seat_turns,
+                replay_digest: &played.digest,
+            },
             Finished::NotPlayed(why) => Outcome::NotPlayed(why),
             Finished::Retry => return None,
         };
@@ -299,11 +301,10 @@ pub(crate) fn finish(
 ) -> Result<Finished, TournamentError> {
     match played {
         Ok(played) => {
-            let replay_digest = played.digest.clone();
             if let (Some(dir), Some(replay)) = (replays, &played.replay) {
                 keep_replay(dir, &planned.id, replay)?;
             }
-            Ok(Finished::Played { played, replay_digest })
+            Ok(Finished::Played(played))
         }
         Err(PlayError::Match(MatchError::HostResources { .. })) => Ok(Finished::Retry),
         Err(err) => Ok(Finished::NotPlayed(err.to_string())),
@@ -333,7 +334,7 @@ impl Recorder {
         match finished.stored(planned) {
             Some(stored) => {
                 self.store.insert_stored(&stored)?;
-                if let Finished::Played { played, .. } = &finished {
+                if let Finished::Played(played) = &finished {
                     self.forfeits += played.result.players.iter().filter(|player| player.forfeit).count();
                     self.report.played += 1;
                 } else {
