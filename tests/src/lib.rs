@@ -115,6 +115,32 @@ pub fn assert_fuel_books_balance<G: Game>(record: &MatchRecord<G>) {
 }
 
 /// Seat `seat`'s part of every turn, in order.
+/// Runs `interpreter script` (`script` from the workspace root) natively, in the script's folder,
+/// with `lines` on its stdin, as a program's author runs it; returns the lines it printed,
+/// asserting that it exited successfully.
+pub fn run_natively(interpreter: &str, script: &str, lines: &[String]) -> Vec<String> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let script = workspace_root().join(script);
+    let mut native = Command::new(interpreter)
+        .arg(&script)
+        .current_dir(script.parent().unwrap_or(&script))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|err| panic!("cannot run {interpreter}: {err}"));
+    let mut stdin = native.stdin.take().unwrap_or_else(|| panic!("{interpreter} has no stdin"));
+    stdin
+        .write_all((lines.join("\n") + "\n").as_bytes())
+        .unwrap_or_else(|err| panic!("writing to {interpreter}: {err}"));
+    drop(stdin);
+    let output = native.wait_with_output().unwrap_or_else(|err| panic!("waiting for {interpreter}: {err}"));
+    assert!(output.status.success(), "{interpreter} {} failed: {}", script.display(), output.status);
+    String::from_utf8_lossy(&output.stdout).lines().map(str::to_owned).collect()
+}
+
+/// Seat `seat`'s turns, in order.
 pub fn turns_of<G: Game>(record: &MatchRecord<G>, seat: usize) -> Vec<&SeatTurn<G>> {
     record.turns.iter().flat_map(|turn| &turn.seats).filter(|seat_turn| seat_turn.seat == seat).collect()
 }

@@ -20,6 +20,7 @@ mod paint_protocol;
 mod profiler;
 mod protocol;
 mod sandbox;
+mod stdio_js;
 mod stdio_python;
 mod suitebot;
 mod suitebot_protocol;

@@ -13,9 +13,7 @@ use arena_host::Budget;
 use arena_host::log::LogSource;
 use arena_host::record::MatchRecord;
 use arena_paint::Paint;
-use arena_tests::{arena, bot_path, logged, workspace_root};
-use std::io::Write;
-use std::process::{Command, Stdio};
+use arena_tests::{arena, bot_path, logged, run_natively};
 
 #[test]
 fn a_stdio_python_program_plays_the_moves_it_plays_natively() {
@@ -53,20 +51,8 @@ fn a_stdio_python_program_plays_the_moves_it_plays_natively() {
 /// asserts it says it is ready, then answers each state with the move of `answers` (as the replay
 /// records them).
 fn assert_native_moves(script: &str, lines: &[String], answers: &[serde_json::Value]) {
-    let script = workspace_root().join(script);
-    let mut native = Command::new("python3")
-        .arg(&script)
-        .current_dir(script.parent().unwrap())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("python3 runs");
-    native.stdin.take().unwrap().write_all((lines.join("\n") + "\n").as_bytes()).unwrap();
-    let output = native.wait_with_output().unwrap();
-    assert!(output.status.success());
     let printed: Vec<serde_json::Value> =
-        String::from_utf8(output.stdout).unwrap().lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+        run_natively("python3", script, lines).iter().map(|line| serde_json::from_str(line).unwrap()).collect();
     assert_eq!(printed[0], serde_json::json!({"ready": true}));
     assert_eq!(printed.len(), answers.len() + 1);
     for (turn, (native, arena)) in printed[1..].iter().zip(answers).enumerate() {

@@ -32,17 +32,20 @@ const PINS: [&str; 2] = ["package.json", "package-lock.json"];
 const STAMP: &str = ".installed-lock.json";
 
 /// Where the toolchain and the staged sources live.
-fn toolchain_dir(root: &Path) -> PathBuf {
+pub(super) fn toolchain_dir(root: &Path) -> PathBuf {
     target_dir(root).join("toolchains").join("js")
 }
 
 /// The JS layer's folder (the `arena/` modules, the README, the pins).
-fn sdk_dir(root: &Path) -> PathBuf {
+pub(super) fn sdk_dir(root: &Path) -> PathBuf {
     root.join("guest-sdk").join("js")
 }
 
 /// Builds `bot` into `out`.
 pub fn build(root: &Path, bot: &ForeignBot, out: &Path) -> Result<()> {
+    if let Some(main) = &bot.stdio_main {
+        return super::js_stdio::build(root, bot, main, out);
+    }
     let entry = bot.dir.join(ENTRY);
     if !entry.is_file() {
         bail!(
@@ -65,18 +68,29 @@ pub fn build(root: &Path, bot: &ForeignBot, out: &Path) -> Result<()> {
     }
     copy_tree(&sdk_dir(root).join("arena"), &layer, &|_| false)?;
 
+    componentize(&cli, &stage, ENTRY, (&bot.wit_dir(root), WORLD), out)
+}
+
+/// Runs componentize-js (`cli`) in `stage` on the module `entry`, for `world` of the WIT
+/// package folder `wit`, writing the component to `out`.
+pub(super) fn componentize(
+    cli: &Path,
+    stage: &Path,
+    entry: &str,
+    (wit, world): (&Path, &str),
+    out: &Path,
+) -> Result<()> {
     // The output path is the caller's; componentize-js runs in the stage.
     let out = if out.is_absolute() { out.to_path_buf() } else { std::env::current_dir()?.join(out) };
     let mut command = Command::new("node");
-    command.arg(&cli).arg(ENTRY).arg("--wit").arg(bot.wit_dir(root)).args(["--world-name", WORLD, "--disable"]);
-    command.args(DISABLED_FEATURES).arg("-o").arg(&out).current_dir(&stage);
-    run_command(&mut command).context("componentize-js failed (its message is above)")?;
-    Ok(())
+    command.arg(cli).arg(entry).arg("--wit").arg(wit).args(["--world-name", world, "--disable"]);
+    command.args(DISABLED_FEATURES).arg("-o").arg(&out).current_dir(stage);
+    run_command(&mut command).context("componentize-js failed (its message is above)")
 }
 
 /// Installs the pinned toolchain unless the installed one was installed from the same lock file;
 /// returns componentize-js's command-line entry point.
-fn ensure_toolchain(root: &Path) -> Result<PathBuf> {
+pub(super) fn ensure_toolchain(root: &Path) -> Result<PathBuf> {
     let tools = toolchain_dir(root);
     let cli = tools.join("node_modules").join("@bytecodealliance").join("componentize-js").join("src").join("cli.js");
     let lock_path = sdk_dir(root).join("package-lock.json");

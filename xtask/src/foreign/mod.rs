@@ -13,17 +13,19 @@
 //! the folder.
 //!
 //! A bot that is an ordinary program speaking its game's original line protocol on stdin and
-//! stdout says `"protocol": "stdio"` and names its script (Python only, so far):
+//! stdout says `"protocol": "stdio"` and names its script (Python or JavaScript):
 //!
 //! ```json
 //! { "language": "python", "protocol": "stdio", "game": "paint", "main": "bot.py" }
 //! ```
 //!
-//! It is built into a WASI command (`wit/wasi/`, world `command`) that runs the script as
-//! `python bot.py` would.
+//! It is built into a WASI command that runs the script as `python bot.py` or `node bot.js`
+//! would (world `command`: `wit/wasi/` for Python, `guest-sdk/js/stdio/wit/` for JavaScript,
+//! whose engine implements an older WASI 0.2 release; see [`js_stdio`]).
 
 pub mod c;
 pub mod js;
+pub mod js_stdio;
 pub mod python;
 
 use crate::util::bots_dir;
@@ -122,10 +124,10 @@ impl ForeignBot {
         }
         let stdio_main = match manifest["protocol"].as_str().unwrap_or("wit") {
             "wit" => None,
-            "stdio" if language == Language::Python => Some(field("main")?),
+            "stdio" if language != Language::C => Some(field("main")?),
             "stdio" => bail!(
-                "{}: a stdin/stdout bot is built from Python only so far (componentize-js reads no \
-                 synchronous stdin)",
+                "{}: a stdin/stdout bot is built from Python or JavaScript (a C program is a WASI command \
+                 already: build it with a WASI toolchain, e.g. wasi-sdk's clang, and play the .wasm)",
                 manifest_path.display()
             ),
             other => bail!("{}: unknown protocol {other:?} (\"wit\" or \"stdio\")", manifest_path.display()),
@@ -135,12 +137,13 @@ impl ForeignBot {
         Ok(ForeignBot { name, dir, language, game, stdio_main })
     }
 
-    /// The WIT package folder of the bot's world: the game's, or `wit/wasi/` for a program
-    /// speaking the line protocol.
+    /// The WIT package folder of the bot's world: the game's, or for a program speaking the
+    /// line protocol, the WASI command world of its language's toolchain.
     pub fn wit_dir(&self, root: &Path) -> PathBuf {
-        match self.stdio_main {
-            Some(_) => root.join("wit").join("wasi"),
-            None => root.join("wit").join(&self.game),
+        match (&self.stdio_main, self.language) {
+            (None, _) => root.join("wit").join(&self.game),
+            (Some(_), Language::JavaScript) => js_stdio::wit_dir(root),
+            (Some(_), _) => root.join("wit").join("wasi"),
         }
     }
 }
@@ -203,7 +206,7 @@ pub fn input_digest(root: &Path, bot: &ForeignBot) -> Result<String> {
     let builder = match bot.language {
         Language::C => include_str!("c.rs"),
         Language::Python => include_str!("python.rs"),
-        Language::JavaScript => include_str!("js.rs"),
+        Language::JavaScript => concat!(include_str!("js.rs"), include_str!("js_stdio.rs")),
     };
     let sdk = match bot.language {
         Language::C => "c",
@@ -215,9 +218,17 @@ pub fn input_digest(root: &Path, bot: &ForeignBot) -> Result<String> {
         hasher.update((text.len() as u64).to_le_bytes());
         hasher.update(text.as_bytes());
     }
-    for dir in [bot.dir.clone(), root.join("guest-sdk").join(sdk), root.join("wit")] {
+    // A JavaScript program's vendored packages are in its `node_modules/`; elsewhere that folder
+    // holds a developer's own installs, which the build does not read.
+    let vendored = |name: &str| name == "__pycache__";
+    let sources = [
+        (bot.dir.clone(), bot.stdio_main.is_some()),
+        (root.join("guest-sdk").join(sdk), false),
+        (root.join("wit"), false),
+    ];
+    for (dir, with_node_modules) in sources {
         let mut files = Vec::new();
-        list_files(&dir, &mut files)?;
+        list_files(&dir, &mut files, if with_node_modules { &vendored } else { &toolchain_cache })?;
         files.sort();
         for file in files {
             let relative = file.strip_prefix(&dir).unwrap_or(&file).to_string_lossy().into_owned();
@@ -231,17 +242,21 @@ pub fn input_digest(root: &Path, bot: &ForeignBot) -> Result<String> {
     Ok(hex_string(&hasher.finalize()))
 }
 
-/// Every file under `dir`, leaving out hidden entries and the caches toolchains write into
-/// source folders (`__pycache__`, `node_modules`).
-pub(crate) fn list_files(dir: &Path, files: &mut Vec<PathBuf>) -> Result<()> {
+/// The folders toolchains write into source folders (`__pycache__`, `node_modules`).
+pub(crate) fn toolchain_cache(name: &str) -> bool {
+    name == "__pycache__" || name == "node_modules"
+}
+
+/// Every file under `dir`, leaving out hidden entries and the entries `skip` names.
+pub(crate) fn list_files(dir: &Path, files: &mut Vec<PathBuf>, skip: &dyn Fn(&str) -> bool) -> Result<()> {
     for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
         let path = entry?.path();
         let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
-        if name.starts_with('.') || name == "__pycache__" || name == "node_modules" {
+        if name.starts_with('.') || skip(&name) {
             continue;
         }
         if path.is_dir() {
-            list_files(&path, files)?;
+            list_files(&path, files, skip)?;
         } else {
             files.push(path);
         }

@@ -190,7 +190,7 @@ fn check_syntax(dir: &Path) -> Result<()> {
 /// Refuses a folder holding native extensions (`.so`, `.pyd`, `.dylib`), naming them.
 fn refuse_native_extensions(dir: &Path) -> Result<()> {
     let mut files = Vec::new();
-    super::list_files(dir, &mut files)?;
+    super::list_files(dir, &mut files, &super::toolchain_cache)?;
     let native: Vec<String> = files
         .iter()
         .filter(|file| file.extension().is_some_and(|ext| ext == "so" || ext == "pyd" || ext == "dylib"))

@@ -1,0 +1,435 @@
+// The part of Node.js an ordinary stdin/stdout bot uses, for a program built into a WASI command
+// by `cargo xtask build-bot` (`"language": "javascript", "protocol": "stdio"`), and the loop that
+// runs it.
+//
+// Why this exists: componentize-js's engine (StarlingMonkey) has `console` but no `process`, no
+// `require` and no way to read stdin. This module reads `wasi:cli/stdin` itself and offers the
+// three ways bots read their input: `require('readline').createInterface({ input: process.stdin })`
+// with `'line'` events or `for await`, `process.stdin.on('data')`, and a global synchronous
+// `readline()` (as on CodinGame and the SpiderMonkey shell). Output is `console.log` or
+// `process.stdout.write`. The program's files are CommonJS modules (Node's default for `.js`),
+// registered by the generated entry module and required through a resolver that follows Node's
+// rules (relative paths, `index.js`, `package.json` `main`, `node_modules` folders).
+//
+// Ordering matters more than in Node: the arena takes a bot's answer when the bot next reads
+// stdin. So the loop hands the program one line, then lets every callback and promise the line
+// set off finish (`settle`), and only then reads the next line.
+
+import { getStdin } from 'wasi:cli/stdin@0.2.3';
+import { getStdout } from 'wasi:cli/stdout@0.2.3';
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** Thrown by `process.exit`: ends the program, like Node's. */
+class Exit {
+  constructor(code) {
+    this.code = code;
+  }
+}
+
+/** Lines from stdin, read on demand (never at snapshot time: the stream is a run-time handle). */
+class StdinLines {
+  constructor() {
+    this.stream = null;
+    this.buffer = '';
+    this.ended = false;
+  }
+
+  /** The next line without its end, or `null` at the end of input. */
+  next() {
+    for (;;) {
+      const end = this.buffer.indexOf('\n');
+      if (end >= 0) {
+        const line = this.buffer.slice(0, end);
+        this.buffer = this.buffer.slice(end + 1);
+        return line.endsWith('\r') ? line.slice(0, -1) : line;
+      }
+      if (this.ended) {
+        const rest = this.buffer;
+        this.buffer = '';
+        return rest.length > 0 ? rest : null;
+      }
+      this.stream ??= getStdin();
+      try {
+        this.buffer += decoder.decode(this.stream.blockingRead(65536n), { stream: true });
+      } catch {
+        // `closed` (or an error): the input has ended.
+        this.ended = true;
+      }
+    }
+  }
+
+  /** Everything left, up to the end of input (`fs.readFileSync(0)`). */
+  rest() {
+    const lines = [];
+    for (let line = this.next(); line !== null; line = this.next()) lines.push(line);
+    return lines.length > 0 ? lines.join('\n') + '\n' : '';
+  }
+}
+
+let stdoutStream = null;
+
+/** Writes `text` to stdout and flushes it (at most 4096 bytes per call, as WASI allows). */
+function writeStdout(text) {
+  stdoutStream ??= getStdout();
+  const bytes = encoder.encode(String(text));
+  for (let start = 0; start < bytes.length; start += 4096) {
+    stdoutStream.blockingWriteAndFlush(bytes.subarray(start, start + 4096));
+  }
+  return true;
+}
+
+/** Node's `EventEmitter`, as much of it as programs reading stdin use. */
+class EventEmitter {
+  constructor() {
+    this._listeners = new Map();
+  }
+  on(event, listener) {
+    if (!this._listeners.has(event)) this._listeners.set(event, []);
+    this._listeners.get(event).push({ listener, once: false });
+    return this;
+  }
+  addListener(event, listener) {
+    return this.on(event, listener);
+  }
+  once(event, listener) {
+    this.on(event, listener);
+    this._listeners.get(event).at(-1).once = true;
+    return this;
+  }
+  off(event, listener) {
+    const list = this._listeners.get(event) ?? [];
+    const index = list.findIndex((entry) => entry.listener === listener);
+    if (index >= 0) list.splice(index, 1);
+    return this;
+  }
+  removeListener(event, listener) {
+    return this.off(event, listener);
+  }
+  removeAllListeners(event) {
+    if (event === undefined) this._listeners.clear();
+    else this._listeners.delete(event);
+    return this;
+  }
+  listenerCount(event) {
+    const list = this._listeners.get(event);
+    return list === undefined ? 0 : list.length;
+  }
+  emit(event, ...args) {
+    // Index loops, not `for…of`: the engine interprets, and iterators cost it thousands of fuel.
+    const list = this._listeners.get(event);
+    if (list === undefined || list.length === 0) return false;
+    if (list.some((entry) => entry.once)) this._listeners.set(event, list.filter((entry) => !entry.once));
+    for (let i = 0; i < list.length; i++) list[i].listener.apply(this, args);
+    return true;
+  }
+}
+
+/**
+ * Where lines go: the readline interfaces and `process.stdin` listeners the program made. The
+ * loop in `run` feeds them while any is open.
+ */
+class Input {
+  constructor(lines) {
+    this.lines = lines;
+    this.interfaces = [];
+  }
+
+  /** Whether the program still waits for lines. */
+  wanted() {
+    return this.interfaces.some((face) => face.open) || stdin.listenerCount('data') > 0;
+  }
+
+  /** Hands `line` to every open interface and to `process.stdin`'s `data` listeners. */
+  deliver(line) {
+    const open = this.interfaces.filter((face) => face.open);
+    for (let i = 0; i < open.length; i++) open[i]._line(line);
+    if (stdin.listenerCount('data') > 0) {
+      stdin.emit('data', stdin._encoding === null ? encoder.encode(line + '\n') : line + '\n');
+    }
+  }
+
+  /** The end of input. */
+  end() {
+    const open = this.interfaces.filter((face) => face.open);
+    for (let i = 0; i < open.length; i++) open[i].close();
+    stdin.emit('end');
+    stdin.emit('close');
+  }
+}
+
+/** `process.stdin`: an event emitter that the loop feeds, and an async iterable of chunks. */
+class Stdin extends EventEmitter {
+  constructor() {
+    super();
+    this._encoding = null;
+    this.fd = 0;
+    this.isTTY = false;
+  }
+  setEncoding(encoding) {
+    this._encoding = encoding;
+    return this;
+  }
+  resume() {
+    return this;
+  }
+  pause() {
+    return this;
+  }
+  [Symbol.asyncIterator]() {
+    const face = createInterface({ input: this });
+    const lines = face[Symbol.asyncIterator]();
+    return { next: () => lines.next().then(({ value, done }) => ({ value: done ? value : value + '\n', done })) };
+  }
+}
+
+/** `readline.Interface`: `'line'` and `'close'` events, `for await`, `close()`. */
+class Interface extends EventEmitter {
+  constructor() {
+    super();
+    this.open = true;
+    this.queued = [];
+    this.waiting = [];
+  }
+  _line(line) {
+    const waiter = this.waiting.shift();
+    if (waiter) waiter({ value: line, done: false });
+    else if (this._iterating) this.queued.push(line);
+    this.emit('line', line);
+  }
+  close() {
+    if (!this.open) return;
+    this.open = false;
+    const waiting = this.waiting.splice(0);
+    for (let i = 0; i < waiting.length; i++) waiting[i]({ value: undefined, done: true });
+    this.emit('close');
+  }
+  pause() {
+    return this;
+  }
+  resume() {
+    return this;
+  }
+  setPrompt() {}
+  prompt() {}
+  [Symbol.asyncIterator]() {
+    this._iterating = true;
+    return {
+      next: () => {
+        if (this.queued.length > 0) return Promise.resolve({ value: this.queued.shift(), done: false });
+        if (!this.open) return Promise.resolve({ value: undefined, done: true });
+        return new Promise((resolve) => this.waiting.push(resolve));
+      },
+      return: () => {
+        this.close();
+        return Promise.resolve({ value: undefined, done: true });
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+  }
+}
+
+const lines = new StdinLines();
+const stdin = new Stdin();
+const input = new Input(lines);
+
+function createInterface(options) {
+  const source = options && typeof options === 'object' && 'input' in options ? options.input : options;
+  if (source !== stdin) throw new Error('readline.createInterface: only process.stdin can be read in the arena');
+  const face = new Interface();
+  input.interfaces.push(face);
+  return face;
+}
+
+const processObject = {
+  argv: ['node', '/bot/main.js'],
+  env: {},
+  platform: 'wasi',
+  exitCode: undefined,
+  stdin,
+  stdout: { write: writeStdout, isTTY: false, fd: 1 },
+  stderr: { write: (text) => (console.error(String(text).replace(/\n$/, '')), true), isTTY: false, fd: 2 },
+  exit(code) {
+    throw new Exit(code ?? processObject.exitCode ?? 0);
+  },
+  nextTick(callback, ...args) {
+    queueMicrotask(() => callback(...args));
+  },
+  cwd: () => '/bot',
+  on() {
+    return processObject;
+  },
+};
+
+const fileDescriptors = new Map([
+  [0, 'stdin'],
+  ['/dev/stdin', 'stdin'],
+  [1, 'stdout'],
+  ['/dev/stdout', 'stdout'],
+  [2, 'stderr'],
+  ['/dev/stderr', 'stderr'],
+]);
+
+function unavailable(what) {
+  return () => {
+    throw new Error(`${what} is not available in the arena: a bot has no files, only stdin and stdout`);
+  };
+}
+
+const fs = {
+  readFileSync(path, options) {
+    if (fileDescriptors.get(path) !== 'stdin') unavailable(`fs.readFileSync(${JSON.stringify(path)})`)();
+    const text = lines.rest();
+    const encoding = typeof options === 'string' ? options : options?.encoding;
+    return encoding ? text : encoder.encode(text);
+  },
+  writeSync(fd, text) {
+    const target = fileDescriptors.get(fd);
+    if (target === 'stdout') return writeStdout(text);
+    if (target === 'stderr') return processObject.stderr.write(text);
+    return unavailable(`fs.writeSync(${fd})`)();
+  },
+  writeFileSync(path, text) {
+    fs.writeSync(path, text);
+  },
+  existsSync: () => false,
+  readdirSync: unavailable('fs.readdirSync'),
+  openSync: unavailable('fs.openSync'),
+};
+
+/** The built-in modules a program may require (`node:` prefix or not). */
+export const BUILTINS = {
+  readline: { createInterface, Interface },
+  fs,
+  events: Object.assign(EventEmitter, { EventEmitter, default: EventEmitter }),
+  process: processObject,
+};
+
+/** Joins `path` onto `dir` and resolves `.` and `..` (paths are relative to the bot folder). */
+function joinPath(dir, path) {
+  const parts = path.startsWith('/') ? [] : dir.split('/').filter((part) => part !== '');
+  for (const part of path.split('/')) {
+    if (part === '..') parts.pop();
+    else if (part !== '.' && part !== '') parts.push(part);
+  }
+  return parts.join('/');
+}
+
+function dirname(path) {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? '' : path.slice(0, slash);
+}
+
+/**
+ * The program's module system: `files` maps each path (relative to the bot folder) to a
+ * CommonJS module's function, or to a JSON file's value.
+ */
+class Modules {
+  constructor(files) {
+    this.files = files;
+    this.cache = new Map();
+  }
+
+  /** The file a path names, as Node tries it: exact, `.js`, `.cjs`, `.json`, then as a folder. */
+  file(path) {
+    for (const candidate of [path, `${path}.js`, `${path}.cjs`, `${path}.json`]) {
+      if (candidate in this.files) return candidate;
+    }
+    const manifest = this.files[joinPath(path, 'package.json')];
+    if (manifest && typeof manifest === 'object' && typeof manifest.main === 'string') {
+      const main = this.file(joinPath(path, manifest.main));
+      if (main) return main;
+    }
+    for (const index of ['index.js', 'index.cjs', 'index.json']) {
+      if (joinPath(path, index) in this.files) return joinPath(path, index);
+    }
+    return null;
+  }
+
+  /** Resolves `specifier` required from the module in `dir`. */
+  resolve(dir, specifier) {
+    if (specifier.startsWith('./') || specifier.startsWith('../') || specifier.startsWith('/') || specifier === '.' || specifier === '..') {
+      return this.file(joinPath(dir, specifier));
+    }
+    for (let at = dir; ; at = dirname(at)) {
+      const found = this.file(joinPath(joinPath(at, 'node_modules'), specifier));
+      if (found || at === '') return found;
+    }
+  }
+
+  require(dir, specifier) {
+    const name = specifier.startsWith('node:') ? specifier.slice(5) : specifier;
+    if (Object.hasOwn(BUILTINS, name)) return BUILTINS[name];
+    const path = this.resolve(dir, specifier);
+    if (path === null) {
+      const error = new Error(`Cannot find module '${specifier}' (required from /bot/${dir})`);
+      error.code = 'MODULE_NOT_FOUND';
+      throw error;
+    }
+    return this.load(path);
+  }
+
+  load(path) {
+    const cached = this.cache.get(path);
+    if (cached) return cached.exports;
+    const source = this.files[path];
+    if (typeof source !== 'function') return source;
+    const module = { exports: {}, id: path, filename: `/bot/${path}`, loaded: false };
+    this.cache.set(path, module);
+    const dir = dirname(path);
+    const require = (specifier) => this.require(dir, specifier);
+    require.main = this.main;
+    require.resolve = (specifier) => `/bot/${this.resolve(dir, specifier) ?? specifier}`;
+    this.main ??= module;
+    source.call(module.exports, module.exports, require, module, module.filename, `/bot/${dir}`);
+    module.loaded = true;
+    return module.exports;
+  }
+}
+
+/** Lets every callback and promise the last line set off run to its end. */
+function settle() {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * The `wasi:cli/run` export for a program: runs `main` (a path in `files`) as `node main` would,
+ * with stdin and stdout the game's line protocol.
+ */
+export function program(files, main) {
+  globalThis.process = processObject;
+  globalThis.readline = () => lines.next();
+  globalThis.print = (...args) => console.log(...args);
+  globalThis.printErr = (...args) => console.error(...args);
+  globalThis.global = globalThis;
+  processObject.argv[1] = `/bot/${main}`;
+  return {
+    async run() {
+      try {
+        new Modules(files).load(main);
+        await settle();
+        while (input.wanted()) {
+          const line = lines.next();
+          if (line === null) {
+            input.end();
+            await settle();
+            break;
+          }
+          input.deliver(line);
+          await settle();
+        }
+      } catch (error) {
+        if (error instanceof Exit) {
+          if (error.code !== 0) throw new Error(`process.exit(${error.code})`);
+          return;
+        }
+        console.error(error?.stack ? `${error}\n${error.stack}` : String(error));
+        throw error;
+      }
+      if (processObject.exitCode) throw new Error(`process.exitCode = ${processObject.exitCode}`);
+    },
+  };
+}
