@@ -18,7 +18,8 @@ pub struct FuelProfile {
     pub turn_median: u64,
     /// Most fuel of one turn.
     pub turn_max: u64,
-    /// Fuel of the whole match, start-up included.
+    /// Fuel of the whole match, start-up included: measured with no game limit
+    /// ([`measuring_budget`]), the game budget a full match needs.
     pub total: u64,
     /// Whether the bot forfeited (the figures then stop at the forfeit).
     pub forfeit: bool,
@@ -70,24 +71,36 @@ impl FuelProfile {
         budget.game_fuel.saturating_sub(self.startup) / self.turn_median.max(1)
     }
 
+    /// Whether the whole match fits in `budget`'s game fuel.
+    pub fn fits_game_budget(&self, budget: &Budget) -> bool {
+        self.total <= budget.game_fuel
+    }
+
     /// The start-up as a share of one turn budget (which caps it), in percent.
     pub fn startup_percent_of_turn_budget(&self, budget: &Budget) -> f64 {
         100.0 * self.startup as f64 / budget.turn_fuel.max(1) as f64
     }
 }
 
+/// The budget a profile is measured with: `budget` without its game limit, so that the profile
+/// shows what a whole match needs (and a bot that `budget` would stop early is measured over the
+/// whole match); every other limit, turn fuel included, is `budget`'s.
+pub fn measuring_budget(budget: &Budget) -> Budget {
+    Budget { game_fuel: u64::MAX, ..*budget }
+}
+
 /// The table `arena fuel --markdown` prints and the README carries (the tests compare them):
 /// one row per (profile, bot file size in bytes), figures set against `budget`.
 pub fn markdown_table(rows: &[(FuelProfile, u64)], budget: &Budget) -> String {
     let mut table = format!(
-        "| bot | file size | start-up fuel (instantiation + `init`) | share of the {} turn budget | median turn fuel | largest turn | turn budget / median turn | median turns the {} game budget pays for |\n",
+        "| bot | file size | start-up fuel (instantiation + `init`) | share of the {} turn budget | median turn fuel | largest turn | turn budget / median turn | median turns the {} game budget pays for | fuel of the whole match |\n",
         thousands(budget.turn_fuel),
         thousands(budget.game_fuel)
     );
-    table.push_str("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    table.push_str("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     for (profile, size) in rows {
         table.push_str(&format!(
-            "| {} | {} | {} | {:.1}% | {} | {} | {}x | {} |\n",
+            "| {} | {} | {} | {:.1}% | {} | {} | {}x | {} | {} |\n",
             profile.bot,
             file_size(*size),
             thousands(profile.startup),
@@ -95,7 +108,8 @@ pub fn markdown_table(rows: &[(FuelProfile, u64)], budget: &Budget) -> String {
             thousands(profile.turn_median),
             thousands(profile.turn_max),
             thousands(profile.turns_of_work_per_turn_budget(budget)),
-            thousands(profile.median_turns_per_game_budget(budget))
+            thousands(profile.median_turns_per_game_budget(budget)),
+            thousands(profile.total)
         ));
     }
     table
@@ -193,6 +207,6 @@ mod tests {
         let lines: Vec<&str> = table.lines().collect();
         assert_eq!(lines.len(), 3);
         assert!(lines[0].contains("share of the 1,000 turn budget"), "{}", lines[0]);
-        assert_eq!(lines[2], "| a | 19.3 MB | 900 | 90.0% | 20 | 30 | 50x | 500 |");
+        assert_eq!(lines[2], "| a | 19.3 MB | 900 | 90.0% | 20 | 30 | 50x | 500 | 960 |");
     }
 }

@@ -23,9 +23,9 @@
 //! - `deny`: the supply-chain checks alone ([`deny`]).
 //! - `fuzz [--seconds N] [--seed S] [TARGET...]`: runs the fuzz targets (`tests/fuzz`, the
 //!   `arena-fuzz` runner) for N seconds each ([`fuzz`]).
-//! - `fuel-table [--write]`: builds every bot and prints the README's fuel-per-language table:
-//!   `arena fuel` over the trivial Azul bot of each language ([`TRIVIAL_BOTS`]); `--write`
-//!   replaces the README's copy, which the tests check.
+//! - `fuel-table [--write]`: builds every bot and prints the README's fuel tables, `arena fuel`
+//!   over the trivial Azul bot of each language and over the stdin/stdout programs of each game
+//!   ([`fuel_table`]); `--write` replaces the README's copies, which the tests check.
 //! - `bench`: installs the wasm targets, builds the Rust bots, then runs the benchmarks
 //!   (`cargo bench -p arena-host --bench arena`); further arguments pick sections by name.
 
@@ -34,6 +34,7 @@ mod deny;
 #[cfg(test)]
 mod doc_links;
 mod foreign;
+mod fuel_table;
 mod fuzz;
 mod readme_commands;
 mod rust_bots;
@@ -68,9 +69,10 @@ tasks:
                          `arena` command of the README's shell blocks (the bots must be built)
   templates              generate every `arena new-bot` template outside the repository, build it
                          and play it against its game's random bot (the bots must be built)
-  fuel-table [--write]   build the trivial Azul bot of every language and print the README's
-                         fuel-per-language table (`arena fuel --markdown`); --write puts it into
-                         the README (the tests fail while the README's copy is stale)
+  fuel-table [--write]   build the bots and print the README's fuel tables (`arena fuel
+                         --markdown`): the trivial Azul bot of every language, and the stdin/stdout
+                         programs of every game; --write puts them into the README (the tests fail
+                         while the README's copies are stale)
   bench [SECTION...]     set up, build the bots, run the benchmarks (optionally only the sections
                          named: greedy, turn, instantiate, tournament)";
 
@@ -88,7 +90,7 @@ fn main() -> Result<()> {
         "deny" => deny::check(&root),
         "fuzz" => fuzz::fuzz(&root, rest),
         "bench" => bench(&root, rest),
-        "fuel-table" => fuel_table(&root, rest),
+        "fuel-table" => fuel_table::run(&root, rest),
         "templates" => templates::check(&root),
         "readme-commands" => readme_commands::check(&root),
         "" | "help" | "--help" | "-h" => {
@@ -113,7 +115,7 @@ fn setup(root: &Path) -> Result<()> {
 }
 
 /// Builds the Rust bots, then the other languages' bots.
-fn all_bots(root: &Path) -> Result<()> {
+pub(crate) fn all_bots(root: &Path) -> Result<()> {
     bots(root, &[])
 }
 
@@ -222,49 +224,6 @@ fn test(root: &Path) -> Result<()> {
     templates::check(root)?;
     readme_commands::check(root)?;
     fuzz::smoke(root)?;
-    Ok(())
-}
-
-/// The same trivial Azul bot (the first legal move) in each language, as the fuel table lists them.
-const TRIVIAL_BOTS: [&str; 4] = ["azul-trivial", "azul-trivial-c", "azul-trivial-py", "azul-trivial-js"];
-
-/// The README's fuel table sits between these two lines.
-const FUEL_TABLE_START: &str =
-    "<!-- fuel-table: `cargo xtask fuel-table --write` regenerates it; the tests check it -->";
-const FUEL_TABLE_END: &str = "<!-- /fuel-table -->";
-
-/// Prints the fuel table (`arena fuel --markdown` over [`TRIVIAL_BOTS`]); with `--write`, puts
-/// it into the README between [`FUEL_TABLE_START`] and [`FUEL_TABLE_END`].
-fn fuel_table(root: &Path, args: &[String]) -> Result<()> {
-    let write = match args {
-        [] => false,
-        [flag] if flag == "--write" => true,
-        _ => bail!("usage: cargo xtask fuel-table [--write]"),
-    };
-    all_bots(root)?;
-    let mut args = vec!["run", "--quiet", "-p", "arena-host", "--bin", "arena", "--", "fuel", "--game", "azul"];
-    args.push("--markdown");
-    let paths: Vec<String> =
-        TRIVIAL_BOTS.iter().map(|name| bots_dir(root).join(format!("{name}.wasm")).display().to_string()).collect();
-    args.extend(paths.iter().map(String::as_str));
-    let output = Command::new(cargo()).args(&args).current_dir(root).output().context("cannot run arena fuel")?;
-    if !output.status.success() {
-        bail!("arena fuel failed: {}", String::from_utf8_lossy(&output.stderr));
-    }
-    let table = String::from_utf8(output.stdout)?;
-    if !write {
-        print!("{table}");
-        return Ok(());
-    }
-    let readme_path = root.join("README.md");
-    let readme = std::fs::read_to_string(&readme_path)?;
-    let (Some(start), Some(end)) = (readme.find(FUEL_TABLE_START), readme.find(FUEL_TABLE_END)) else {
-        bail!("README.md has no `{FUEL_TABLE_START}` ... `{FUEL_TABLE_END}` block");
-    };
-    let before = &readme[..start + FUEL_TABLE_START.len()];
-    let updated = format!("{before}\n{table}{}", &readme[end..]);
-    std::fs::write(&readme_path, updated)?;
-    eprintln!("README.md: fuel table updated");
     Ok(())
 }
 

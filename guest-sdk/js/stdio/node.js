@@ -12,8 +12,11 @@
 // rules (relative paths, `index.js`, `package.json` `main`, `node_modules` folders).
 //
 // Ordering matters more than in Node: the arena takes a bot's answer when the bot next reads
-// stdin. So the loop hands the program one line, then lets every callback and promise the line
-// set off finish (`settle`), and only then reads the next line.
+// stdin. So the loop hands the program one line, then, if the line set off asynchronous work (a
+// `for await` resumed, a listener returned a promise, `process.nextTick`), lets all of it finish
+// (`settle`, a zero-delay timer: it runs after every microtask), and only then reads the next
+// line. A synchronous listener needs no settling, which matters: a timer turn of the engine's
+// event loop costs about 100,000 fuel, and Azul sends a dozen lines a turn.
 
 import { getStdin } from 'wasi:cli/stdin@0.2.3';
 import { getStdout } from 'wasi:cli/stdout@0.2.3';
@@ -80,27 +83,43 @@ function writeStdout(text) {
   return true;
 }
 
-/** Node's `EventEmitter`, as much of it as programs reading stdin use. */
+/** Whether the program set off asynchronous work since the loop last settled. */
+const asyncWork = { started: false };
+
+/** Notes a listener's result: a promise means the line set off asynchronous work. */
+function noteResult(result) {
+  if (result !== null && typeof result === 'object' && typeof result.then === 'function') asyncWork.started = true;
+}
+
+/**
+ * Node's `EventEmitter`, as much of it as programs reading stdin use. Written for an interpreter
+ * that meters every instruction (a `for…of`, a closure or a rest parameter costs thousands of
+ * fuel): plain arrays of functions, index loops, and `emitOne` for the loop's own events.
+ */
 class EventEmitter {
   constructor() {
-    this._listeners = new Map();
+    this._events = Object.create(null);
   }
   on(event, listener) {
-    if (!this._listeners.has(event)) this._listeners.set(event, []);
-    this._listeners.get(event).push({ listener, once: false });
+    (this._events[event] ??= []).push(listener);
     return this;
   }
   addListener(event, listener) {
     return this.on(event, listener);
   }
   once(event, listener) {
-    this.on(event, listener);
-    this._listeners.get(event).at(-1).once = true;
-    return this;
+    const emitter = this;
+    function onceWrapper(...args) {
+      emitter.off(event, onceWrapper);
+      return listener.apply(emitter, args);
+    }
+    onceWrapper.listener = listener;
+    return this.on(event, onceWrapper);
   }
   off(event, listener) {
-    const list = this._listeners.get(event) ?? [];
-    const index = list.findIndex((entry) => entry.listener === listener);
+    const list = this._events[event];
+    if (list === undefined) return this;
+    const index = list.findIndex((entry) => entry === listener || entry.listener === listener);
     if (index >= 0) list.splice(index, 1);
     return this;
   }
@@ -108,20 +127,28 @@ class EventEmitter {
     return this.off(event, listener);
   }
   removeAllListeners(event) {
-    if (event === undefined) this._listeners.clear();
-    else this._listeners.delete(event);
+    if (event === undefined) this._events = Object.create(null);
+    else delete this._events[event];
     return this;
   }
   listenerCount(event) {
-    const list = this._listeners.get(event);
+    const list = this._events[event];
     return list === undefined ? 0 : list.length;
   }
   emit(event, ...args) {
-    // Index loops, not `for…of`: the engine interprets, and iterators cost it thousands of fuel.
-    const list = this._listeners.get(event);
+    const list = this._events[event];
     if (list === undefined || list.length === 0) return false;
-    if (list.some((entry) => entry.once)) this._listeners.set(event, list.filter((entry) => !entry.once));
-    for (let i = 0; i < list.length; i++) list[i].listener.apply(this, args);
+    // A copy: a `once` listener removes itself while the loop runs.
+    const listeners = list.length === 1 ? list : list.slice();
+    for (let i = 0; i < listeners.length; i++) noteResult(listeners[i].apply(this, args));
+    return true;
+  }
+  /** `emit` with one argument, without the rest parameter's array. */
+  emitOne(event, arg) {
+    const list = this._events[event];
+    if (list === undefined || list.length === 0) return false;
+    const listeners = list.length === 1 ? list : list.slice();
+    for (let i = 0; i < listeners.length; i++) noteResult(listeners[i].call(this, arg));
     return true;
   }
 }
@@ -138,24 +165,23 @@ class Input {
 
   /** Whether the program still waits for lines. */
   wanted() {
-    return this.interfaces.some((face) => face.open) || stdin.listenerCount('data') > 0;
+    for (let i = 0; i < this.interfaces.length; i++) if (this.interfaces[i].open) return true;
+    return stdin.listenerCount('data') > 0;
   }
 
   /** Hands `line` to every open interface and to `process.stdin`'s `data` listeners. */
   deliver(line) {
-    const open = this.interfaces.filter((face) => face.open);
-    for (let i = 0; i < open.length; i++) open[i]._line(line);
+    for (let i = 0; i < this.interfaces.length; i++) if (this.interfaces[i].open) this.interfaces[i]._line(line);
     if (stdin.listenerCount('data') > 0) {
-      stdin.emit('data', stdin._encoding === null ? encoder.encode(line + '\n') : line + '\n');
+      stdin.emitOne('data', stdin._encoding === null ? encoder.encode(line + '\n') : line + '\n');
     }
   }
 
   /** The end of input. */
   end() {
-    const open = this.interfaces.filter((face) => face.open);
-    for (let i = 0; i < open.length; i++) open[i].close();
-    stdin.emit('end');
-    stdin.emit('close');
+    for (let i = 0; i < this.interfaces.length; i++) this.interfaces[i].close();
+    stdin.emitOne('end');
+    stdin.emitOne('close');
   }
 }
 
@@ -191,19 +217,21 @@ class Interface extends EventEmitter {
     this.open = true;
     this.queued = [];
     this.waiting = [];
+    this._iterating = false;
   }
   _line(line) {
-    const waiter = this.waiting.shift();
-    if (waiter) waiter({ value: line, done: false });
-    else if (this._iterating) this.queued.push(line);
-    this.emit('line', line);
+    if (this.waiting.length > 0) {
+      this.waiting.shift()({ value: line, done: false });
+      asyncWork.started = true;
+    } else if (this._iterating) this.queued.push(line);
+    this.emitOne('line', line);
   }
   close() {
     if (!this.open) return;
     this.open = false;
     const waiting = this.waiting.splice(0);
     for (let i = 0; i < waiting.length; i++) waiting[i]({ value: undefined, done: true });
-    this.emit('close');
+    this.emitOne('close');
   }
   pause() {
     return this;
@@ -256,6 +284,7 @@ const processObject = {
     throw new Exit(code ?? processObject.exitCode ?? 0);
   },
   nextTick(callback, ...args) {
+    asyncWork.started = true;
     queueMicrotask(() => callback(...args));
   },
   cwd: () => '/bot',
@@ -390,9 +419,12 @@ class Modules {
   }
 }
 
-/** Lets every callback and promise the last line set off run to its end. */
-function settle() {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+/** Lets every callback and promise the last line set off run to its end (if it set off any). */
+async function settle() {
+  while (asyncWork.started) {
+    asyncWork.started = false;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
 }
 
 /**
@@ -410,6 +442,8 @@ export function program(files, main) {
     async run() {
       try {
         new Modules(files).load(main);
+        // Top-level code may set up its input asynchronously (an async main, a promise chain).
+        asyncWork.started = true;
         await settle();
         while (input.wanted()) {
           const line = lines.next();
@@ -419,7 +453,9 @@ export function program(files, main) {
             break;
           }
           input.deliver(line);
-          await settle();
+          // Not `await settle()` unconditionally: an `await` is a turn of the job queue, which
+          // costs fuel on every line.
+          if (asyncWork.started) await settle();
         }
       } catch (error) {
         if (error instanceof Exit) {

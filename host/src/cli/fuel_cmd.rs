@@ -4,7 +4,7 @@
 use anyhow::Context;
 use arena_host::Budget;
 use arena_host::budget::{DEFAULT_GAME_FUEL, DEFAULT_TURN_FUEL};
-use arena_host::fuel_profile::{FuelProfile, markdown_table};
+use arena_host::fuel_profile::{FuelProfile, markdown_table, measuring_budget};
 use arena_host::registry::{find_game, game_names};
 use clap::Args;
 use clap::builder::PossibleValuesParser;
@@ -16,10 +16,12 @@ Examples:
   arena fuel --game azul target/bots/azul-greedy.wasm
   arena fuel --game azul --markdown target/bots/fx-trivial.wasm target/bots/azul-trivial-py.wasm
 
-Each bot plays one match against copies of itself (seed --seed); the figures are seat 0's:
-start-up (instantiation and `init`, capped at one turn budget), the median and largest turn,
-and what the turn and game budgets pay for at the median rate. Fuel is deterministic: the
-same bot file and seed give the same figures on any machine.";
+Each bot plays one match against copies of itself (seed --seed), with the turn budget but no
+game limit; the figures are seat 0's: start-up (instantiation and `init`, capped at one turn
+budget), the median and largest turn, what the turn and game budgets pay for at the median
+rate, and the fuel of the whole match: the game budget a full match needs (status `over` when
+it is more than --game-fuel). Fuel is deterministic: the same bot file and seed give the same
+figures on any machine.";
 
 /// Arguments of `arena fuel`.
 #[derive(Debug, Args)]
@@ -36,7 +38,8 @@ pub struct FuelArgs {
     /// Fuel per turn the figures are set against.
     #[arg(long, default_value_t = DEFAULT_TURN_FUEL, value_name = "N")]
     turn_fuel: u64,
-    /// Fuel per game the figures are set against.
+    /// Fuel per game the figures are set against (the match itself is played without a game
+    /// limit, to measure what a whole match needs).
     #[arg(long, default_value_t = DEFAULT_GAME_FUEL, value_name = "N")]
     game_fuel: u64,
     /// A game option, KEY=VALUE (repeatable).
@@ -61,13 +64,21 @@ pub fn run(args: FuelArgs) -> anyhow::Result<ExitCode> {
     let mut profiles = Vec::new();
     let mut sizes = Vec::new();
     for bot in &args.bots {
-        let played = game.play(&arena, &vec![bot.clone(); seats], &args.options, args.seed, budget)?;
+        let played =
+            game.play(&arena, &vec![bot.clone(); seats], &args.options, args.seed, measuring_budget(&budget))?;
         let replay: serde_json::Value = serde_json::from_str(&played.replay)?;
         profiles.push(FuelProfile::from_replay(&replay, 0)?);
         sizes.push(std::fs::metadata(bot).map(|meta| meta.len()).unwrap_or(0));
     }
     if args.json {
-        outln!("{}", serde_json::to_string(&profiles)?);
+        // Each profile, with whether its whole match fits the game budget the figures are set against.
+        let mut rows = Vec::new();
+        for profile in &profiles {
+            let mut row = serde_json::to_value(profile)?;
+            row["fits_game_budget"] = profile.fits_game_budget(&budget).into();
+            rows.push(row);
+        }
+        outln!("{}", serde_json::to_string(&rows)?);
     } else if args.markdown {
         let rows: Vec<_> = profiles.into_iter().zip(sizes).collect();
         outln!("{}", markdown_table(&rows, &budget).trim_end());
@@ -79,7 +90,7 @@ pub fn run(args: FuelArgs) -> anyhow::Result<ExitCode> {
 
 fn print_text(profiles: &[FuelProfile], budget: &Budget) {
     outln!(
-        "{:<20} {:>12} {:>8} {:>6} {:>12} {:>12} {:>14} {:>14}  status",
+        "{:<20} {:>12} {:>8} {:>6} {:>12} {:>12} {:>14} {:>14} {:>13}  status",
         "bot",
         "start-up",
         "%turn",
@@ -87,11 +98,12 @@ fn print_text(profiles: &[FuelProfile], budget: &Budget) {
         "median turn",
         "max turn",
         "work/turn bud.",
-        "turns/game bud."
+        "turns/game bud.",
+        "match fuel"
     );
     for profile in profiles {
         outln!(
-            "{:<20} {:>12} {:>7.1}% {:>6} {:>12} {:>12} {:>13}x {:>14}  {}",
+            "{:<20} {:>12} {:>7.1}% {:>6} {:>12} {:>12} {:>13}x {:>14} {:>13}  {}",
             profile.bot,
             profile.startup,
             profile.startup_percent_of_turn_budget(budget),
@@ -100,7 +112,20 @@ fn print_text(profiles: &[FuelProfile], budget: &Budget) {
             profile.turn_max,
             profile.turns_of_work_per_turn_budget(budget),
             profile.median_turns_per_game_budget(budget),
-            if profile.forfeit { "forfeit" } else { "ok" }
+            profile.total,
+            status(profile, budget)
         );
+    }
+}
+
+/// `ok`, `forfeit` (traps: the game budget does not stop a measured match), or `over (N.Nx)` when
+/// the whole match needs more than the game budget.
+fn status(profile: &FuelProfile, budget: &Budget) -> String {
+    if profile.forfeit {
+        "forfeit".into()
+    } else if profile.fits_game_budget(budget) {
+        "ok".into()
+    } else {
+        format!("over ({:.1}x the game budget)", profile.total as f64 / budget.game_fuel.max(1) as f64)
     }
 }

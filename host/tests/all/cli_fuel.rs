@@ -58,11 +58,25 @@ fn markdown_has_a_header_and_a_row_per_bot() {
     assert!(lines[3].starts_with("| azul-random | "), "{text}");
 }
 
+/// The match is measured whole, without the game limit: a game budget too small for it is
+/// reported (`fits_game_budget`, status `over`), with the fuel the whole match needs.
 #[test]
-fn a_starving_game_budget_is_reported_as_a_forfeit() {
-    let output = arena(&["fuel", "--game", "azul", "--json", "--game-fuel", "20000", &bot("azul-greedy")]);
+fn a_game_budget_too_small_is_reported_with_what_the_whole_match_needs() {
+    let args = ["fuel", "--game", "azul", "--game-fuel", "20000", "--seed", "4"];
+    let output = arena(&args.iter().copied().chain(["--json", &bot("azul-greedy")]).collect::<Vec<_>>());
     assert!(output.status.success());
     let profiles: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
-    assert_eq!(profiles[0]["forfeit"], true);
-    assert!(profiles[0]["total"].as_u64().unwrap() <= 20_000);
+    assert_eq!(profiles[0]["forfeit"], false);
+    assert_eq!(profiles[0]["fits_game_budget"], false);
+    let total = profiles[0]["total"].as_u64().unwrap();
+    assert!(total > 20_000, "{total}");
+
+    let output = arena(&["fuel", "--game", "azul", "--json", "--seed", "4", &bot("azul-greedy")]);
+    let profiles: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(profiles[0]["fits_game_budget"], true);
+    assert_eq!(profiles[0]["total"], total, "the game budget changes the verdict, not the measurement");
+
+    let output = arena(&args.iter().copied().chain([bot("azul-greedy").as_str()]).collect::<Vec<_>>());
+    let text = stdout(&output);
+    assert!(text.contains(&total.to_string()) && text.contains("over ("), "{text}");
 }

@@ -1,12 +1,12 @@
 //! The Rust bots the READMEs show are real: every ` ```rust ` block that exports a bot is, byte
 //! for byte, one of the SDK's templates (`guest-sdk/rust/templates/<game>/src/lib.rs`, what
 //! `arena new-bot --lang rust` writes), which `cargo xtask bots` builds; every template beats
-//! its game's random bot; and the README's fuel table is what `arena fuel --markdown` prints.
+//! its game's random bot; and the README's fuel tables are what `arena fuel --markdown` prints.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use arena_host::Budget;
-use arena_host::fuel_profile::{FuelProfile, markdown_table};
+use arena_host::fuel_profile::{FuelProfile, markdown_table, measuring_budget};
 use arena_host::registry::find_game;
 use arena_tests::{arena, bot_path, workspace_root};
 use std::path::PathBuf;
@@ -108,17 +108,9 @@ fn every_template_beats_the_random_bot_of_its_game() {
     }
 }
 
-/// The README's fuel table block, as `cargo xtask fuel-table --write` puts it there.
-const FUEL_TABLE_START: &str =
-    "<!-- fuel-table: `cargo xtask fuel-table --write` regenerates it; the tests check it -->\n";
-const FUEL_TABLE_END: &str = "<!-- /fuel-table -->";
-
-/// The trivial Azul bot of each language, as the fuel table lists them.
-const TRIVIAL_BOTS: [&str; 4] = ["azul-trivial", "azul-trivial-c", "azul-trivial-py", "azul-trivial-js"];
-
 /// Rows of reproducible builds (Rust, C) must match exactly; componentize-py and
-/// componentize-js builds differ from one build to the next, so their rows' figures may differ by
-/// this share (the README says so).
+/// componentize-js builds (bots named `*-py`, `*-js`) differ from one build to the next, so their
+/// rows' figures may differ by this share (the README says so).
 const INTERPRETED_TOLERANCE: f64 = 0.03;
 
 /// The numbers of a table row's cells (`1,014,372`, `3.6%`, `9x`, `19.3 MB`), in order.
@@ -131,39 +123,63 @@ fn row_numbers(row: &str) -> Vec<f64> {
         .collect()
 }
 
-#[test]
-fn the_readme_fuel_table_is_what_arena_fuel_prints() {
-    let entry = find_game("azul").unwrap();
+/// What `cargo xtask fuel-table` writes into a block: per game (after its bold title when the
+/// block has several), the table `arena fuel --markdown` prints for its bots.
+fn measured_block(games: &[serde_json::Value]) -> String {
     let budget = Budget::default();
-    let mut rows = Vec::new();
-    for name in TRIVIAL_BOTS {
-        let path = bot_path(name);
-        assert!(path.exists(), "{} is missing: run `cargo xtask bots` first", path.display());
-        let played = entry.play(arena(), &[path.clone(), path.clone()], &[], 1, budget).unwrap();
-        let replay: serde_json::Value = serde_json::from_str(&played.replay).unwrap();
-        let size = std::fs::metadata(&path).unwrap().len();
-        rows.push((FuelProfile::from_replay(&replay, 0).unwrap(), size));
-    }
-    let measured = markdown_table(&rows, &budget);
-    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
-    let start = readme.find(FUEL_TABLE_START).expect("the README has the fuel table block") + FUEL_TABLE_START.len();
-    let end = start + readme[start..].find(FUEL_TABLE_END).expect("the fuel table block is closed");
-    let documented = &readme[start..end];
-    let stale =
-        || format!("the README's fuel table is stale: run `cargo xtask fuel-table --write`\nmeasured:\n{measured}");
-    assert_eq!(documented.lines().count(), measured.lines().count(), "{}", stale());
-    for (documented, measured) in documented.lines().zip(measured.lines()) {
-        let interpreted = measured.starts_with("| azul-trivial-py ") || measured.starts_with("| azul-trivial-js ");
-        if !interpreted {
-            assert_eq!(documented, measured, "{}", stale());
-            continue;
+    let mut text = String::new();
+    for definition in games {
+        let entry = find_game(definition["game"].as_str().unwrap()).unwrap();
+        let mut rows = Vec::new();
+        for name in definition["bots"].as_array().unwrap() {
+            let path = bot_path(name.as_str().unwrap());
+            assert!(path.exists(), "{} is missing: run `cargo xtask bots` first", path.display());
+            let copies = vec![path.clone(); entry.info().min_players];
+            let played = entry.play(arena(), &copies, &[], 1, measuring_budget(&budget)).unwrap();
+            let replay: serde_json::Value = serde_json::from_str(&played.replay).unwrap();
+            let size = std::fs::metadata(&path).unwrap().len();
+            rows.push((FuelProfile::from_replay(&replay, 0).unwrap(), size));
         }
-        assert_eq!(documented.split('|').nth(1), measured.split('|').nth(1), "{}", stale());
-        let (documented, measured) = (row_numbers(documented), row_numbers(measured));
-        assert_eq!(documented.len(), measured.len(), "{}", stale());
-        for (doc, now) in documented.iter().zip(&measured) {
-            let close = (doc - now).abs() <= INTERPRETED_TOLERANCE * now.abs().max(1.0) + 0.1;
-            assert!(close, "{doc} vs {now}: {}", stale());
+        if games.len() > 1 {
+            let title = definition["title"].as_str().unwrap();
+            text.push_str(&format!("{}**{title}**\n\n", if text.is_empty() { "" } else { "\n" }));
+        }
+        text.push_str(&markdown_table(&rows, &budget));
+    }
+    text
+}
+
+/// The README's fuel tables (which bots: `xtask/fuel-tables.json`, which the xtask generating
+/// them reads too) are what `arena fuel` measures now.
+#[test]
+fn the_readme_fuel_tables_are_what_arena_fuel_prints() {
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    let definitions = std::fs::read_to_string(workspace_root().join("xtask/fuel-tables.json")).unwrap();
+    let definitions: serde_json::Value = serde_json::from_str(&definitions).unwrap();
+    for table in definitions.as_array().unwrap() {
+        let block = table["block"].as_str().unwrap();
+        let measured = measured_block(table["games"].as_array().unwrap());
+        let marker = format!("<!-- {block}: ");
+        let start = readme.find(&marker).unwrap_or_else(|| panic!("the README has no {block} block"));
+        let start = start + readme[start..].find('\n').unwrap() + 1;
+        let end = start + readme[start..].find(&format!("<!-- /{block} -->")).expect("the block is closed");
+        let documented = &readme[start..end];
+        let stale =
+            || format!("the README's {block} is stale: run `cargo xtask fuel-table --write`\nmeasured:\n{measured}");
+        assert_eq!(documented.lines().count(), measured.lines().count(), "{}", stale());
+        for (documented, measured) in documented.lines().zip(measured.lines()) {
+            let bot = measured.split('|').nth(1).unwrap_or("").trim();
+            if !(bot.ends_with("-py") || bot.ends_with("-js")) {
+                assert_eq!(documented, measured, "{}", stale());
+                continue;
+            }
+            assert_eq!(documented.split('|').nth(1), measured.split('|').nth(1), "{}", stale());
+            let (documented, measured) = (row_numbers(documented), row_numbers(measured));
+            assert_eq!(documented.len(), measured.len(), "{}", stale());
+            for (doc, now) in documented.iter().zip(&measured) {
+                let close = (doc - now).abs() <= INTERPRETED_TOLERANCE * now.abs().max(1.0) + 0.1;
+                assert!(close, "{doc} vs {now}: {}", stale());
+            }
         }
     }
 }
