@@ -115,6 +115,53 @@ pub fn assert_fuel_books_balance<G: Game>(record: &MatchRecord<G>) {
 }
 
 /// Seat `seat`'s part of every turn, in order.
+/// Copies the bot folder `folder` (from the workspace root) into a fresh folder of the system's
+/// temporary directory and builds it there with `xtask build-bot` (the binary `cargo xtask`
+/// leaves in the target folder; `cargo xtask bots` has installed the language's toolchain), as a
+/// competitor builds a bot that is not part of this repository; returns the built component (in
+/// the [`scratch`] folder; the copy is removed).
+pub fn build_outside_the_repository(folder: &str) -> PathBuf {
+    fn copy(from: &std::path::Path, to: &std::path::Path) {
+        std::fs::create_dir_all(to).unwrap_or_else(|err| panic!("{}: {err}", to.display()));
+        for entry in std::fs::read_dir(from).unwrap_or_else(|err| panic!("{}: {err}", from.display())) {
+            let path = entry.unwrap_or_else(|err| panic!("{}: {err}", from.display())).path();
+            let target = to.join(path.file_name().unwrap_or_default());
+            if path.is_dir() {
+                copy(&path, &target);
+            } else {
+                std::fs::copy(&path, &target).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+            }
+        }
+    }
+    let source = workspace_root().join(folder);
+    let name = format!("{}-elsewhere-{}", source.file_name().unwrap_or_default().to_string_lossy(), std::process::id());
+    let dir = std::env::temp_dir().join(&name);
+    let _ = std::fs::remove_dir_all(&dir);
+    copy(&source, &dir);
+    let out = dir.join(format!("{name}.wasm"));
+    let xtask = target_dir().join("debug").join(format!("xtask{}", std::env::consts::EXE_SUFFIX));
+    assert!(xtask.is_file(), "{} is missing: run `cargo xtask bots` first", xtask.display());
+    let built = std::process::Command::new(&xtask)
+        .arg("build-bot")
+        .arg(&dir)
+        .arg("-o")
+        .arg(&out)
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap_or_else(|err| panic!("cannot run {}: {err}", xtask.display()));
+    assert!(
+        built.status.success(),
+        "xtask build-bot {} failed:\n{}",
+        dir.display(),
+        String::from_utf8_lossy(&built.stderr)
+    );
+    // The component goes to the scratch folder (under the target folder); the copy is removed.
+    let kept = scratch(&format!("{name}.wasm"));
+    std::fs::copy(&out, &kept).unwrap_or_else(|err| panic!("{}: {err}", out.display()));
+    let _ = std::fs::remove_dir_all(&dir);
+    kept
+}
+
 /// Runs `interpreter script` (`script` from the workspace root) natively, in the script's folder,
 /// with `lines` on its stdin, as a program's author runs it; returns the lines it printed,
 /// asserting that it exited successfully.

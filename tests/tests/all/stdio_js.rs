@@ -1,9 +1,10 @@
 //! Issue "bring your own stdin/stdout bot", JavaScript: an ordinary Node.js program speaking
 //! SuiteBot II's original protocol on stdin/stdout, with a helper module in a folder, a vendored
-//! package and a JSON file (`tests/foreign-bots/fx-stdio-js`), built unchanged into a WASI command
-//! by `cargo xtask build-bot` (as `cargo xtask bots` builds it), plays a match; the same program
-//! run natively (`node main.js`) on the lines the arena sent it answers the same moves. An
-//! exception is a trap with the traceback, in the program's own files and lines, in its log.
+//! package and a JSON file (`tests/foreign-bots/fx-stdio-js`), copied into a temporary folder
+//! outside the repository and built there unchanged into a WASI command by `xtask build-bot`,
+//! plays a match; the same program run natively (`node main.js`) on the lines the arena sent it
+//! answers the same moves. An exception is a trap with the traceback, in the program's own files
+//! and lines, in its log.
 //!
 //! Needs the bots built (`cargo xtask bots`) and `node`.
 
@@ -16,11 +17,11 @@ use arena_host::log::LogSource;
 use arena_host::record::MatchRecord;
 use arena_suitebot::Suitebot;
 use arena_suitebot::protocol::{answer_line, state_line};
-use arena_tests::{arena, bot_path, logged, run_natively, turns_of};
+use arena_tests::{arena, bot_path, build_outside_the_repository, logged, run_natively, turns_of};
+use std::path::PathBuf;
 
-fn play(bots: [&str; 2], rounds: u32, seed: u64) -> MatchRecord<Suitebot> {
+fn play(paths: [PathBuf; 2], rounds: u32, seed: u64) -> MatchRecord<Suitebot> {
     let entry = arena_host::registry::find_game("suitebot").unwrap();
-    let paths = bots.map(bot_path);
     let options = [("rounds".to_owned(), rounds.to_string())];
     let played = entry.play(arena(), &paths, &options, seed, Budget::default()).unwrap();
     serde_json::from_str(&played.replay).unwrap()
@@ -33,7 +34,8 @@ fn answers(record: &MatchRecord<Suitebot>) -> Vec<String> {
 
 #[test]
 fn a_stdio_javascript_program_plays_the_moves_it_plays_natively() {
-    let record = play(["fx-stdio-js", "suitebot-random"], 12, 7);
+    let built = build_outside_the_repository("tests/foreign-bots/fx-stdio-js");
+    let record = play([built, bot_path("suitebot-random")], 12, 7);
     let player = &record.result.players[0];
     assert_eq!((player.traps, player.invalid_actions, player.skipped_turns, player.forfeit), (0, 0, 0, false));
     assert_eq!(record.result.turns, 12);
@@ -54,7 +56,7 @@ fn a_stdio_javascript_program_plays_the_moves_it_plays_natively() {
 fn an_exception_is_a_trap_with_the_programs_own_traceback_in_its_log() {
     // The fixture throws in round 13 (its settings.json), from lib/tactics.js line 7, called
     // from main.js line 19.
-    let record = play(["fx-stdio-js", "suitebot-random"], 20, 7);
+    let record = play([bot_path("fx-stdio-js"), bot_path("suitebot-random")], 20, 7);
     assert_eq!(record.result.players[0].traps, 1);
     assert!(!record.result.players[0].forfeit);
     let turns = turns_of(&record, 0);
@@ -80,7 +82,7 @@ fn an_exception_is_a_trap_with_the_programs_own_traceback_in_its_log() {
 /// arena recorded.
 #[test]
 fn the_javascript_suitebot_example_answers_natively_what_it_answered_in_the_arena() {
-    let record = play(["suitebot-stdio-js", "suitebot-random"], 100, 3);
+    let record = play([bot_path("suitebot-stdio-js"), bot_path("suitebot-random")], 100, 3);
     let player = &record.result.players[0];
     assert_eq!((player.traps, player.invalid_actions, player.skipped_turns, player.forfeit), (0, 0, 0, false));
     assert!(player.score > record.result.players[1].score, "{:?}", record.result);

@@ -1,7 +1,7 @@
 //! Issue "bring your own stdin/stdout bot": an ordinary Python program speaking Paint's original
 //! protocol on stdin/stdout, with a helper module and a vendored pure-Python package
-//! (`tests/foreign-bots/fx-stdio-py`), built unchanged into a WASI command by `cargo xtask
-//! build-bot` (as `cargo xtask bots` builds it), plays a match; the same program run natively
+//! (`tests/foreign-bots/fx-stdio-py`), copied into a temporary folder outside the repository and
+//! built there unchanged into a WASI command by `xtask build-bot`, plays a match; the same program run natively
 //! (`python3 main.py`) on the lines the arena sent it answers the same moves. The fixture logs
 //! each line it reads to stderr, as a program logs, which is how the test knows the lines.
 //!
@@ -13,12 +13,12 @@ use arena_host::Budget;
 use arena_host::log::LogSource;
 use arena_host::record::MatchRecord;
 use arena_paint::Paint;
-use arena_tests::{arena, bot_path, logged, run_natively};
+use arena_tests::{arena, bot_path, build_outside_the_repository, logged, run_natively};
 
 #[test]
 fn a_stdio_python_program_plays_the_moves_it_plays_natively() {
     let entry = arena_host::registry::find_game("paint").unwrap();
-    let paths = [bot_path("fx-stdio-py"), bot_path("paint-random")];
+    let paths = [build_outside_the_repository("tests/foreign-bots/fx-stdio-py"), bot_path("paint-random")];
     let options = [("turns".to_owned(), "12".to_owned())];
     let played = entry.play(arena(), &paths, &options, 7, Budget::default()).unwrap();
     let record: MatchRecord<Paint> = serde_json::from_str(&played.replay).unwrap();
