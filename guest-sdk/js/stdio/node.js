@@ -83,6 +83,9 @@ function writeStdout(text) {
   return true;
 }
 
+/** The program's `process.exit`, once it has called it. */
+let exited = null;
+
 /** Whether the program set off asynchronous work since the loop last settled. */
 const asyncWork = { started: false };
 
@@ -281,7 +284,10 @@ const processObject = {
   stdout: { write: writeStdout, isTTY: false, fd: 1 },
   stderr: { write: (text) => (console.error(String(text).replace(/\n$/, '')), true), isTTY: false, fd: 2 },
   exit(code) {
-    throw new Exit(code ?? processObject.exitCode ?? 0);
+    // Remembered as well as thrown: thrown inside a promise chain, the exception only rejects
+    // that chain, and the loop must still stop.
+    exited = new Exit(code ?? processObject.exitCode ?? 0);
+    throw exited;
   },
   nextTick(callback, ...args) {
     asyncWork.started = true;
@@ -445,7 +451,7 @@ export function program(files, main) {
         // Top-level code may set up its input asynchronously (an async main, a promise chain).
         asyncWork.started = true;
         await settle();
-        while (input.wanted()) {
+        while (exited === null && input.wanted()) {
           const line = lines.next();
           if (line === null) {
             input.end();
@@ -457,6 +463,7 @@ export function program(files, main) {
           // costs fuel on every line.
           if (asyncWork.started) await settle();
         }
+        if (exited !== null) throw exited;
       } catch (error) {
         if (error instanceof Exit) {
           if (error.code !== 0) throw new Error(`process.exit(${error.code})`);
