@@ -23,7 +23,25 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-pub const EXAMPLES: &str = "\
+/// The examples of the NATS work queue's commands, which a build without the `nats` feature does
+/// not have.
+#[cfg(feature = "nats")]
+macro_rules! queue_examples {
+    () => {
+        "  arena tournament enqueue --nats nats://127.0.0.1:4222 plan.jsonl   # then `arena worker --nats ...`, see its --help
+  arena tournament collect --nats nats://127.0.0.1:4222 -o all.sqlite
+"
+    };
+}
+#[cfg(not(feature = "nats"))]
+macro_rules! queue_examples {
+    () => {
+        ""
+    };
+}
+
+pub const EXAMPLES: &str = concat!(
+    "\
 Examples:
   arena tournament init --game azul target/bots/azul-greedy.wasm target/bots/azul-random.wasm > spec.toml
   arena tournament run spec.toml --jobs 2      # rerun to resume after an interruption
@@ -32,9 +50,10 @@ Examples:
   arena tournament run-plan plan.jsonl --shard 0/3 --db shard-0.sqlite   # likewise 1/3, 2/3
   arena tournament merge shard-0.sqlite shard-1.sqlite shard-2.sqlite -o all.sqlite
   arena tournament emit slurm --plan plan.jsonl --shards 8 > shards.sbatch   # see `emit slurm --help`
-  arena tournament enqueue --nats nats://127.0.0.1:4222 plan.jsonl   # then `arena worker --nats ...`, see its --help
-  arena tournament collect --nats nats://127.0.0.1:4222 -o all.sqlite
-  arena tournament run spec.toml --replays replays/ && arena tournament report tournament.sqlite -o site/";
+",
+    queue_examples!(),
+    "  arena tournament run spec.toml --replays replays/ && arena tournament report tournament.sqlite -o site/"
+);
 
 #[derive(Debug, Subcommand)]
 pub enum TournamentCommand {
