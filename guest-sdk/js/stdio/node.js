@@ -161,8 +161,7 @@ class EventEmitter {
  * loop in `run` feeds them while any is open.
  */
 class Input {
-  constructor(lines) {
-    this.lines = lines;
+  constructor() {
     this.interfaces = [];
   }
 
@@ -265,7 +264,7 @@ class Interface extends EventEmitter {
 
 const lines = new StdinLines();
 const stdin = new Stdin();
-const input = new Input(lines);
+const input = new Input();
 
 function createInterface(options) {
   const source = options && typeof options === 'object' && 'input' in options ? options.input : options;
@@ -336,7 +335,7 @@ const fs = {
 };
 
 /** The built-in modules a program may require (`node:` prefix or not). */
-export const BUILTINS = {
+const BUILTINS = {
   readline: { createInterface, Interface },
   fs,
   events: Object.assign(EventEmitter, { EventEmitter, default: EventEmitter }),

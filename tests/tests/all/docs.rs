@@ -109,9 +109,8 @@ fn every_template_beats_the_random_bot_of_its_game() {
 }
 
 /// Rows of reproducible builds (Rust, C) must match exactly; componentize-py and
-/// componentize-js builds (bots named `*-py`, `*-js`) differ from one build to the next (the
-/// interpreter's string hashing is seeded when the snapshot is taken, so a program's dictionary
-/// lookups probe differently), so their rows' figures may differ by this share (the README says
+/// componentize-js builds (bots named `*-py`, `*-js`) snapshot a different interpreter state
+/// from one build to the next, so their rows' figures may differ by this share (the README says
 /// so). Measured: up to 4.2% for the trivial Azul Python program, whose turns are mostly global
 /// variable lookups; 2% or less for the others.
 const INTERPRETED_TOLERANCE: f64 = 0.08;

@@ -10,8 +10,10 @@
 //! the match: the program's main module is required when the match starts.
 //!
 //! Refused at build time, by name: a syntax error (checked by the machine's `node --check`, with
-//! file and line), a native addon (`.node`), an ES module (`.mjs`, `"type": "module"`), and a
-//! `require` of a package that is neither vendored nor one of the built-ins the arena provides.
+//! file and line), a native addon (`.node`), an ES module (the program's own `.mjs` files,
+//! `"type": "module"`; a vendored package's `.mjs` build is left out, `require` never loads it),
+//! and a `require` of a package that is neither vendored nor one of the built-ins the arena
+//! provides.
 
 use super::js::{componentize, ensure_toolchain, sdk_dir, toolchain_dir};
 use super::{ForeignBot, fresh_stage, list_files};
@@ -115,6 +117,9 @@ fn program_files(dir: &Path) -> Result<Files> {
         let extension = path.extension().and_then(|ext| ext.to_str()).unwrap_or("");
         match extension {
             "node" => bail!("{relative} is a native addon, which the arena cannot load (it runs JavaScript only)"),
+            // A vendored package may ship an ES build beside its CommonJS one; `require` never
+            // picks it, so only the program's own `.mjs` files are refused.
+            "mjs" if relative.starts_with("node_modules/") => {}
             "mjs" => bail!(
                 "{relative} is an ES module: a stdin/stdout program is built as CommonJS (`require`), \
                  Node's default for .js files"
@@ -379,6 +384,12 @@ mod tests {
         let message = format!("{:#}", program_files(&dir).unwrap_err());
         assert!(message.contains("node_modules/fast/binding.node is a native addon"), "{message}");
         std::fs::remove_file(dir.join("node_modules/fast/binding.node")).unwrap();
+        std::fs::write(dir.join("node_modules/fast/index.mjs"), "export default 1;\n").unwrap();
+        program_files(&dir).unwrap();
+        std::fs::write(dir.join("helper.mjs"), "export default 1;\n").unwrap();
+        let message = format!("{:#}", program_files(&dir).unwrap_err());
+        assert!(message.contains("helper.mjs is an ES module"), "{message}");
+        std::fs::remove_file(dir.join("helper.mjs")).unwrap();
         std::fs::write(dir.join("package.json"), r#"{"type": "module"}"#).unwrap();
         let message = format!("{:#}", program_files(&dir).unwrap_err());
         assert!(message.contains("\"type\": \"module\""), "{message}");

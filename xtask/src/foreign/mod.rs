@@ -220,7 +220,7 @@ pub fn input_digest(root: &Path, bot: &ForeignBot) -> Result<String> {
     }
     // A JavaScript program's vendored packages are in its `node_modules/`; elsewhere that folder
     // holds a developer's own installs, which the build does not read.
-    let vendored = |name: &str| name == "__pycache__";
+    let keep_node_modules = |name: &str| name == "__pycache__";
     let sources = [
         (bot.dir.clone(), bot.stdio_main.is_some()),
         (root.join("guest-sdk").join(sdk), false),
@@ -228,7 +228,7 @@ pub fn input_digest(root: &Path, bot: &ForeignBot) -> Result<String> {
     ];
     for (dir, with_node_modules) in sources {
         let mut files = Vec::new();
-        list_files(&dir, &mut files, if with_node_modules { &vendored } else { &toolchain_cache })?;
+        list_files(&dir, &mut files, if with_node_modules { &keep_node_modules } else { &toolchain_cache })?;
         files.sort();
         for file in files {
             let relative = file.strip_prefix(&dir).unwrap_or(&file).to_string_lossy().into_owned();
