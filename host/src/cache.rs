@@ -5,9 +5,12 @@
 //! An entry is keyed by the sha256 of the component's bytes, the wasmtime version, a hash
 //! of the engine's compilation settings ([`wasmtime::Engine::precompile_compatibility_hash`])
 //! and the caller's context (the loader's shape limits), so an entry is only ever looked up by
-//! an engine that can run it. Its file holds a header (magic, format version, key, length and
-//! sha256 of the artifact, the caller's [`EntryFacts`], then a keyed BLAKE3 MAC of all of these
-//! and the artifact) and the artifact ([`Component::serialize`]). The facts are what the caller
+//! an engine that can run it. Its file holds the artifact ([`Component::serialize`]), then a
+//! trailer (magic, format version, key, length and sha256 of the artifact, the caller's
+//! [`EntryFacts`], then a keyed BLAKE3 MAC of all of these and the artifact). The artifact comes
+//! first so that a hit maps the file and wasmtime runs the code from that mapping (its ELF
+//! parser ignores the bytes after the artifact): the entry is never copied, and only the pages
+//! a bot's code touches are ever paged in for it (an interpreter's entry is 40 MB). The facts are what the caller
 //! learned about the component when it compiled it (the loader keeps the memory and table sizes
 //! its shape scan found, so a hit needs no scan); they are authenticated with the entry.
 //! BLAKE3 rather than HMAC-SHA256: an interpreter bot's entry is 40 MB, which HMAC-SHA256
@@ -36,7 +39,15 @@
 //!   ([`DEFAULT_MAX_BYTES`], [`ArtifactCache::with_max_bytes`]) the least recently used ones are
 //!   deleted (oldest modification time first, ties by file name; a hit touches its entry's
 //!   modification time) until they fit. The entry just written, the key file and files that are
-//!   not entries are never deleted; an artifact larger than the bound is not stored.
+//!   not the cache's are never deleted; an artifact larger than the bound is not stored.
+//! - **Remembered identities** ([`FileStamp`]): the sha256 of each bot file loaded, for the exact
+//!   version of the file it was taken from, so that a load of an unchanged bot whose component
+//!   the cache holds reads neither the file nor more than the mapped entry. Memos are MAC'd and
+//!   evicted like entries.
+
+mod identity;
+
+pub use identity::{FileStamp, IDENTITY_EXTENSION};
 
 use crate::budget::WASMTIME_VERSION;
 use sha2::{Digest, Sha256};
@@ -53,7 +64,7 @@ use wasmtime::component::Component;
 /// The first bytes of every entry.
 pub const MAGIC: &[u8; 8] = b"ARENACWA";
 /// The entry format version; bump it when the header changes.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 /// Length of the facts an entry keeps for its caller.
 pub const FACTS_LEN: usize = 16;
 /// What the caller learned about a component when it compiled it, kept (authenticated) with
@@ -69,10 +80,11 @@ pub const KEY_LEN: usize = 32;
 pub const DEFAULT_MAX_BYTES: u64 = 2 << 30;
 /// The environment variable naming the cache directory (the CLI's `--cache-dir` default).
 pub const CACHE_DIR_ENV: &str = "ARENA_CACHE_DIR";
-/// Length of the authenticated part of the header: magic, format version, key, artifact
-/// length, artifact sha256, facts.
+/// Length of the authenticated part of the trailer (the "header", though it follows the
+/// artifact): magic, format version, key, artifact length, artifact sha256, facts.
 const SIGNED_LEN: usize = 8 + 4 + 32 + 8 + 32 + FACTS_LEN;
-/// Header length: the authenticated part, then its MAC (which also covers the artifact).
+/// Header (trailer) length: the authenticated part, then its MAC (which also covers the
+/// artifact).
 const HEADER_LEN: usize = SIGNED_LEN + blake3::OUT_LEN;
 /// Prefix of temporary files (written, then renamed into place).
 const TEMP_PREFIX: &str = ".tmp-";
@@ -220,13 +232,24 @@ pub struct CacheInfo {
     pub bytes: u64,
 }
 
-/// A file of the cache directory that the cache owns: an entry or a leftover temporary file.
+/// A file of the cache directory that the cache owns.
 #[derive(Debug)]
 struct CacheFile {
     path: PathBuf,
     size: u64,
     modified: SystemTime,
-    is_entry: bool,
+    kind: FileKind,
+}
+
+/// What a [`CacheFile`] holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FileKind {
+    /// A compiled artifact.
+    Entry,
+    /// A remembered bot file sha256 ([`FileStamp`]).
+    Memo,
+    /// A leftover temporary file.
+    Temp,
 }
 
 impl ArtifactCache {
@@ -348,13 +371,54 @@ impl ArtifactCache {
         };
         let key = Self::key_of(engine, component_sha256, context);
         let path = self.entry_path(&key);
-        let lookup = match std::fs::read(&path) {
-            Ok(entry) => match verified_artifact(&entry, &key, secret) {
-                Ok((artifact, facts)) => match deserialize(engine, artifact) {
+        let lookup = match self.find(engine, secret, &key) {
+            Ok((component, facts)) => return Ok((component, facts, Lookup::Hit)),
+            Err(lookup) => lookup,
+        };
+        if lookup == Lookup::Miss {
+            self.shared.misses.fetch_add(1, Ordering::Relaxed);
+        }
+        let (component, facts) = compile()?;
+        match component.serialize() {
+            Ok(artifact) if (HEADER_LEN + artifact.len()) as u64 > self.max_bytes => {
+                tracing::debug!("{}: artifact larger than the cache bound; not stored", path.display());
+            }
+            Ok(artifact) => {
+                if let Err(err) = self.store(secret, &key, &facts, &artifact) {
+                    tracing::warn!("{}: cannot write the cache entry ({err})", path.display());
+                } else if let Err(err) = self.evict(&path) {
+                    tracing::warn!("{}: cannot bound the cache's size ({err})", self.dir.display());
+                }
+            }
+            Err(err) => tracing::warn!("cannot serialise a compiled component ({err})"),
+        }
+        Ok((component, facts, lookup))
+    }
+
+    /// The component whose sha256 is `component_sha256`, for a caller whose facts depend on
+    /// `context`, and its facts, if this cache holds a valid entry for it; never compiles (an
+    /// entry that fails its checks is deleted, as by [`ArtifactCache::load_or_compile_with`]).
+    pub fn lookup(
+        &self,
+        engine: &Engine,
+        component_sha256: &[u8; 32],
+        context: &[u8],
+    ) -> Option<(Component, EntryFacts)> {
+        let secret = self.secret().ok()?;
+        self.find(engine, secret, &Self::key_of(engine, component_sha256, context)).ok()
+    }
+
+    /// The entry for `key`, deserialised, or how the lookup failed ([`Lookup::Miss`] or
+    /// [`Lookup::Rejected`], after deleting the entry).
+    fn find(&self, engine: &Engine, secret: &Secret, key: &[u8; 32]) -> Result<(Component, EntryFacts), Lookup> {
+        let path = self.entry_path(key);
+        let lookup = match EntryFile::open(&path) {
+            Ok(entry) => match verified_artifact(&entry.bytes, key, secret) {
+                Ok((artifact, facts)) => match entry.deserialize(engine, artifact) {
                     Ok(component) => {
                         self.shared.hits.fetch_add(1, Ordering::Relaxed);
                         touch(&path);
-                        return Ok((component, facts, Lookup::Hit));
+                        return Ok((component, facts));
                     }
                     Err(err) => {
                         tracing::warn!("{}: cached artifact does not deserialise ({err}); rebuilding", path.display());
@@ -376,31 +440,15 @@ impl ArtifactCache {
             // Never trusted; another run may already have replaced it, which only costs a miss.
             let _ = std::fs::remove_file(&path);
             self.shared.rejected.fetch_add(1, Ordering::Relaxed);
-        } else {
-            self.shared.misses.fetch_add(1, Ordering::Relaxed);
         }
-        let (component, facts) = compile()?;
-        match component.serialize() {
-            Ok(artifact) if (HEADER_LEN + artifact.len()) as u64 > self.max_bytes => {
-                tracing::debug!("{}: artifact larger than the cache bound; not stored", path.display());
-            }
-            Ok(artifact) => {
-                if let Err(err) = self.store(secret, &key, &facts, &artifact) {
-                    tracing::warn!("{}: cannot write the cache entry ({err})", path.display());
-                } else if let Err(err) = self.evict(&path) {
-                    tracing::warn!("{}: cannot bound the cache's size ({err})", self.dir.display());
-                }
-            }
-            Err(err) => tracing::warn!("cannot serialise a compiled component ({err})"),
-        }
-        Ok((component, facts, lookup))
+        Err(lookup)
     }
 
     /// Writes the entry for `key` atomically: a new temporary file in the cache directory,
     /// renamed into place.
     fn store(&self, secret: &Secret, key: &[u8; 32], facts: &EntryFacts, artifact: &[u8]) -> std::io::Result<()> {
         let header = header(secret, key, facts, artifact);
-        let temp = write_temp(&self.dir, &hex::encode(&key[..8]), &[header.as_slice(), artifact])?;
+        let temp = write_temp(&self.dir, &hex::encode(&key[..8]), &[artifact, header.as_slice()])?;
         let renamed = std::fs::rename(&temp, self.entry_path(key));
         if renamed.is_err() {
             let _ = std::fs::remove_file(&temp);
@@ -408,10 +456,10 @@ impl ArtifactCache {
         renamed
     }
 
-    /// Deletes the least recently used entries (oldest modification time first, then by file
-    /// name), never `keep`, until the entries fit in the bound.
+    /// Deletes the least recently used entries and memos (oldest modification time first, then
+    /// by file name), never `keep`, until they fit in the bound.
     fn evict(&self, keep: &Path) -> std::io::Result<()> {
-        let mut entries: Vec<_> = self.files()?.into_iter().filter(|file| file.is_entry).collect();
+        let mut entries: Vec<_> = self.files()?.into_iter().filter(|file| file.kind != FileKind::Temp).collect();
         let mut total: u64 = entries.iter().map(|file| file.size).sum();
         if total <= self.max_bytes {
             return Ok(());
@@ -435,8 +483,8 @@ impl ArtifactCache {
         Ok(())
     }
 
-    /// The entry files and leftover temporary files in the directory (nothing else: not the
-    /// key), in no particular order.
+    /// The entry files, memo files and leftover temporary files in the directory (nothing
+    /// else: not the key), in no particular order.
     fn files(&self) -> std::io::Result<Vec<CacheFile>> {
         let listing = match std::fs::read_dir(&self.dir) {
             Ok(listing) => listing,
@@ -448,13 +496,21 @@ impl ArtifactCache {
             let entry = entry?;
             let path = entry.path();
             let name = entry.file_name().to_string_lossy().into_owned();
-            let is_entry = path.extension().is_some_and(|ext| ext == ENTRY_EXTENSION) && !name.starts_with('.');
-            let is_temp = name.starts_with(TEMP_PREFIX);
+            let extension = path.extension().filter(|_| !name.starts_with('.'));
+            let kind = if name.starts_with(TEMP_PREFIX) {
+                FileKind::Temp
+            } else if extension.is_some_and(|ext| ext == ENTRY_EXTENSION) {
+                FileKind::Entry
+            } else if extension.is_some_and(|ext| ext == IDENTITY_EXTENSION) {
+                FileKind::Memo
+            } else {
+                continue;
+            };
             // Not followed: a symlink is neither an entry nor ours to size.
             let metadata = entry.metadata()?;
-            if metadata.is_file() && (is_entry || is_temp) {
+            if metadata.is_file() {
                 let modified = metadata.modified().unwrap_or(SystemTime::UNIX_EPOCH);
-                files.push(CacheFile { path, size: metadata.len(), modified, is_entry });
+                files.push(CacheFile { path, size: metadata.len(), modified, kind });
             }
         }
         Ok(files)
@@ -464,7 +520,7 @@ impl ArtifactCache {
     pub fn info(&self) -> std::io::Result<CacheInfo> {
         let mut info = CacheInfo::default();
         for file in self.files()? {
-            if file.is_entry {
+            if file.kind == FileKind::Entry {
                 info.entries += 1;
                 info.bytes += file.size;
             }
@@ -472,7 +528,7 @@ impl ArtifactCache {
         Ok(info)
     }
 
-    /// Deletes every entry (and leftover temporary file), nothing else (the key stays); returns
+    /// Deletes every entry (and memo and leftover temporary file), nothing else (the key stays); returns
     /// what the entries held.
     pub fn clear(&self) -> std::io::Result<CacheInfo> {
         let mut info = CacheInfo::default();
@@ -482,7 +538,7 @@ impl ArtifactCache {
                 Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
                 Err(err) => return Err(err),
             }
-            if file.is_entry {
+            if file.kind == FileKind::Entry {
                 info.entries += 1;
                 info.bytes += file.size;
             }
@@ -660,7 +716,7 @@ fn header(secret: &Secret, key: &[u8; 32], facts: &EntryFacts, artifact: &[u8]) 
 /// artifact's length, and its MAC under `secret` verifies (which also vouches for the recorded
 /// sha256 and the facts).
 fn verified_artifact<'a>(entry: &'a [u8], key: &[u8; 32], secret: &Secret) -> Result<(&'a [u8], EntryFacts), Invalid> {
-    let (header, artifact) = entry.split_at_checked(HEADER_LEN).ok_or(Invalid::Header)?;
+    let (artifact, header) = split_entry(entry).ok_or(Invalid::Header)?;
     let (signed, tag) = header.split_at(SIGNED_LEN);
     let (magic, rest) = signed.split_at(8);
     let (version, rest) = rest.split_at(4);
@@ -684,18 +740,80 @@ fn verified_artifact<'a>(entry: &'a [u8], key: &[u8; 32], secret: &Secret) -> Re
     Ok((artifact, facts))
 }
 
-/// Deserialises an artifact that passed [`verified_artifact`].
-#[allow(unsafe_code)]
-fn deserialize(engine: &Engine, artifact: &[u8]) -> wasmtime::Result<Component> {
-    // SAFETY: `Component::deserialize` runs the artifact's machine code as is, so it must come
-    // from `Component::serialize`/`Engine::precompile_component` of a compatible engine. This
-    // artifact passed `verified_artifact`: its MAC verifies under this directory's secret, which
-    // only this user can read (`open_dir` refuses a key or directory open to others), and only
-    // `ArtifactCache::store` MACs entries, from `Component::serialize`. The MAC covers the key,
-    // which binds the entry to these component bytes, this wasmtime version and this engine's
-    // compatibility hash, and the artifact itself, so it is byte for byte what this user's cache
-    // serialised for this component; wasmtime also checks its own version and settings header.
-    unsafe { Component::deserialize(engine, artifact) }
+/// An entry's artifact and its trailer (`None`: too short to hold a trailer).
+fn split_entry(entry: &[u8]) -> Option<(&[u8], &[u8])> {
+    entry.split_at_checked(entry.len().checked_sub(HEADER_LEN)?)
+}
+
+/// An entry file's bytes: mapped (the file is kept open, so the mapping stays that file's even
+/// if the name is replaced), or read where the file cannot be mapped.
+struct EntryFile {
+    file: File,
+    bytes: EntryBytes,
+}
+
+enum EntryBytes {
+    Mapped(memmap2::Mmap),
+    Read(Vec<u8>),
+}
+
+impl std::ops::Deref for EntryBytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            EntryBytes::Mapped(map) => map,
+            EntryBytes::Read(bytes) => bytes,
+        }
+    }
+}
+
+impl EntryFile {
+    /// Opens and maps (else reads) the entry at `path`.
+    #[allow(unsafe_code)]
+    fn open(path: &Path) -> std::io::Result<EntryFile> {
+        let mut file = File::open(path)?;
+        // SAFETY: the mapping is read-only and private. What `memmap2` cannot promise is that
+        // nobody writes the file while it is mapped: entries are only ever written whole, under
+        // a temporary name, and renamed into place, so the only writer of an entry in place is
+        // someone with this user's rights, who can read the cache's secret anyway.
+        let bytes = match unsafe { memmap2::Mmap::map(&file) } {
+            Ok(map) => EntryBytes::Mapped(map),
+            Err(_) => {
+                let mut bytes = Vec::new();
+                file.read_to_end(&mut bytes)?;
+                EntryBytes::Read(bytes)
+            }
+        };
+        Ok(EntryFile { file, bytes })
+    }
+
+    /// Deserialises `artifact`, this entry's artifact once it passed [`verified_artifact`]:
+    /// from the file itself where it is mapped (no copy), else from the bytes read.
+    #[allow(unsafe_code)]
+    fn deserialize(&self, engine: &Engine, artifact: &[u8]) -> wasmtime::Result<Component> {
+        // SAFETY: `Component::deserialize` runs the artifact's machine code as is, so it must
+        // come from `Component::serialize`/`Engine::precompile_component` of a compatible
+        // engine. This artifact passed `verified_artifact`: its MAC verifies under this
+        // directory's secret, which only this user can read (`open_dir` refuses a key or
+        // directory open to others), and only `ArtifactCache::store` MACs entries, from
+        // `Component::serialize`. The MAC covers the key, which binds the entry to these
+        // component bytes, this wasmtime version and this engine's compatibility hash, and the
+        // artifact itself, so it is byte for byte what this user's cache serialised for this
+        // component; wasmtime also checks its own version and settings header. A mapped entry is
+        // handed to wasmtime as the open file verified (`/proc/self/fd` names this inode, not
+        // whatever the entry's name points to now), which maps it again: the same bytes, with the
+        // trailer after the artifact's ELF image, which the ELF parser does not read.
+        #[cfg(target_os = "linux")]
+        if let EntryBytes::Mapped(_) = self.bytes {
+            use std::os::fd::AsRawFd;
+            let opened = PathBuf::from(format!("/proc/self/fd/{}", self.file.as_raw_fd()));
+            if opened.exists() {
+                return unsafe { Component::deserialize_file(engine, &opened) };
+            }
+        }
+        unsafe { Component::deserialize(engine, artifact) }
+    }
 }
 
 /// A [`Hasher`] feeding sha256, so the engine's compatibility hash is stable across processes.
@@ -773,7 +891,7 @@ mod tests {
     }
 
     fn only_entry(cache: &ArtifactCache) -> PathBuf {
-        let files = cache.files().unwrap();
+        let files: Vec<_> = cache.files().unwrap().into_iter().filter(|file| file.kind == FileKind::Entry).collect();
         assert_eq!(files.len(), 1, "{files:?}");
         files[0].path.clone()
     }
@@ -857,7 +975,7 @@ mod tests {
         for damaged in [
             {
                 let mut entry = good.clone();
-                let middle = HEADER_LEN + (entry.len() - HEADER_LEN) / 2;
+                let middle = (entry.len() - HEADER_LEN) / 2;
                 entry[middle] ^= 0x01;
                 entry
             },
@@ -891,7 +1009,7 @@ mod tests {
         let good = std::fs::read(&path).unwrap();
         let with_header_byte_changed = |offset: usize| {
             let mut entry = good.clone();
-            entry[offset] ^= 0xff;
+            entry[good.len() - HEADER_LEN + offset] ^= 0xff;
             entry
         };
         for foreign in [
@@ -924,14 +1042,15 @@ mod tests {
         let (component, _) = cache.load_or_compile(arena.engine(), &a).unwrap();
         assert_eq!(export_names(&arena, &component), ["a"]);
         let a_entry = std::fs::read(cache.entry_path(&ArtifactCache::key(arena.engine(), &a))).unwrap();
-        let (a_tag, a_artifact) = (&a_entry[SIGNED_LEN..HEADER_LEN], &a_entry[HEADER_LEN..]);
+        let (a_artifact, a_header) = split_entry(&a_entry).unwrap();
+        let a_tag = &a_header[SIGNED_LEN..];
         let b_key = ArtifactCache::key(arena.engine(), &b);
         let b_path = cache.entry_path(&b_key);
         let guessed_secret = Secret([7; KEY_LEN]);
         let facts = EntryFacts::default();
         let guessed_tag = entry_mac(&guessed_secret, &signed_header(&b_key, &facts, a_artifact), a_artifact);
         for tag in [a_tag, guessed_tag.as_bytes().as_slice()] {
-            let forged = [signed_header(&b_key, &facts, a_artifact).as_slice(), tag, a_artifact].concat();
+            let forged = [a_artifact, signed_header(&b_key, &facts, a_artifact).as_slice(), tag].concat();
             assert_eq!(verified_artifact(&forged, &b_key, cache.secret().unwrap()), Err(Invalid::Mac));
             std::fs::write(&b_path, &forged).unwrap();
             let rejected = cache.rejected();

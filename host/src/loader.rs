@@ -12,7 +12,7 @@
 //! for games that speak a line protocol to it (see [`crate::protocol`]).
 
 use crate::bindings::Binding;
-use crate::cache::EntryFacts;
+use crate::cache::{EntryFacts, FileStamp};
 use crate::compile::{CompileError, one_line};
 use crate::limits::MAX_TABLE_ELEMENTS;
 use crate::record::BotRef;
@@ -21,6 +21,7 @@ use crate::shape::{Shape, ShapeLimits, scan};
 use crate::store::BotState;
 use crate::typecheck::{check_command_exports, check_world_exports};
 use sha2::{Digest, Sha256};
+use std::io::Read;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use wasmtime::component::Component;
@@ -170,10 +171,87 @@ pub fn sha256(bytes: &[u8]) -> [u8; 32] {
     Sha256::digest(bytes).into()
 }
 
-/// Reads, compiles and checks a bot file.
+/// Reads, compiles and checks a bot file (a file the artifact cache knows is not read: see
+/// [`open_bot`]).
 pub fn load_bot<B: Binding>(arena: &Arena, path: &Path) -> Result<LoadedBot<B>, LoadError> {
-    let bytes = read_bot_file(path)?;
-    load_bot_bytes::<B>(arena, path, &bytes)
+    let source = open_bot(arena, path)?;
+    let compiled = compile_source(arena, path, &source, B::EXPORT)?;
+    load_bot_component::<B>(arena, path, compiled)
+}
+
+/// A bot file as a load sees it.
+pub enum BotSource {
+    /// Its bytes, read, and their sha256.
+    Read {
+        /// The file's bytes.
+        bytes: Vec<u8>,
+        /// Their sha256.
+        sha256: [u8; 32],
+    },
+    /// Not read: the artifact cache remembered the file's sha256 and holds its component,
+    /// compiled as a bot (under the loader's shape limits) and checked against this run's
+    /// memory limit.
+    Cached(Compiled),
+}
+
+impl BotSource {
+    /// The file's sha256: the bot's identity.
+    pub fn sha256(&self) -> &[u8; 32] {
+        match self {
+            BotSource::Read { sha256, .. } => sha256,
+            BotSource::Cached(compiled) => &compiled.sha256,
+        }
+    }
+}
+
+/// Opens a bot file, refusing one over [`MAX_BOT_FILE`]. When the arena's artifact cache
+/// remembers the file's sha256 for its exact stamp (device, inode, size and times: see
+/// [`crate::cache::FileStamp`]) and holds the component compiled from it, the file is not read;
+/// otherwise it is read and hashed, and the cache remembers the hash for the next load.
+pub fn open_bot(arena: &Arena, path: &Path) -> Result<BotSource, LoadError> {
+    let read_error = |source| LoadError::Read { path: path.to_owned(), source };
+    let mut file = std::fs::File::open(path).map_err(read_error)?;
+    let metadata = file.metadata().map_err(read_error)?;
+    if metadata.len() > MAX_BOT_FILE {
+        return Err(LoadError::TooLarge { path: path.to_owned(), size: metadata.len() });
+    }
+    let cache = arena.cache();
+    let stamp = cache.and_then(|_| FileStamp::of(&metadata));
+    if let (Some(cache), Some(stamp)) = (cache, &stamp)
+        && let Some(sha256) = cache.remembered_sha256(stamp)
+        && let Some((component, facts)) = cache.lookup(arena.engine(), &sha256, &shape_context())
+    {
+        check_declared(path, &facts, arena.load_memory_limit_mib())?;
+        return Ok(BotSource::Cached(Compiled { component, sha256 }));
+    }
+    let mut bytes = Vec::with_capacity(metadata.len() as usize);
+    (&mut file).take(MAX_BOT_FILE + 1).read_to_end(&mut bytes).map_err(read_error)?;
+    if bytes.len() as u64 > MAX_BOT_FILE {
+        return Err(LoadError::TooLarge { path: path.to_owned(), size: bytes.len() as u64 });
+    }
+    let sha256 = sha256(&bytes);
+    if let (Some(cache), Some(stamp)) = (cache, stamp) {
+        // Unchanged while it was read: the bytes hashed are the stamped version's.
+        let after = file.metadata().ok().and_then(|metadata| FileStamp::of(&metadata));
+        if after == Some(stamp) && bytes.len() as u64 == stamp.size() {
+            cache.remember_sha256(&stamp, &sha256);
+        }
+    }
+    Ok(BotSource::Read { bytes, sha256 })
+}
+
+/// The component of an opened bot file: the cached one, or its bytes compiled (see
+/// [`compile`]).
+pub fn compile_source(
+    arena: &Arena,
+    path: &Path,
+    source: &BotSource,
+    expected: &'static str,
+) -> Result<Compiled, LoadError> {
+    match source {
+        BotSource::Cached(compiled) => Ok(compiled.clone()),
+        BotSource::Read { bytes, sha256 } => compile_hashed(arena, path, bytes, sha256, expected),
+    }
 }
 
 /// Reads a bot file, refusing one over [`MAX_BOT_FILE`].
@@ -192,6 +270,7 @@ pub fn load_bot_bytes<B: Binding>(arena: &Arena, path: &Path, bytes: &[u8]) -> R
 }
 
 /// A compiled component and the sha256 of the bytes it was compiled from (the bot's identity).
+#[derive(Clone)]
 pub struct Compiled {
     /// The component.
     pub component: Component,
@@ -239,6 +318,17 @@ fn shape_context() -> Vec<u8> {
 /// the arena's artifact cache and compile worker, if it has them); `expected` names the export
 /// in refusals.
 pub fn compile(arena: &Arena, path: &Path, bytes: &[u8], expected: &'static str) -> Result<Compiled, LoadError> {
+    compile_hashed(arena, path, bytes, &sha256(bytes), expected)
+}
+
+/// [`compile`] for bytes whose sha256 the caller has already taken.
+fn compile_hashed(
+    arena: &Arena,
+    path: &Path,
+    bytes: &[u8],
+    sha256: &[u8; 32],
+    expected: &'static str,
+) -> Result<Compiled, LoadError> {
     let path_buf = path.to_owned();
     match bytes.get(..8) {
         Some([0, b'a', b's', b'm', 1, 0, 0, 0]) => {
@@ -247,7 +337,6 @@ pub fn compile(arena: &Arena, path: &Path, bytes: &[u8], expected: &'static str)
         Some([0, b'a', b's', b'm', ..]) => {}
         _ => return Err(LoadError::NotWasm { path: path_buf, expected }),
     }
-    let sha256 = sha256(bytes);
     let context = shape_context();
     let limit_mib = arena.load_memory_limit_mib();
     // On a miss the declared sizes are checked before compiling (a bot that can never start
@@ -264,7 +353,7 @@ pub fn compile(arena: &Arena, path: &Path, bytes: &[u8], expected: &'static str)
         })?;
         Ok(facts)
     };
-    let request = crate::compile::Request { bytes, sha256: &sha256, context: &context, check };
+    let request = crate::compile::Request { bytes, sha256, context: &context, check };
     let (component, facts) = arena.compile(request).map_err(|err| match err {
         CompileError::Invalid(detail) => LoadError::Invalid { path: path_buf.clone(), detail },
         CompileError::Bound(what) => LoadError::CompileBound { path: path_buf.clone(), what },
@@ -273,7 +362,7 @@ pub fn compile(arena: &Arena, path: &Path, bytes: &[u8], expected: &'static str)
         }
     })?;
     check_declared(path, &facts, limit_mib)?;
-    Ok(Compiled { component, sha256 })
+    Ok(Compiled { component, sha256: *sha256 })
 }
 
 /// Refuses a component whose declared memories or tables (its entry's or its scan's `facts`)

@@ -9,8 +9,8 @@ use crate::bindings::azul::AzulBinding;
 use crate::bot::WitContestant;
 use crate::budget::Budget;
 use crate::loader::{
-    COMMAND_EXPORT, LoadError, compile, is_command, load_bot_bytes, load_bot_component, load_command_component,
-    read_bot_file,
+    BotSource, COMMAND_EXPORT, LoadError, compile, compile_source, is_command, load_bot_component,
+    load_command_component, open_bot,
 };
 use crate::play::{MatchError, play_contestants};
 use crate::protocol::azul::AzulText;
@@ -226,8 +226,8 @@ fn load_pool_with<G: Game>(
     let bots = paths
         .iter()
         .map(|path| {
-            let bytes = read_bot_file(path).map_err(|err| err.to_string())?;
-            load(arena, path, &bytes).map_err(|err| err.to_string())
+            let source = open_bot(arena, path).map_err(|err| err.to_string())?;
+            load(arena, path, &source).map_err(|err| err.to_string())
         })
         .collect();
     Ok(Box::new(Pool::<G> { config, bots }))
@@ -346,8 +346,12 @@ impl<B: Binding, P: LineProtocol<Game = B::Game>> GameEntry for ProtocolEntry<B,
 }
 
 /// Loads a WIT bot for `B`.
-fn load_wit<B: Binding>(arena: &Arena, path: &Path, bytes: &[u8]) -> Result<Arc<dyn Contestant<B::Game>>, LoadError> {
-    let bot = load_bot_bytes::<B>(arena, path, bytes)?;
+fn load_wit<B: Binding>(
+    arena: &Arena,
+    path: &Path,
+    source: &BotSource,
+) -> Result<Arc<dyn Contestant<B::Game>>, LoadError> {
+    let bot = load_bot_component::<B>(arena, path, compile_source(arena, path, source, B::EXPORT)?)?;
     Ok(Arc::new(WitContestant(Arc::new(bot))))
 }
 
@@ -357,15 +361,18 @@ fn load_wit<B: Binding>(arena: &Arena, path: &Path, bytes: &[u8]) -> Result<Arc<
 fn load_either<B: Binding, P: LineProtocol<Game = B::Game>>(
     arena: &Arena,
     path: &Path,
-    bytes: &[u8],
+    source: &BotSource,
 ) -> Result<Arc<dyn Contestant<B::Game>>, LoadError> {
-    if let Some(wrapped) = crate::protocol::wasip1::wrap_preview1_command(path, bytes)? {
+    // A cached component was compiled from the file itself: the file is a component.
+    if let BotSource::Read { bytes, sha256 } = source
+        && let Some(wrapped) = crate::protocol::wasip1::wrap_preview1_command(path, bytes)?
+    {
         let compiled = compile(arena, path, &wrapped, COMMAND_EXPORT)?;
         let mut command = load_command_component(arena, path, compiled)?;
-        command.sha256 = crate::loader::sha256(bytes);
+        command.sha256 = *sha256;
         return Ok(Arc::new(CommandContestant::<P>::new(Arc::new(command))));
     }
-    let compiled = compile(arena, path, bytes, B::EXPORT)?;
+    let compiled = compile_source(arena, path, source, B::EXPORT)?;
     if is_command(arena, &compiled.component) {
         let command = load_command_component(arena, path, compiled)?;
         return Ok(Arc::new(CommandContestant::<P>::new(Arc::new(command))));
@@ -395,7 +402,7 @@ fn play_series_files<G: Game>(
         let earlier = paths[..seat].iter().position(|other| other == path);
         let bot = match earlier.and_then(|index| bots.get(index)) {
             Some(same) => Arc::clone(same),
-            None => load(arena, path, &read_bot_file(path)?)?,
+            None => load(arena, path, &open_bot(arena, path)?)?,
         };
         bots.push(bot);
     }

@@ -4,7 +4,7 @@
 use crate::bindings::Binding;
 use crate::bot::WitContestant;
 use crate::fault::BotFault;
-use crate::loader::{LoadError, sha256};
+use crate::loader::{BotSource, LoadError, compile_source, load_bot_component, open_bot, sha256};
 use crate::play::play_contestants;
 use crate::record::{BotRef, MatchRecord, REPLAY_FORMAT, RuntimeInfo};
 use crate::runtime::Arena;
@@ -219,14 +219,15 @@ pub fn verify<B: Binding>(
     recorded: &MatchRecord<B::Game>,
     bot_paths: &[Option<PathBuf>],
 ) -> Result<Verdict, ReplayError> {
-    verify_with(arena, recorded, bot_paths, &|arena: &Arena, path: &Path, bytes: &[u8]| {
-        let bot = crate::loader::load_bot_bytes::<B>(arena, path, bytes)?;
+    verify_with(arena, recorded, bot_paths, &|arena: &Arena, path: &Path, source: &BotSource| {
+        let compiled = compile_source(arena, path, source, B::EXPORT)?;
+        let bot = load_bot_component::<B>(arena, path, compiled)?;
         Ok(Arc::new(WitContestant(Arc::new(bot))) as Arc<dyn Contestant<B::Game>>)
     })
 }
 
-/// Loads one seat's bot from its file's bytes (`path` names them in messages).
-pub type SeatLoader<'a, G> = dyn Fn(&Arena, &Path, &[u8]) -> Result<Arc<dyn Contestant<G>>, LoadError> + 'a;
+/// Loads one seat's bot from its opened file ([`open_bot`]; `path` names it in messages).
+pub type SeatLoader<'a, G> = dyn Fn(&Arena, &Path, &BotSource) -> Result<Arc<dyn Contestant<G>>, LoadError> + 'a;
 
 /// [`verify`] for games whose seats may hold bots of several kinds: `load` makes each seat's
 /// contestant from the file.
@@ -248,18 +249,23 @@ pub fn verify_with<G: Game>(
     let mut bots: Vec<Arc<dyn Contestant<G>>> = Vec::new();
     for (seat, bot) in recorded.bots.iter().enumerate() {
         let path = bot_paths.get(seat).cloned().flatten().unwrap_or_else(|| bot.path.clone());
-        let bytes = std::fs::read(&path).map_err(|err| ReplayError::Bot {
+        let source = open_bot(arena, &path).map_err(|err| ReplayError::Bot {
             seat,
-            detail: format!("{}: cannot read ({err}); pass the bot with --bot", path.display()),
+            detail: match err {
+                LoadError::Read { source, .. } => {
+                    format!("{}: cannot read ({source}); pass the bot with --bot", path.display())
+                }
+                other => other.to_string(),
+            },
         })?;
-        let hash = hex::encode(sha256(&bytes));
+        let hash = hex::encode(source.sha256());
         if hash != bot.sha256 {
             return Err(ReplayError::Bot {
                 seat,
                 detail: format!("{}: sha256 {hash}, but the replay recorded {}", path.display(), bot.sha256),
             });
         }
-        bots.push(load(arena, &path, &bytes).map_err(anyhow::Error::from)?);
+        bots.push(load(arena, &path, &source).map_err(anyhow::Error::from)?);
     }
     let rerun = play_contestants(arena, &bots, &recorded.config, recorded.seed, recorded.budget)
         .map_err(anyhow::Error::from)?;

@@ -26,7 +26,9 @@ Entries are authenticated with a MAC (keyed BLAKE3) under a per-user secret (the
 directory, created on first use); an entry that fails its checks is deleted and rebuilt. A
 directory or key that another user owns or can write is not used (one warning, then every
 bot is compiled). When the entries exceed --cache-max-mib (default 2048), the least recently
-used ones are deleted. `clear` deletes only cache entries, not the key.";
+used ones are deleted. The cache also remembers each bot file's sha256 for the file's exact
+size and times, so an unchanged bot whose entry is cached is not even read again.
+`clear` deletes only cache entries and remembered sha256s, not the key.";
 
 /// Where the cache is, for every command that uses it.
 #[derive(Debug, Args)]
