@@ -51,8 +51,9 @@ pub fn drive<F: Future + ?Sized>(
 ) -> Driven<F::Output> {
     let backstop = Duration::from_millis(backstop_ms);
     deadline.store(arena.epoch_now() + ticks_for(backstop_ms), Ordering::Relaxed);
-    let flag = Arc::new(WakeFlag { woken: AtomicBool::new(false), thread: std::thread::current() });
-    let waker = Waker::from(flag.clone());
+    // One flag per driving thread, made once: a call is driven on one thread from start to end.
+    let flag = THREAD_FLAG.with(Arc::clone);
+    let waker = Waker::from(Arc::clone(&flag));
     let mut cx = Context::from_waker(&waker);
     let started = Instant::now();
     loop {
@@ -76,6 +77,12 @@ pub fn drive<F: Future + ?Sized>(
             },
         }
     }
+}
+
+thread_local! {
+    /// This thread's [`WakeFlag`] (a waker per call would cost an allocation per turn).
+    static THREAD_FLAG: Arc<WakeFlag> =
+        Arc::new(WakeFlag { woken: AtomicBool::new(false), thread: std::thread::current() });
 }
 
 struct WakeFlag {
