@@ -4,10 +4,11 @@
 //!
 //! The view is sent as the WIT declares it: the map as one byte per square (empty, wall or unit,
 //! row-major), and the public units index, which locates every unit (so handles are not repeated
-//! in the map). The SDK rebuilds the engine's grid from them, reusing its previous turn's grid
-//! ([`next_grid`]): walls never change in a match.
+//! in the map), as records of plain numbers (enums as their case indices, a dead unit as defence
+//! 0) that cross the boundary as one block. The SDK rebuilds the engine's grid from them, reusing
+//! the grid of an earlier view ([`next_grid`]): walls never change in a match.
 
-use crate::{Grid, Pos, Square, Unit};
+use crate::{Action, Direction, Grid, Pos, Square, Status, Unit};
 
 /// The `square-kind` byte of an empty square.
 pub const SQUARE_EMPTY: u8 = 0;
@@ -15,6 +16,57 @@ pub const SQUARE_EMPTY: u8 = 0;
 pub const SQUARE_WALL: u8 = 1;
 /// The `square-kind` byte of a square holding a living unit.
 pub const SQUARE_UNIT: u8 = 2;
+
+/// A units-index entry's `last-action` when the unit had no order last turn.
+pub const NO_ORDER: u8 = 255;
+
+/// The WIT `action` enum's cases, in order: a unit entry's `last-action` is the index.
+const ACTIONS: [Action; 3] = [Action::Wait, Action::Move, Action::Attack];
+
+/// The WIT `status` enum's cases, in order: a unit entry's `status` is the index.
+const STATUSES: [Status; 6] = [
+    Status::WaitSuccess,
+    Status::MoveSuccess,
+    Status::AttackSuccess,
+    Status::MoveFail,
+    Status::AttackFail,
+    Status::Invalid,
+];
+
+/// `action`'s case index in the WIT `action` enum.
+pub fn action_code(action: Action) -> u8 {
+    code_of(&ACTIONS, &action)
+}
+
+/// The action with WIT case index `code`; `None` for [`NO_ORDER`] (and any other code).
+pub fn action_from_code(code: u8) -> Option<Action> {
+    ACTIONS.get(usize::from(code)).copied()
+}
+
+/// `direction`'s case index in the WIT `direction` enum (the spec's order, [`Direction::ALL`]).
+pub fn direction_code(direction: Direction) -> u8 {
+    code_of(&Direction::ALL, &direction)
+}
+
+/// The direction with WIT case index `code`; E for a code out of range.
+pub fn direction_from_code(code: u8) -> Direction {
+    Direction::ALL.get(usize::from(code)).copied().unwrap_or(Direction::E)
+}
+
+/// `status`'s case index in the WIT `status` enum.
+pub fn status_code(status: Status) -> u8 {
+    code_of(&STATUSES, &status)
+}
+
+/// The status with WIT case index `code`; INVALID for a code out of range.
+pub fn status_from_code(code: u8) -> Status {
+    STATUSES.get(usize::from(code)).copied().unwrap_or(Status::Invalid)
+}
+
+/// The index of `value` in `cases` (every value of these enums is listed: never the fallback 0).
+fn code_of<T: PartialEq>(cases: &[T], value: &T) -> u8 {
+    cases.iter().position(|case| case == value).and_then(|index| u8::try_from(index).ok()).unwrap_or(0)
+}
 
 /// A coordinate as the WIT's `u8`; positions of living units are always inside the map, whose
 /// sides are at most 255.
@@ -52,10 +104,13 @@ pub fn grid_from_wit(width: i32, height: i32, kinds: &[u8], units: &[Option<Unit
     grid
 }
 
-/// The grid of this turn from the grid of the previous one (with the units it held): walls never
-/// change in a match, so only the squares units left and entered are rewritten. Rebuilding the
-/// whole grid every turn cost most of a do-nothing bot's turn (the allocation and fill are bulk
-/// memory, charged per byte); a first view, or one of other sides, is built from scratch.
+/// The grid of this turn from an earlier turn's grid (with the units it held): walls never
+/// change in a match, so only the squares of units that moved, died or appeared since are
+/// rewritten. `previous` need not be the turn just before (the SDK keeps the last view a bot
+/// read): a pair of grid and units that agree is all it takes. Rebuilding the whole grid every
+/// turn cost most of a do-nothing bot's turn (the allocation and fill are bulk memory, charged
+/// per byte); a first view, or one of other sides or another units index length, is built from
+/// scratch.
 pub fn next_grid(
     previous: Option<(Grid, Vec<Option<Unit>>)>,
     width: i32,
@@ -63,28 +118,26 @@ pub fn next_grid(
     kinds: &[u8],
     units: &[Option<Unit>],
 ) -> Grid {
-    let Some((mut grid, left)) = previous.filter(|(grid, _)| (grid.width, grid.height) == (width, height)) else {
+    let Some((mut grid, left)) =
+        previous.filter(|(grid, left)| (grid.width, grid.height) == (width, height) && left.len() == units.len())
+    else {
         return grid_from_wit(width, height, kinds, units);
     };
-    // Only the units that moved, died or appeared are touched (most stand still in a turn):
-    // their old squares are emptied first, then their new ones filled, so a unit stepping onto
-    // a square another just left ends up there whatever the handles' order.
-    let square =
-        |list: &[Option<Unit>], handle: usize| list.get(handle).and_then(|unit| unit.as_ref()).map(|unit| unit.pos);
-    let moved = |handle: usize| square(&left, handle) != square(units, handle);
-    for (handle, unit) in left.iter().enumerate() {
-        if let Some(unit) = unit
-            && moved(handle)
-            && let Square::Unit(_) = grid.get(unit.pos)
+    let square = |unit: &Option<Unit>| unit.as_ref().map(|unit| unit.pos);
+    // The old squares of the units that moved are emptied first, then their new ones filled, so
+    // a unit stepping onto a square another just left ends up there whatever the handles' order.
+    for (old, new) in left.iter().zip(units) {
+        if let Some(pos) = square(old)
+            && square(new) != Some(pos)
         {
-            grid.set(unit.pos, Square::Empty);
+            grid.set(pos, Square::Empty);
         }
     }
-    for (index, (handle, unit)) in (0u32..).zip(units).enumerate() {
-        if let Some(unit) = unit
-            && moved(index)
+    for ((handle, old), new) in (0u32..).zip(&left).zip(units) {
+        if let Some(pos) = square(new)
+            && square(old) != Some(pos)
         {
-            grid.set(unit.pos, Square::Unit(handle));
+            grid.set(pos, Square::Unit(handle));
         }
     }
     grid
@@ -150,45 +203,50 @@ macro_rules! wit_glue {
             wit::Order { handle: order.handle, action, direction: direction_to_wit(order.direction) }
         }
 
+        /// An entry of the units index as the WIT's all-number record (`None`, a dead unit: all
+        /// zeros).
         #[allow(dead_code)]
-        fn unit_to_wit(unit: &$crate::Unit) -> wit::Unit {
-            use $crate::Status;
-            let status = match unit.status {
-                Status::WaitSuccess => wit::Status::WaitSuccess,
-                Status::MoveSuccess => wit::Status::MoveSuccess,
-                Status::AttackSuccess => wit::Status::AttackSuccess,
-                Status::MoveFail => wit::Status::MoveFail,
-                Status::AttackFail => wit::Status::AttackFail,
-                Status::Invalid => wit::Status::Invalid,
+        fn unit_to_wit(unit: Option<&$crate::Unit>) -> wit::Unit {
+            use $crate::wit_glue::{NO_ORDER, action_code, coordinate, direction_code, status_code};
+            let Some(unit) = unit else {
+                return wit::Unit { owner: 0, x: 0, y: 0, defence: 0, last_action: 0, last_direction: 0, status: 0 };
+            };
+            let (last_action, last_direction) = match &unit.last_order {
+                Some(order) => (action_code(order.action), direction_code(order.direction)),
+                None => (NO_ORDER, 0),
             };
             wit::Unit {
                 owner: unit.owner,
-                x: $crate::wit_glue::coordinate(unit.pos.x),
-                y: $crate::wit_glue::coordinate(unit.pos.y),
+                x: coordinate(unit.pos.x),
+                y: coordinate(unit.pos.y),
                 defence: unit.defence,
-                last_order: unit.last_order.as_ref().map(order_to_wit),
-                status,
+                last_action,
+                last_direction,
+                status: status_code(unit.status),
             }
         }
 
+        /// The engine's entry of the units index for a WIT one with `handle`: `None` for a dead
+        /// unit (defence 0); codes out of range read as no order, direction E and status INVALID
+        /// (the host never sends them).
         #[allow(dead_code)]
-        fn unit_from_wit(unit: &wit::Unit) -> $crate::Unit {
-            use $crate::Status;
-            let status = match unit.status {
-                wit::Status::WaitSuccess => Status::WaitSuccess,
-                wit::Status::MoveSuccess => Status::MoveSuccess,
-                wit::Status::AttackSuccess => Status::AttackSuccess,
-                wit::Status::MoveFail => Status::MoveFail,
-                wit::Status::AttackFail => Status::AttackFail,
-                wit::Status::Invalid => Status::Invalid,
-            };
-            $crate::Unit {
+        fn unit_from_wit(handle: u32, unit: &wit::Unit) -> Option<$crate::Unit> {
+            use $crate::wit_glue::{action_from_code, direction_from_code, status_from_code};
+            if unit.defence == 0 {
+                return None;
+            }
+            let last_order = action_from_code(unit.last_action).map(|action| $crate::Order {
+                handle,
+                action,
+                direction: direction_from_code(unit.last_direction),
+            });
+            Some($crate::Unit {
                 owner: unit.owner,
                 pos: $crate::Pos::new(i32::from(unit.x), i32::from(unit.y)),
                 defence: unit.defence,
-                last_order: unit.last_order.as_ref().map(order_from_wit),
-                status,
-            }
+                last_order,
+                status: status_from_code(unit.status),
+            })
         }
 
         #[allow(dead_code)]
@@ -233,7 +291,7 @@ macro_rules! wit_glue {
                     turn: metrics.turn,
                 },
                 squares: $crate::wit_glue::squares_to_wit(&view.map),
-                units: view.units.iter().map(|unit| unit.as_ref().map(unit_to_wit)).collect(),
+                units: view.units.iter().map(|unit| unit_to_wit(unit.as_ref())).collect(),
                 ignored: view.ignored.iter().map(ignored_to_wit).collect(),
                 info,
             }
@@ -245,7 +303,7 @@ macro_rules! wit_glue {
         pub(crate) fn view_from_wit(view: wit::View, previous: Option<$crate::View>) -> $crate::View {
             let metrics = view.metrics;
             let units: Vec<Option<$crate::Unit>> =
-                view.units.iter().map(|unit| unit.as_ref().map(unit_from_wit)).collect();
+                (0u32..).zip(&view.units).map(|(handle, unit)| unit_from_wit(handle, unit)).collect();
             let (width, height) = (i32::from(metrics.width), i32::from(metrics.height));
             let previous = previous.map(|previous| (previous.map, previous.units));
             $crate::View {

@@ -2,8 +2,8 @@
 //! [`export_eubots_bot!`](crate::export_eubots_bot) macro, and movement helpers
 //! ([`towards`], [`DistanceField`]).
 //!
-//! The view a bot gets is the engine's own [`arena_eubots::View`] (inside [`crate::View`]), so
-//! its helpers (`own_units`, `units_of`, `unit_at`, `enemy_at`, `adjacent_enemies`, `square`,
+//! The view a bot gets is the engine's own [`arena_eubots::View`] (inside [`crate::View`], through
+//! [`Board`], which converts what the host sent on first use), so its helpers (`own_units`, `units_of`, `unit_at`, `enemy_at`, `adjacent_enemies`, `square`,
 //! `max_orders`, `check`, `validate`) are the very rules the host plays by; [`Pos`] has the
 //! geometry (`step`, `neighbours`, `distance`, `direction_to`, `is_adjacent`), [`Direction`] the
 //! eight directions, and [`rules`](arena_eubots::rules) the turn resolution
@@ -20,15 +20,15 @@ use arena_eubots::{Direction, Grid, Pos, Square};
 pub mod bindings {
     // As for SuiteBot: every game's world is called `bot`, and wit-bindgen names a crate-root
     // macro after the world, so the bindings are generated for an SDK-local alias world that
-    // includes `arena:eubots/bot@0.1.0` unchanged.
+    // includes `arena:eubots/bot@0.2.0` unchanged.
     wit_bindgen::generate!({
         path: "../../wit/eubots",
-        inline: "package arena-sdk:eubots;\nworld eubots-bot { include arena:eubots/bot@0.1.0; }",
+        inline: "package arena-sdk:eubots;\nworld eubots-bot { include arena:eubots/bot@0.2.0; }",
         world: "arena-sdk:eubots/eubots-bot",
         with: {
             "arena:common/types@0.1.0": crate::common::bindings::arena::common::types,
             "arena:common/log@0.1.0": crate::common::bindings::arena::common::log,
-            "arena:eubots/types@0.1.0": generate,
+            "arena:eubots/types@0.2.0": generate,
         },
         pub_export_macro: true,
         export_macro_name: "__export_eubots_world",
@@ -40,7 +40,7 @@ use bindings::arena::eubots::types as wit;
 
 /// Everything an Eubots bot needs: `use arena_sdk::eubots::prelude::*;`.
 pub mod prelude {
-    pub use super::{DIRECTIONS, DistanceField, EubotsBot, View, towards};
+    pub use super::{Board, DIRECTIONS, DistanceField, EubotsBot, View, towards};
     pub use crate::rng::{GameRng, new_rng, rng_below};
     pub use crate::{InitInfo, TurnInfo, log};
     pub use arena_eubots::rules::{self, DEFENCE, MAX_ORDERS};
@@ -50,8 +50,72 @@ pub mod prelude {
     };
 }
 
-/// What an Eubots bot sees: the engine's [`arena_eubots::View`] plus this turn's budget.
-pub type View = crate::View<arena_eubots::View>;
+/// What an Eubots bot sees: the engine's [`arena_eubots::View`] (through [`Board`], which
+/// converts it on first use) plus this turn's budget.
+pub type View = crate::View<Board>;
+
+/// This turn's [`arena_eubots::View`], converted from what the host sent the first time the bot
+/// reads it (through `Deref`, so `view.units`, `view.own_units()` and `&view.state` as a
+/// `&BoardState` argument work as on the engine's type): a bot that answers without looking pays
+/// no fuel for the conversion, and one that looks pays it once. Natively (tests, simulations),
+/// build one from an engine view with `Board::from`.
+pub struct Board {
+    state: std::cell::OnceCell<arena_eubots::View>,
+    /// What the conversion needs, until it runs: the host's view and the last view this
+    /// instance converted (whose grid the new one reuses).
+    pending: std::cell::Cell<Option<(wit::View, Option<arena_eubots::View>)>>,
+}
+
+impl Board {
+    fn lazy(view: wit::View, previous: Option<arena_eubots::View>) -> Board {
+        Board { state: std::cell::OnceCell::new(), pending: std::cell::Cell::new(Some((view, previous))) }
+    }
+
+    /// The view to keep for the next turn's conversion: this one if the bot read it, else the
+    /// one kept before (an earlier grid serves as well, see `next_grid`).
+    fn into_latest(self) -> Option<arena_eubots::View> {
+        match self.state.into_inner() {
+            Some(state) => Some(state),
+            None => self.pending.into_inner().and_then(|(_, previous)| previous),
+        }
+    }
+}
+
+impl From<arena_eubots::View> for Board {
+    fn from(state: arena_eubots::View) -> Board {
+        Board { state: std::cell::OnceCell::from(state), pending: std::cell::Cell::new(None) }
+    }
+}
+
+impl std::ops::Deref for Board {
+    type Target = arena_eubots::View;
+
+    fn deref(&self) -> &arena_eubots::View {
+        self.state.get_or_init(|| match self.pending.take() {
+            Some((view, previous)) => view_from_wit(view, previous),
+            // Only a `Board` built `from` a view has nothing pending, and its state is set.
+            None => arena_eubots::View::default(),
+        })
+    }
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        Board::from(std::ops::Deref::deref(self).clone())
+    }
+}
+
+impl PartialEq for Board {
+    fn eq(&self, other: &Board) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, formatter)
+    }
+}
 
 /// The eight directions, in the spec's order (E, NE, N, NW, W, SW, S, SE).
 pub const DIRECTIONS: [Direction; 8] = Direction::ALL;
@@ -290,17 +354,17 @@ pub mod __glue {
     }
 
     thread_local! {
-        /// The previous turn's view of this instance, whose grid the next view reuses (see
-        /// [`view_from_wit`]). A restart is a fresh instance, so it starts empty again.
+        /// The last view this instance converted, whose grid the next conversion reuses (see
+        /// [`Board`]). A restart is a fresh instance, so it starts empty again.
         static PREVIOUS: RefCell<Option<arena_eubots::View>> = const { RefCell::new(None) };
     }
 
     pub fn take_turn<B: EubotsBot>(slot: &RefCell<Option<B>>, view: WitView) -> WitAction {
         let info = TurnInfo::from(view.info);
         let previous = PREVIOUS.with(|previous| previous.borrow_mut().take());
-        let view = crate::View { info, state: view_from_wit(view, previous) };
+        let view = crate::View { info, state: Board::lazy(view, previous) };
         let answer = crate::__private::with_bot(slot, |bot: &mut B| bot.act(&view).iter().map(order_to_wit).collect());
-        PREVIOUS.with(|previous| *previous.borrow_mut() = Some(view.state));
+        PREVIOUS.with(|previous| *previous.borrow_mut() = view.state.into_latest());
         answer
     }
 }
@@ -347,12 +411,73 @@ mod tests {
                 })
                 .collect();
             let fresh = grid_from_wit(width, height, &kinds, &units);
-            let carried = next_grid(previous.take(), width, height, &kinds, &units);
+            let carried = next_grid(previous.clone(), width, height, &kinds, &units);
             assert_eq!(carried, fresh);
-            previous = Some((carried, units));
+            // A bot that does not read a view keeps the one before: the next conversion then
+            // starts from a grid some turns old.
+            if crate::rng::rng_below(&mut rng, 3) != 0 {
+                previous = Some((carried, units));
+            }
         }
         let other_sides = next_grid(previous, 5, 7, &kinds, &[]);
         assert_eq!(other_sides, grid_from_wit(5, 7, &kinds, &[]));
+    }
+
+    /// A WIT view as the host sends it: 4 x 3, one wall, units 0 (seat 0) and 2 (seat 1) alive,
+    /// unit 1 dead; unit 0 moved east last turn.
+    fn wit_view(turn: u32, x0: u8) -> wit::View {
+        let alive = |owner, x, y| wit::Unit { owner, x, y, defence: 2, last_action: 1, last_direction: 0, status: 1 };
+        let dead = wit::Unit { owner: 0, x: 0, y: 0, defence: 0, last_action: 0, last_direction: 0, status: 0 };
+        let mut squares = vec![0; 12];
+        squares[5] = SQUARE_WALL;
+        squares[usize::from(x0 - 1)] = 2;
+        squares[11] = 2;
+        wit::View {
+            metrics: wit::Metrics {
+                width: 4,
+                height: 3,
+                players: 2,
+                player: 0,
+                total_units: 3,
+                units_remaining: vec![1, 1],
+                turn,
+            },
+            squares,
+            units: vec![alive(0, x0, 1), dead, alive(1, 4, 3)],
+            ignored: Vec::new(),
+            info: crate::common::wit::TurnInfo {
+                turn,
+                turn_fuel_remaining: 1,
+                game_fuel_remaining: 1,
+                missed_turns: 0,
+            },
+        }
+    }
+
+    /// A board converts what the host sent only when read; one not read hands on the view kept
+    /// before it, one read hands on itself, and either way the next board's grid is right.
+    #[test]
+    fn a_board_converts_on_first_read_and_hands_on_the_latest_view() {
+        let first = Board::lazy(wit_view(1, 1), None);
+        assert!(first.state.get().is_none(), "nothing is converted before a read");
+        assert_eq!(first.unit(0).map(|unit| unit.pos), Some(Pos::new(1, 1)));
+        assert!(first.unit(1).is_none(), "defence 0 is a dead unit");
+        let last_order = first.unit(2).and_then(|unit| unit.last_order);
+        assert_eq!(last_order, Some(arena_eubots::Order::walk(2, Direction::E)));
+        assert_eq!(first.square(Pos::new(2, 2)), Square::Wall);
+        let kept = first.into_latest();
+        assert_eq!(kept.as_ref().map(|view| view.metrics.turn), Some(1));
+
+        let unread = Board::lazy(wit_view(2, 2), kept);
+        let kept = unread.into_latest();
+        assert_eq!(kept.as_ref().map(|view| view.metrics.turn), Some(1), "an unread board keeps the older view");
+
+        let third = Board::lazy(wit_view(3, 3), kept);
+        assert_eq!(third.square(Pos::new(3, 1)), Square::Unit(0));
+        assert_eq!(third.square(Pos::new(1, 1)), Square::Empty);
+        assert_eq!(third.map, grid_from_wit(4, 3, &wit_view(3, 3).squares, &third.units));
+        assert_eq!(format!("{third:?}"), format!("{:?}", *third), "Debug shows the engine's view");
+        assert_eq!(Board::from((*third).clone()), third);
     }
 
     /// A plain breadth-first search, square by square.

@@ -1,4 +1,4 @@
-//! Eubots' binding: `arena:eubots/bot@0.1.0` to and from [`arena_eubots`]'s types.
+//! Eubots' binding: `arena:eubots/bot@0.2.0` to and from [`arena_eubots`]'s types.
 //!
 //! The view is sent as the WIT declares it: the map once, as one byte per square (empty, wall or
 //! unit, row-major), and the public units index, which locates every unit (so handles are not
@@ -19,7 +19,7 @@ use arena_eubots::{Eubots, MAX_ORDERS, Order, View};
 mod bindings {
     wasmtime::component::bindgen!({
         path: "../wit/eubots",
-        world: "arena:eubots/bot@0.1.0",
+        world: "arena:eubots/bot@0.2.0",
         exports: { default: async },
         with: {
             "arena:common/types@0.1.0": crate::bindings::common::arena::common::types,
@@ -42,8 +42,8 @@ impl Binding for EubotsBinding {
 
     type Answer = Vec<wit::Order>;
 
-    const EXPORT: &'static str = "arena:eubots/player@0.1.0";
-    const WORLD: &'static str = "arena:eubots/bot@0.1.0";
+    const EXPORT: &'static str = "arena:eubots/player@0.2.0";
+    const WORLD: &'static str = "arena:eubots/bot@0.2.0";
     const WIT: &'static str = include_str!("../../../wit/eubots/eubots.wit");
 
     fn init(live: Live<Self>, info: InitInfo) -> OwnedCall<Self::Instance> {
@@ -97,6 +97,44 @@ mod tests {
                 assert_eq!(back.direction, order.direction);
             }
         }
+    }
+
+    /// A units-index entry's codes are the WIT enums' case indices, and the codes come back as
+    /// the values they encode.
+    #[test]
+    fn unit_codes_are_the_wit_case_indices() {
+        use arena_eubots::wit_glue::{
+            NO_ORDER, action_code, action_from_code, direction_code, direction_from_code, status_code, status_from_code,
+        };
+        use arena_eubots::{Action, Status};
+        for direction in Direction::ALL {
+            assert_eq!(direction_code(direction), direction_to_wit(direction) as u8);
+            assert_eq!(direction_from_code(direction_code(direction)), direction);
+        }
+        for (action, wit_action) in [
+            (Action::Wait, wit::Action::Wait),
+            (Action::Move, wit::Action::Move),
+            (Action::Attack, wit::Action::Attack),
+        ] {
+            assert_eq!(action_code(action), wit_action as u8);
+            assert_eq!(action_from_code(action_code(action)), Some(action));
+        }
+        assert_eq!(action_from_code(NO_ORDER), None);
+        let statuses = [
+            (Status::WaitSuccess, wit::Status::WaitSuccess),
+            (Status::MoveSuccess, wit::Status::MoveSuccess),
+            (Status::AttackSuccess, wit::Status::AttackSuccess),
+            (Status::MoveFail, wit::Status::MoveFail),
+            (Status::AttackFail, wit::Status::AttackFail),
+            (Status::Invalid, wit::Status::Invalid),
+        ];
+        for (status, wit_status) in statuses {
+            assert_eq!(status_code(status), wit_status as u8);
+            assert_eq!(status_from_code(status_code(status)), status);
+        }
+        // Codes the host never sends still decode to something (the SDK must not panic).
+        assert_eq!(status_from_code(200), Status::Invalid);
+        assert_eq!(direction_from_code(8), Direction::E);
     }
 
     /// The map goes row-major, one byte per square.

@@ -99,7 +99,8 @@ fn code_character_views_and_commands_survive_the_round_trip() {
 }
 
 /// Eubots sends the map as square kinds and the units index; the SDK rebuilds the engine's grid
-/// from its previous turn's (walls never change).
+/// from the last view the bot read (walls never change), which may be some turns old: here every
+/// third view is not kept, as if the bot had not read it.
 #[test]
 fn eubots_views_and_orders_survive_the_round_trip() {
     use super::eubots::{order_from_wit, order_to_wit, view_from_wit, view_to_wit};
@@ -107,10 +108,12 @@ fn eubots_views_and_orders_survive_the_round_trip() {
     let mut views = 0;
     let plan = plan::<arena_eubots::Eubots>(Default::default(), vec![2, 3], 0..4);
     for_each_observation(&plan, |playout, seat, view, orders| {
-        let previous = memory.remove(&(playout, seat));
+        let previous = memory.get(&(playout, seat)).cloned();
         let back = view_from_wit(view_to_wit(view, info(0)), previous);
         assert_eq!(&back, view, "playout {playout}, seat {seat}");
-        memory.insert((playout, seat), back);
+        if views % 3 != 2 {
+            memory.insert((playout, seat), back);
+        }
         for order in orders.into_iter().flatten() {
             assert_eq!(&order_from_wit(&order_to_wit(order)), order);
         }

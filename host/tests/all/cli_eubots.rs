@@ -29,7 +29,7 @@ fn eubots_is_listed_with_its_options() {
     let options: Vec<&str> =
         eubots["options"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
     assert_eq!(options, ["map", "unequal"]);
-    assert!(eubots["bot_kinds"][0].as_str().unwrap().contains("arena:eubots/player@0.1.0"), "{eubots}");
+    assert!(eubots["bot_kinds"][0].as_str().unwrap().contains("arena:eubots/player@0.2.0"), "{eubots}");
 }
 
 /// Issue item 5: a 4-player match with four bot files (the swarm against three random bots, one

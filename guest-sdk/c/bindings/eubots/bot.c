@@ -8,10 +8,10 @@
 __attribute__((__import_module__("arena:common/log@0.1.0"), __import_name__("log")))
 extern void __wasm_import_arena_common_log_log(int32_t, uint8_t *, size_t);
 
-// Exported Functions from `arena:eubots/player@0.1.0`
+// Exported Functions from `arena:eubots/player@0.2.0`
 
 
-__attribute__((__weak__, __export_name__("cabi_post_arena:eubots/player@0.1.0#take-turn")))
+__attribute__((__weak__, __export_name__("cabi_post_arena:eubots/player@0.2.0#take-turn")))
 void __wasm_export_exports_arena_eubots_player_take_turn_post_return(uint8_t * arg0) {
   size_t len = *((size_t*) (arg0 + sizeof(void*)));
   if (len > 0) {
@@ -39,15 +39,6 @@ __attribute__((__aligned__(sizeof(void*))))
 static uint8_t RET_AREA[(2*sizeof(void*))];
 
 // Helper Functions
-
-void arena_eubots_types_option_order_free(arena_eubots_types_option_order_t *ptr) {
-  if (ptr->is_some) {
-  }
-}
-
-void arena_eubots_types_unit_free(arena_eubots_types_unit_t *ptr) {
-  arena_eubots_types_option_order_free(&ptr->last_order);
-}
 
 void arena_eubots_types_order_error_free(arena_eubots_types_order_error_t *ptr) {
   switch ((int32_t) ptr->tag) {
@@ -88,18 +79,11 @@ void bot_list_square_kind_free(bot_list_square_kind_t *ptr) {
   }
 }
 
-void arena_eubots_types_option_unit_free(arena_eubots_types_option_unit_t *ptr) {
-  if (ptr->is_some) {
-    arena_eubots_types_unit_free(&ptr->val);
-  }
-}
-
-void arena_eubots_types_list_option_unit_free(arena_eubots_types_list_option_unit_t *ptr) {
+void arena_eubots_types_list_unit_free(arena_eubots_types_list_unit_t *ptr) {
   size_t list_len = ptr->len;
   if (list_len > 0) {
-    arena_eubots_types_option_unit_t *list_ptr = ptr->ptr;
+    arena_eubots_types_unit_t *list_ptr = ptr->ptr;
     for (size_t i = 0; i < list_len; i++) {
-      arena_eubots_types_option_unit_free(&list_ptr[i]);
     }
     free(list_ptr);
   }
@@ -119,7 +103,7 @@ void arena_eubots_types_list_ignored_order_free(arena_eubots_types_list_ignored_
 void arena_eubots_types_view_free(arena_eubots_types_view_t *ptr) {
   arena_eubots_types_metrics_free(&ptr->metrics);
   bot_list_square_kind_free(&ptr->squares);
-  arena_eubots_types_list_option_unit_free(&ptr->units);
+  arena_eubots_types_list_unit_free(&ptr->units);
   arena_eubots_types_list_ignored_order_free(&ptr->ignored);
 }
 
@@ -162,7 +146,7 @@ void arena_common_log_log(arena_common_log_level_t level, bot_string_t *message)
   __wasm_import_arena_common_log_log((int32_t) level, (uint8_t *) (*message).ptr, (*message).len);
 }
 
-__attribute__((__export_name__("arena:eubots/player@0.1.0#init")))
+__attribute__((__export_name__("arena:eubots/player@0.2.0#init")))
 void __wasm_export_exports_arena_eubots_player_init(int32_t arg, int32_t arg0, int32_t arg1, int64_t arg2, int64_t arg3, int64_t arg4, int64_t arg5) {
   exports_arena_eubots_player_init_info_t arg6 = (arena_common_types_init_info_t) {
     (uint8_t) (uint8_t) (arg),
@@ -176,9 +160,9 @@ void __wasm_export_exports_arena_eubots_player_init(int32_t arg, int32_t arg0, i
   exports_arena_eubots_player_init(&arg6);
 }
 
-__attribute__((__export_name__("arena:eubots/player@0.1.0#take-turn")))
+__attribute__((__export_name__("arena:eubots/player@0.2.0#take-turn")))
 uint8_t * __wasm_export_exports_arena_eubots_player_take_turn(uint8_t * arg) {
-  exports_arena_eubots_player_view_t arg1 = (arena_eubots_types_view_t) {
+  exports_arena_eubots_player_view_t arg0 = (arena_eubots_types_view_t) {
     (arena_eubots_types_metrics_t) (arena_eubots_types_metrics_t) {
       (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 0))),
       (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 1))),
@@ -189,7 +173,7 @@ uint8_t * __wasm_export_exports_arena_eubots_player_take_turn(uint8_t * arg) {
       (uint32_t) (uint32_t) (*((int32_t*) (arg + (8+2*sizeof(void*))))),
     },
     (bot_list_square_kind_t) (bot_list_square_kind_t) { (arena_eubots_types_square_kind_t*)(*((uint8_t **) (arg + (8+3*sizeof(void*))))), (*((size_t*) (arg + (8+4*sizeof(void*))))) },
-    (arena_eubots_types_list_option_unit_t) (arena_eubots_types_list_option_unit_t) { (arena_eubots_types_option_unit_t*)(*((uint8_t **) (arg + (8+5*sizeof(void*))))), (*((size_t*) (arg + (8+6*sizeof(void*))))) },
+    (arena_eubots_types_list_unit_t) (arena_eubots_types_list_unit_t) { (arena_eubots_types_unit_t*)(*((uint8_t **) (arg + (8+5*sizeof(void*))))), (*((size_t*) (arg + (8+6*sizeof(void*))))) },
     (arena_eubots_types_list_ignored_order_t) (arena_eubots_types_list_ignored_order_t) { (arena_eubots_types_ignored_order_t*)(*((uint8_t **) (arg + (8+7*sizeof(void*))))), (*((size_t*) (arg + (8+8*sizeof(void*))))) },
     (arena_eubots_types_turn_info_t) (arena_common_types_turn_info_t) {
       (uint32_t) (uint32_t) (*((int32_t*) (arg + (16+8*sizeof(void*))))),
@@ -199,7 +183,7 @@ uint8_t * __wasm_export_exports_arena_eubots_player_take_turn(uint8_t * arg) {
     },
   };
   exports_arena_eubots_player_list_order_t ret;
-  exports_arena_eubots_player_take_turn(&arg1, &ret);
+  exports_arena_eubots_player_take_turn(&arg0, &ret);
   free(arg);
   uint8_t *ptr = (uint8_t *) &RET_AREA;
   *((size_t*)(ptr + sizeof(void*))) = (ret).len;

@@ -104,8 +104,9 @@ typedef struct arena_eubots_types_order_t {
   arena_eubots_types_direction_t   direction;
 } arena_eubots_types_order_t;
 
-// How a unit's order of last turn went (the spec's status flag). On turn 1 every unit
-// shows `wait-success`.
+// How a unit's order of last turn went (the spec's status flag). On turn 1 every unit shows
+// `wait-success`. A `unit` entry carries it as a number: the case's index in this list
+// (`wait-success` = 0 ... `invalid` = 5).
 typedef uint8_t arena_eubots_types_status_t;
 
 // It waited.
@@ -121,26 +122,32 @@ typedef uint8_t arena_eubots_types_status_t;
 // It had no order, or more than one: it waited.
 #define ARENA_EUBOTS_TYPES_STATUS_INVALID 5
 
-typedef struct {
-  bool is_some;
-  arena_eubots_types_order_t val;
-} arena_eubots_types_option_order_t;
-
-// A living unit's entry in the public units index (enemies included).
+// An entry of the public units index (enemies included): one per unit the match started
+// with, by handle.
+// 
+// Every field is a plain number, so the whole index crosses into the bot's memory as one
+// block that needs no decoding: a bot pays fuel only for the entries it reads (with enums
+// and options here, lifting the index cost a do-nothing Rust bot about 100 fuel per unit
+// per turn). The enums' values are their case indices, as listed above.
 typedef struct arena_eubots_types_unit_t {
   // The owner's seat, 0-based.
   uint8_t   owner;
-  // Column, 1..=width.
+  // Column, 1..=width; 0 for a dead unit.
   uint8_t   x;
-  // Row, 1..=height.
+  // Row, 1..=height; 0 for a dead unit.
   uint8_t   y;
-  // Defence left, 1 or 2: a fresh unit withstands 2 damage; damage is never healed.
+  // Defence left: 1 or 2 for a living unit (a fresh unit withstands 2 damage; damage is
+  // never healed); 0 marks a dead unit, whose other fields are then all 0.
   uint8_t   defence;
-  // The order it carried out (or tried to) last turn; none on turn 1 and when it had no
-  // order or several.
-  arena_eubots_types_option_order_t   last_order;
-  // How that went.
-  arena_eubots_types_status_t   status;
+  // The action of the order it carried out (or tried to) last turn, an `action` case
+  // index (`wait` = 0, `move` = 1, `attack` = 2); 255 when it had no order: on turn 1,
+  // and when it had none or several.
+  uint8_t   last_action;
+  // That order's direction, a `direction` case index (`e` = 0 ... `se` = 7); 0 when
+  // `last-action` is 255. The order's handle is the unit's own.
+  uint8_t   last_direction;
+  // How that order went, a `status` case index.
+  uint8_t   status;
 } arena_eubots_types_unit_t;
 
 // Why one order of last turn's answer was ignored. The rest of the answer stood; a unit of
@@ -207,14 +214,9 @@ typedef struct {
 } bot_list_square_kind_t;
 
 typedef struct {
-  bool is_some;
-  arena_eubots_types_unit_t val;
-} arena_eubots_types_option_unit_t;
-
-typedef struct {
-  arena_eubots_types_option_unit_t *ptr;
+  arena_eubots_types_unit_t *ptr;
   size_t len;
-} arena_eubots_types_list_option_unit_t;
+} arena_eubots_types_list_unit_t;
 
 typedef struct {
   arena_eubots_types_ignored_order_t *ptr;
@@ -228,8 +230,9 @@ typedef struct arena_eubots_types_view_t {
   // The map, row-major: square {x, y} is entry `(y - 1) * width + (x - 1)`;
   // `width * height` entries, each a `square-kind`.
   bot_list_square_kind_t   squares;
-  // The units index, by handle: `metrics.total-units` entries, none for a dead unit.
-  arena_eubots_types_list_option_unit_t   units;
+  // The units index, by handle: `metrics.total-units` entries, a dead unit's with
+  // `defence` 0.
+  arena_eubots_types_list_unit_t   units;
   // This bot's orders of last turn that were ignored, in the order given (empty on turn 1).
   arena_eubots_types_list_ignored_order_t   ignored;
   // Budget facts: remaining fuel for this turn and the game, missed turns.
@@ -251,15 +254,11 @@ typedef struct {
 // Appends one line to the bot's log. Never fails; text past the bound is dropped.
 extern void arena_common_log_log(arena_common_log_level_t level, bot_string_t *message);
 
-// Exported Functions from `arena:eubots/player@0.1.0`
+// Exported Functions from `arena:eubots/player@0.2.0`
 void exports_arena_eubots_player_init(exports_arena_eubots_player_init_info_t *info);
 void exports_arena_eubots_player_take_turn(exports_arena_eubots_player_view_t *view, exports_arena_eubots_player_list_order_t *ret);
 
 // Helper Functions
-
-void arena_eubots_types_option_order_free(arena_eubots_types_option_order_t *ptr);
-
-void arena_eubots_types_unit_free(arena_eubots_types_unit_t *ptr);
 
 void arena_eubots_types_order_error_free(arena_eubots_types_order_error_t *ptr);
 
@@ -271,9 +270,7 @@ void arena_eubots_types_metrics_free(arena_eubots_types_metrics_t *ptr);
 
 void bot_list_square_kind_free(bot_list_square_kind_t *ptr);
 
-void arena_eubots_types_option_unit_free(arena_eubots_types_option_unit_t *ptr);
-
-void arena_eubots_types_list_option_unit_free(arena_eubots_types_list_option_unit_t *ptr);
+void arena_eubots_types_list_unit_free(arena_eubots_types_list_unit_t *ptr);
 
 void arena_eubots_types_list_ignored_order_free(arena_eubots_types_list_ignored_order_t *ptr);
 
