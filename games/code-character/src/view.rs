@@ -69,7 +69,7 @@ pub struct TowerView {
 }
 
 /// What changes, in the seat's own perspective. DEAD units stay visible for one turn.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct View {
     /// The observer's seat (0 or 1).
     pub seat: u8,

@@ -4,7 +4,89 @@
 //!
 //! The map and everything else that never changes (the static view) goes once, to `init`; the
 //! per-turn view carries only what changes. Everything is already in the seat's own perspective
-//! (the engine mirrors it); positions are the engine's `f64`s, unchanged.
+//! (the engine mirrors it); positions are the engine's `f64`s, unchanged. The unit lists and the
+//! terrain are records of plain numbers (enums as their WIT case indices, below), which the bot's
+//! side lifts as one block instead of decoding entry by entry.
+
+use crate::{BotStatus, Intent, Terrain, TowerState, Vec2};
+use arena_game::case_codes::{case_of, code_of};
+
+/// The WIT `terrain` enum's cases, in order.
+const TERRAINS: [Terrain; 3] = [Terrain::Land, Terrain::Water, Terrain::Flag];
+
+/// The WIT `bot-status` enum's cases, in order.
+const BOT_STATUSES: [BotStatus; 5] =
+    [BotStatus::Idle, BotStatus::Move, BotStatus::Blast, BotStatus::Transform, BotStatus::Dead];
+
+/// The WIT `tower-state` enum's cases, in order.
+const TOWER_STATES: [TowerState; 3] = [TowerState::Idle, TowerState::Blast, TowerState::Dead];
+
+/// The WIT `intent-kind` enum's case indices.
+mod intent_kind {
+    pub const NONE: u8 = 0;
+    pub const MOVE: u8 = 1;
+    pub const BLAST_AT: u8 = 2;
+    pub const TRANSFORM_AT: u8 = 3;
+    pub const BLAST: u8 = 4;
+    pub const TRANSFORM: u8 = 5;
+}
+
+/// `terrain`'s WIT case index.
+pub fn terrain_code(terrain: Terrain) -> u8 {
+    code_of(&TERRAINS, &terrain)
+}
+
+/// The terrain with WIT case index `code`; water for a code out of range.
+pub fn terrain_from_code(code: u8) -> Terrain {
+    case_of(&TERRAINS, code).unwrap_or(Terrain::Water)
+}
+
+/// `status`'s WIT case index.
+pub fn bot_status_code(status: BotStatus) -> u8 {
+    code_of(&BOT_STATUSES, &status)
+}
+
+/// The bot status with WIT case index `code`; DEAD for a code out of range.
+pub fn bot_status_from_code(code: u8) -> BotStatus {
+    case_of(&BOT_STATUSES, code).unwrap_or(BotStatus::Dead)
+}
+
+/// `state`'s WIT case index.
+pub fn tower_state_code(state: TowerState) -> u8 {
+    code_of(&TOWER_STATES, &state)
+}
+
+/// The tower state with WIT case index `code`; DEAD for a code out of range.
+pub fn tower_state_from_code(code: u8) -> TowerState {
+    case_of(&TOWER_STATES, code).unwrap_or(TowerState::Dead)
+}
+
+/// An intent as its WIT `intent-kind` case index and target ((0, 0) for those without one).
+pub fn intent_code(intent: Intent) -> (u8, Vec2) {
+    use intent_kind::*;
+    match intent {
+        Intent::None => (NONE, Vec2::default()),
+        Intent::Move(p) => (MOVE, p),
+        Intent::BlastAt(p) => (BLAST_AT, p),
+        Intent::TransformAt(p) => (TRANSFORM_AT, p),
+        Intent::Blast => (BLAST, Vec2::default()),
+        Intent::Transform => (TRANSFORM, Vec2::default()),
+    }
+}
+
+/// The intent with WIT `intent-kind` case index `code` and `target`; none for a code out of
+/// range.
+pub fn intent_from_code(code: u8, target: Vec2) -> Intent {
+    use intent_kind::*;
+    match code {
+        MOVE => Intent::Move(target),
+        BLAST_AT => Intent::BlastAt(target),
+        TRANSFORM_AT => Intent::TransformAt(target),
+        BLAST => Intent::Blast,
+        TRANSFORM => Intent::Transform,
+        _ => Intent::None,
+    }
+}
 
 /// Expands, for the generated module `wit` in scope (`$turn_info` is that side's generated
 /// `turn-info` type), to `view_to_wit`/`view_from_wit`, `static_view_to_wit`/
@@ -62,15 +144,10 @@ macro_rules! wit_glue {
         /// The static view (the map, flags, bases, turns) as the WIT's, row-major.
         #[allow(dead_code)]
         pub(crate) fn static_view_to_wit(statics: &$crate::StaticView) -> wit::StaticView {
-            use $crate::Terrain;
-            let terrain = |terrain| match terrain {
-                Terrain::Land => wit::Terrain::Land,
-                Terrain::Water => wit::Terrain::Water,
-                Terrain::Flag => wit::Terrain::Flag,
-            };
+            use $crate::wit_glue::terrain_code;
             wit::StaticView {
                 seat: statics.seat,
-                terrain: $crate::Tile::all().map(|tile| terrain(statics.map.terrain(tile))).collect(),
+                terrain: $crate::Tile::all().map(|tile| terrain_code(statics.map.terrain(tile))).collect(),
                 flags: statics.flags.iter().copied().map(vec2_to_wit).collect(),
                 turns: statics.turns,
                 base: vec2_to_wit(statics.base),
@@ -87,11 +164,7 @@ macro_rules! wit_glue {
             for (tile, terrain) in $crate::Tile::all().zip(&statics.terrain) {
                 if let Some(slot) = tiles.get_mut(usize::from(tile.x)).and_then(|row| row.get_mut(usize::from(tile.y)))
                 {
-                    *slot = match terrain {
-                        wit::Terrain::Land => Terrain::Land,
-                        wit::Terrain::Water => Terrain::Water,
-                        wit::Terrain::Flag => Terrain::Flag,
-                    };
+                    *slot = $crate::wit_glue::terrain_from_code(*terrain);
                 }
             }
             $crate::StaticView {
@@ -107,93 +180,54 @@ macro_rules! wit_glue {
 
         #[allow(dead_code)]
         fn bot_to_wit(bot: &$crate::BotView) -> wit::Bot {
-            use $crate::{BotStatus, Intent};
-            let state = match bot.state {
-                BotStatus::Idle => wit::BotStatus::Idle,
-                BotStatus::Move => wit::BotStatus::Move,
-                BotStatus::Blast => wit::BotStatus::Blast,
-                BotStatus::Transform => wit::BotStatus::Transform,
-                BotStatus::Dead => wit::BotStatus::Dead,
-            };
-            let intent = match bot.intent {
-                Intent::None => wit::Intent::None,
-                Intent::Move(p) => wit::Intent::Move(vec2_to_wit(p)),
-                Intent::BlastAt(p) => wit::Intent::BlastAt(vec2_to_wit(p)),
-                Intent::TransformAt(p) => wit::Intent::TransformAt(vec2_to_wit(p)),
-                Intent::Blast => wit::Intent::Blast,
-                Intent::Transform => wit::Intent::Transform,
-            };
+            use $crate::wit_glue::{bot_status_code, intent_code};
+            let (intent, intent_target) = intent_code(bot.intent);
             wit::Bot {
                 id: bot.id,
                 hp: bot.hp,
                 position: vec2_to_wit(bot.position),
-                state,
+                state: bot_status_code(bot.state),
                 intent,
-                extra_move: bot.extra_move.map(vec2_to_wit),
+                has_extra_move: u8::from(bot.extra_move.is_some()),
+                intent_target: vec2_to_wit(intent_target),
+                extra_move: vec2_to_wit(bot.extra_move.unwrap_or_default()),
             }
         }
 
         #[allow(dead_code)]
         fn bot_from_wit(bot: &wit::Bot) -> $crate::BotView {
-            use $crate::{BotStatus, Intent};
-            let state = match bot.state {
-                wit::BotStatus::Idle => BotStatus::Idle,
-                wit::BotStatus::Move => BotStatus::Move,
-                wit::BotStatus::Blast => BotStatus::Blast,
-                wit::BotStatus::Transform => BotStatus::Transform,
-                wit::BotStatus::Dead => BotStatus::Dead,
-            };
-            let intent = match bot.intent {
-                wit::Intent::None => Intent::None,
-                wit::Intent::Move(p) => Intent::Move(vec2_from_wit(p)),
-                wit::Intent::BlastAt(p) => Intent::BlastAt(vec2_from_wit(p)),
-                wit::Intent::TransformAt(p) => Intent::TransformAt(vec2_from_wit(p)),
-                wit::Intent::Blast => Intent::Blast,
-                wit::Intent::Transform => Intent::Transform,
-            };
+            use $crate::wit_glue::{bot_status_from_code, intent_from_code};
             $crate::BotView {
                 id: bot.id,
                 hp: bot.hp,
                 position: vec2_from_wit(bot.position),
-                state,
-                intent,
-                extra_move: bot.extra_move.map(vec2_from_wit),
+                state: bot_status_from_code(bot.state),
+                intent: intent_from_code(bot.intent, vec2_from_wit(bot.intent_target)),
+                extra_move: (bot.has_extra_move != 0).then(|| vec2_from_wit(bot.extra_move)),
             }
         }
 
         #[allow(dead_code)]
         fn tower_to_wit(tower: &$crate::TowerView) -> wit::Tower {
-            use $crate::TowerState;
-            let state = match tower.state {
-                TowerState::Idle => wit::TowerState::Idle,
-                TowerState::Blast => wit::TowerState::Blast,
-                TowerState::Dead => wit::TowerState::Dead,
-            };
             wit::Tower {
                 id: tower.id,
                 hp: tower.hp,
                 position: vec2_to_wit(tower.position),
                 tile: wit::Tile { x: tower.tile.x, y: tower.tile.y },
                 age: tower.age,
-                state,
+                state: $crate::wit_glue::tower_state_code(tower.state),
             }
         }
 
         #[allow(dead_code)]
         fn tower_from_wit(tower: &wit::Tower) -> $crate::TowerView {
-            use $crate::TowerState;
-            let state = match tower.state {
-                wit::TowerState::Idle => TowerState::Idle,
-                wit::TowerState::Blast => TowerState::Blast,
-                wit::TowerState::Dead => TowerState::Dead,
-            };
             $crate::TowerView {
                 id: tower.id,
                 hp: tower.hp,
                 position: vec2_from_wit(tower.position),
                 tile: $crate::Tile::new(tower.tile.x, tower.tile.y),
                 age: tower.age,
-                state,
+                state: $crate::wit_glue::tower_state_from_code(tower.state),
             }
         }
 

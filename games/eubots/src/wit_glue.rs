@@ -9,6 +9,7 @@
 //! the grid of an earlier view ([`next_grid`]): walls never change in a match.
 
 use crate::{Action, Direction, Grid, Pos, Square, Status, Unit};
+use arena_game::case_codes::{case_of, code_of};
 
 /// The `square-kind` byte of an empty square.
 pub const SQUARE_EMPTY: u8 = 0;
@@ -40,7 +41,7 @@ pub fn action_code(action: Action) -> u8 {
 
 /// The action with WIT case index `code`; `None` for [`NO_ORDER`] (and any other code).
 pub fn action_from_code(code: u8) -> Option<Action> {
-    ACTIONS.get(usize::from(code)).copied()
+    case_of(&ACTIONS, code)
 }
 
 /// `direction`'s case index in the WIT `direction` enum (the spec's order, [`Direction::ALL`]).
@@ -50,7 +51,7 @@ pub fn direction_code(direction: Direction) -> u8 {
 
 /// The direction with WIT case index `code`; E for a code out of range.
 pub fn direction_from_code(code: u8) -> Direction {
-    Direction::ALL.get(usize::from(code)).copied().unwrap_or(Direction::E)
+    case_of(&Direction::ALL, code).unwrap_or(Direction::E)
 }
 
 /// `status`'s case index in the WIT `status` enum.
@@ -60,12 +61,7 @@ pub fn status_code(status: Status) -> u8 {
 
 /// The status with WIT case index `code`; INVALID for a code out of range.
 pub fn status_from_code(code: u8) -> Status {
-    STATUSES.get(usize::from(code)).copied().unwrap_or(Status::Invalid)
-}
-
-/// The index of `value` in `cases` (every value of these enums is listed: never the fallback 0).
-fn code_of<T: PartialEq>(cases: &[T], value: &T) -> u8 {
-    cases.iter().position(|case| case == value).and_then(|index| u8::try_from(index).ok()).unwrap_or(0)
+    case_of(&STATUSES, code).unwrap_or(Status::Invalid)
 }
 
 /// A coordinate as the WIT's `u8`; positions of living units are always inside the map, whose

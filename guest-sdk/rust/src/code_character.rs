@@ -12,10 +12,11 @@
 //! `+ - *`) in the prelude.
 //!
 //! Everything is in the bot's own perspective: its base is (0.5, 0.5), the enemy's
-//! (29.5, 29.5), whichever seat it has. Fuel: the view is converted every turn (a few dozen
-//! operations per unit); a bot that answers only for units whose situation changed (units
-//! without a command keep their intents) and thinks every few turns fits a 1000-turn match in
-//! the default game budget.
+//! (29.5, 29.5), whichever seat it has. Fuel: the per-turn state is converted when the bot first
+//! reads it ([`crate::Lazy`]; a few dozen operations per unit), so a turn that answers without
+//! looking costs about a thousand; a bot that answers only for units whose situation changed
+//! (units without a command keep their intents) and thinks every few turns fits a 1000-turn
+//! match in the default game budget.
 
 use crate::{InitInfo, TurnInfo};
 use arena_code_character::{
@@ -29,15 +30,15 @@ use std::rc::Rc;
 pub mod bindings {
     // Every game's world is called `bot`, and wit-bindgen names a crate-root (`#[macro_export]`)
     // macro after the world, so the bindings are generated for an SDK-local alias world that
-    // includes `arena:code-character/bot@0.1.0` unchanged (see `suitebot.rs`).
+    // includes `arena:code-character/bot@0.2.0` unchanged (see `suitebot.rs`).
     wit_bindgen::generate!({
         path: "../../wit/code-character",
-        inline: "package arena-sdk:code-character;\nworld code-character-bot { include arena:code-character/bot@0.1.0; }",
+        inline: "package arena-sdk:code-character;\nworld code-character-bot { include arena:code-character/bot@0.2.0; }",
         world: "arena-sdk:code-character/code-character-bot",
         with: {
             "arena:common/types@0.1.0": crate::common::bindings::arena::common::types,
             "arena:common/log@0.1.0": crate::common::bindings::arena::common::log,
-            "arena:code-character/types@0.1.0": generate,
+            "arena:code-character/types@0.2.0": generate,
         },
         pub_export_macro: true,
         export_macro_name: "__export_code_character_world",
@@ -51,7 +52,7 @@ use bindings::arena::code_character::types as wit;
 pub mod prelude {
     pub use super::{CodeCharacterBot, View};
     pub use crate::rng::{GameRng, new_rng, rng_below};
-    pub use crate::{InitInfo, TurnInfo, log};
+    pub use crate::{InitInfo, Lazy, TurnInfo, log};
     pub use arena_code_character::geometry::{EPSILON, MAP_EXTENT, MAP_SIZE};
     pub use arena_code_character::{
         BotStatus, BotView, Command, CommandError, Intent, MAX_COMMANDS, Map, Order, Rejection, StaticView, Terrain,
@@ -60,12 +61,13 @@ pub mod prelude {
 }
 
 /// What a Code Character bot sees on its turn: the engine's per-turn
-/// [`arena_code_character::View`] (`state`, also reachable through `Deref`), the match's
-/// [`StaticView`] kept since `init`, and this turn's budget.
+/// [`arena_code_character::View`] (`state`, also reachable through `Deref`; converted from what
+/// the host sent when first read), the match's [`StaticView`] kept since `init`, and this turn's
+/// budget. Natively, build one with `state: Lazy::from(engine_view)`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct View {
     /// What changes: units, scores, last turn's rejections.
-    pub state: arena_code_character::View,
+    pub state: crate::Lazy<arena_code_character::View>,
     /// What never changes: the map, the flags, the match length (sent once, to `init`).
     pub statics: Rc<StaticView>,
     /// Remaining fuel, missed turns.
@@ -201,7 +203,7 @@ pub mod __glue {
         let seat = view.seat;
         let statics =
             STATICS.with(|kept| kept.borrow_mut().get_or_insert_with(|| Rc::new(default_statics(seat))).clone());
-        let view = View { state: view_from_wit(&view), statics, info };
+        let view = View { state: crate::Lazy::new(move || view_from_wit(&view)), statics, info };
         let commands = crate::__private::with_bot(slot, |bot: &mut B| bot.act(&view));
         commands.iter().map(command_to_wit).collect()
     }

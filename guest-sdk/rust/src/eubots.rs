@@ -2,8 +2,8 @@
 //! [`export_eubots_bot!`](crate::export_eubots_bot) macro, and movement helpers
 //! ([`towards`], [`DistanceField`]).
 //!
-//! The view a bot gets is the engine's own [`arena_eubots::View`] (inside [`crate::View`], through
-//! [`Board`], which converts what the host sent on first use), so its helpers (`own_units`, `units_of`, `unit_at`, `enemy_at`, `adjacent_enemies`, `square`,
+//! The view a bot gets is the engine's own [`arena_eubots::View`] (inside [`crate::View`],
+//! converted from what the host sent on first read: [`crate::Lazy`]), so its helpers (`own_units`, `units_of`, `unit_at`, `enemy_at`, `adjacent_enemies`, `square`,
 //! `max_orders`, `check`, `validate`) are the very rules the host plays by; [`Pos`] has the
 //! geometry (`step`, `neighbours`, `distance`, `direction_to`, `is_adjacent`), [`Direction`] the
 //! eight directions, and [`rules`](arena_eubots::rules) the turn resolution
@@ -40,9 +40,9 @@ use bindings::arena::eubots::types as wit;
 
 /// Everything an Eubots bot needs: `use arena_sdk::eubots::prelude::*;`.
 pub mod prelude {
-    pub use super::{Board, DIRECTIONS, DistanceField, EubotsBot, View, towards};
+    pub use super::{DIRECTIONS, DistanceField, EubotsBot, View, towards};
     pub use crate::rng::{GameRng, new_rng, rng_below};
-    pub use crate::{InitInfo, TurnInfo, log};
+    pub use crate::{InitInfo, Lazy, TurnInfo, log};
     pub use arena_eubots::rules::{self, DEFENCE, MAX_ORDERS};
     pub use arena_eubots::{
         Action, Direction, Grid, Handle, IgnoredOrder, Metrics, Order, OrderError, Pos, Square, Status, Unit,
@@ -50,72 +50,11 @@ pub mod prelude {
     };
 }
 
-/// What an Eubots bot sees: the engine's [`arena_eubots::View`] (through [`Board`], which
-/// converts it on first use) plus this turn's budget.
-pub type View = crate::View<Board>;
-
-/// This turn's [`arena_eubots::View`], converted from what the host sent the first time the bot
-/// reads it (through `Deref`, so `view.units`, `view.own_units()` and `&view.state` as a
-/// `&BoardState` argument work as on the engine's type): a bot that answers without looking pays
-/// no fuel for the conversion, and one that looks pays it once. Natively (tests, simulations),
-/// build one from an engine view with `Board::from`.
-pub struct Board {
-    state: std::cell::OnceCell<arena_eubots::View>,
-    /// What the conversion needs, until it runs: the host's view and the last view this
-    /// instance converted (whose grid the new one reuses).
-    pending: std::cell::Cell<Option<(wit::View, Option<arena_eubots::View>)>>,
-}
-
-impl Board {
-    fn lazy(view: wit::View, previous: Option<arena_eubots::View>) -> Board {
-        Board { state: std::cell::OnceCell::new(), pending: std::cell::Cell::new(Some((view, previous))) }
-    }
-
-    /// The view to keep for the next turn's conversion: this one if the bot read it, else the
-    /// one kept before (an earlier grid serves as well, see `next_grid`).
-    fn into_latest(self) -> Option<arena_eubots::View> {
-        match self.state.into_inner() {
-            Some(state) => Some(state),
-            None => self.pending.into_inner().and_then(|(_, previous)| previous),
-        }
-    }
-}
-
-impl From<arena_eubots::View> for Board {
-    fn from(state: arena_eubots::View) -> Board {
-        Board { state: std::cell::OnceCell::from(state), pending: std::cell::Cell::new(None) }
-    }
-}
-
-impl std::ops::Deref for Board {
-    type Target = arena_eubots::View;
-
-    fn deref(&self) -> &arena_eubots::View {
-        self.state.get_or_init(|| match self.pending.take() {
-            Some((view, previous)) => view_from_wit(view, previous),
-            // Only a `Board` built `from` a view has nothing pending, and its state is set.
-            None => arena_eubots::View::default(),
-        })
-    }
-}
-
-impl Clone for Board {
-    fn clone(&self) -> Board {
-        Board::from(std::ops::Deref::deref(self).clone())
-    }
-}
-
-impl PartialEq for Board {
-    fn eq(&self, other: &Board) -> bool {
-        **self == **other
-    }
-}
-
-impl std::fmt::Debug for Board {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(&**self, formatter)
-    }
-}
+/// What an Eubots bot sees: the engine's [`arena_eubots::View`], converted from what the host
+/// sent when the bot first reads it ([`Lazy`](crate::Lazy): a bot that answers without looking
+/// pays no fuel for the conversion), plus this turn's budget. Natively, build one with
+/// `state: Lazy::from(engine_view)`.
+pub type View = crate::View<crate::Lazy<arena_eubots::View>>;
 
 /// The eight directions, in the spec's order (E, NE, N, NW, W, SW, S, SE).
 pub const DIRECTIONS: [Direction; 8] = Direction::ALL;
@@ -353,19 +292,32 @@ pub mod __glue {
         crate::__private::start(slot, |bot| bot.init(&InitInfo::from(info)));
     }
 
-    thread_local! {
-        /// The last view this instance converted, whose grid the next conversion reuses (see
-        /// [`Board`]). A restart is a fresh instance, so it starts empty again.
-        static PREVIOUS: RefCell<Option<arena_eubots::View>> = const { RefCell::new(None) };
-    }
-
     pub fn take_turn<B: EubotsBot>(slot: &RefCell<Option<B>>, view: WitView) -> WitAction {
-        let info = TurnInfo::from(view.info);
-        let previous = PREVIOUS.with(|previous| previous.borrow_mut().take());
-        let view = crate::View { info, state: Board::lazy(view, previous) };
+        let view = crate::View { info: TurnInfo::from(view.info), state: lazy_board(view) };
         let answer = crate::__private::with_bot(slot, |bot: &mut B| bot.act(&view).iter().map(order_to_wit).collect());
-        PREVIOUS.with(|previous| *previous.borrow_mut() = view.state.into_latest());
+        keep_if_read(view.state);
         answer
+    }
+}
+
+thread_local! {
+    /// The last view this instance converted, whose grid the next conversion reuses (an older
+    /// grid serves as well as last turn's, see `next_grid`). A restart is a fresh instance, so
+    /// it starts empty again.
+    static PREVIOUS: std::cell::RefCell<Option<arena_eubots::View>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The engine's view of `view`, converted on first read from the grid of the last view this
+/// instance converted.
+fn lazy_board(view: wit::View) -> crate::Lazy<arena_eubots::View> {
+    crate::Lazy::new(move || view_from_wit(view, PREVIOUS.with(|previous| previous.borrow_mut().take())))
+}
+
+/// Keeps this turn's view for the next conversion if the bot read it; otherwise the one kept
+/// before stays.
+fn keep_if_read(board: crate::Lazy<arena_eubots::View>) {
+    if let Some(state) = board.into_read() {
+        PREVIOUS.with(|previous| *previous.borrow_mut() = Some(state));
     }
 }
 
@@ -454,30 +406,33 @@ mod tests {
         }
     }
 
-    /// A board converts what the host sent only when read; one not read hands on the view kept
-    /// before it, one read hands on itself, and either way the next board's grid is right.
+    /// A board converts what the host sent only when read; one not read leaves the view kept
+    /// before it, one read is kept, and either way the next board's grid is right.
     #[test]
-    fn a_board_converts_on_first_read_and_hands_on_the_latest_view() {
-        let first = Board::lazy(wit_view(1, 1), None);
-        assert!(first.state.get().is_none(), "nothing is converted before a read");
+    fn a_board_converts_on_first_read_and_the_last_one_read_is_kept() {
+        let kept = || PREVIOUS.with(|previous| previous.borrow().as_ref().map(|view| view.metrics.turn));
+        let first = lazy_board(wit_view(1, 1));
+        assert!(!first.is_converted(), "nothing is converted before a read");
         assert_eq!(first.unit(0).map(|unit| unit.pos), Some(Pos::new(1, 1)));
         assert!(first.unit(1).is_none(), "defence 0 is a dead unit");
         let last_order = first.unit(2).and_then(|unit| unit.last_order);
         assert_eq!(last_order, Some(arena_eubots::Order::walk(2, Direction::E)));
         assert_eq!(first.square(Pos::new(2, 2)), Square::Wall);
-        let kept = first.into_latest();
-        assert_eq!(kept.as_ref().map(|view| view.metrics.turn), Some(1));
+        keep_if_read(first);
+        assert_eq!(kept(), Some(1));
 
-        let unread = Board::lazy(wit_view(2, 2), kept);
-        let kept = unread.into_latest();
-        assert_eq!(kept.as_ref().map(|view| view.metrics.turn), Some(1), "an unread board keeps the older view");
+        keep_if_read(lazy_board(wit_view(2, 2)));
+        assert_eq!(kept(), Some(1), "an unread board leaves the older view");
 
-        let third = Board::lazy(wit_view(3, 3), kept);
+        let third = lazy_board(wit_view(3, 3));
         assert_eq!(third.square(Pos::new(3, 1)), Square::Unit(0));
         assert_eq!(third.square(Pos::new(1, 1)), Square::Empty);
         assert_eq!(third.map, grid_from_wit(4, 3, &wit_view(3, 3).squares, &third.units));
         assert_eq!(format!("{third:?}"), format!("{:?}", *third), "Debug shows the engine's view");
-        assert_eq!(Board::from((*third).clone()), third);
+        assert_eq!(crate::Lazy::from((*third).clone()), third);
+        assert_eq!(kept(), None, "the conversion took the kept view");
+        keep_if_read(third);
+        assert_eq!(kept(), Some(3));
     }
 
     /// A plain breadth-first search, square by square.

@@ -35,6 +35,9 @@ pub mod code_character;
 pub mod common;
 #[cfg(feature = "eubots")]
 pub mod eubots;
+// The games whose views convert on first read.
+#[cfg(any(feature = "eubots", feature = "code-character"))]
+mod lazy;
 pub mod log;
 #[cfg(feature = "paint")]
 pub mod paint;
@@ -52,6 +55,8 @@ mod view;
 static ALLOCATOR: size_classes::SizeClasses = size_classes::SizeClasses::new();
 
 pub use common::{InitInfo, TurnInfo};
+#[cfg(any(feature = "eubots", feature = "code-character"))]
+pub use lazy::Lazy;
 pub use view::View;
 
 /// Deterministic randomness for bots: seed it with [`InitInfo::seed`].

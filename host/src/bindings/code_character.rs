@@ -1,4 +1,4 @@
-//! Code Character's binding: `arena:code-character/bot@0.1.0` to and from
+//! Code Character's binding: `arena:code-character/bot@0.2.0` to and from
 //! [`arena_code_character`]'s types.
 //!
 //! The map and everything else that never changes ([`StaticView`](arena_code_character::StaticView)) goes once, to `init`; the
@@ -22,7 +22,7 @@ use arena_game::Game;
 mod bindings {
     wasmtime::component::bindgen!({
         path: "../wit/code-character",
-        world: "arena:code-character/bot@0.1.0",
+        world: "arena:code-character/bot@0.2.0",
         exports: { default: async },
         with: {
             "arena:common/types@0.1.0": crate::bindings::common::arena::common::types,
@@ -43,8 +43,8 @@ impl Binding for CodeCharacterBinding {
 
     type Answer = Vec<wit::Command>;
 
-    const EXPORT: &'static str = "arena:code-character/player@0.1.0";
-    const WORLD: &'static str = "arena:code-character/bot@0.1.0";
+    const EXPORT: &'static str = "arena:code-character/player@0.2.0";
+    const WORLD: &'static str = "arena:code-character/bot@0.2.0";
     const WIT: &'static str = include_str!("../../../wit/code-character/code-character.wit");
 
     fn init(live: Live<Self>, info: InitInfo) -> OwnedCall<Self::Instance> {
@@ -122,9 +122,63 @@ mod tests {
             extra_move: Some(Vec2::new(8.5, 2.25)),
         };
         let wit = bot_to_wit(&busy);
-        assert!(matches!(wit.intent, wit::Intent::BlastAt(wit::Vec2 { x: 2.5, y: 5.0 })));
-        assert!(matches!(wit.extra_move, Some(wit::Vec2 { x: 8.5, y: 2.25 })), "{:?}", wit.extra_move);
-        assert!(bot_to_wit(&BotView { extra_move: None, ..busy }).extra_move.is_none());
+        assert_eq!(wit.intent, wit::IntentKind::BlastAt as u8);
+        assert!(matches!(wit.intent_target, wit::Vec2 { x: 2.5, y: 5.0 }));
+        assert_eq!(wit.has_extra_move, 1);
+        assert!(matches!(wit.extra_move, wit::Vec2 { x: 8.5, y: 2.25 }), "{:?}", wit.extra_move);
+        assert_eq!(bot_from_wit(&wit), busy);
+        let idle = BotView { extra_move: None, intent: Intent::None, state: BotStatus::Idle, ..busy };
+        let wit = bot_to_wit(&idle);
+        assert_eq!((wit.has_extra_move, wit.intent), (0, wit::IntentKind::None as u8));
+        assert_eq!(bot_from_wit(&wit), idle);
+    }
+
+    /// The unit lists' codes are the WIT enums' case indices, and every code decodes to
+    /// something (the bot's side must not panic on any byte).
+    #[test]
+    fn unit_codes_are_the_wit_case_indices() {
+        use arena_code_character::wit_glue::*;
+        use arena_code_character::{Terrain, TowerState};
+        let p = Vec2::new(1.5, 2.5);
+        let intents = [
+            (Intent::None, wit::IntentKind::None),
+            (Intent::Move(p), wit::IntentKind::Move),
+            (Intent::BlastAt(p), wit::IntentKind::BlastAt),
+            (Intent::TransformAt(p), wit::IntentKind::TransformAt),
+            (Intent::Blast, wit::IntentKind::Blast),
+            (Intent::Transform, wit::IntentKind::Transform),
+        ];
+        for (intent, kind) in intents {
+            let (code, target) = intent_code(intent);
+            assert_eq!(code, kind as u8);
+            assert_eq!(intent_from_code(code, target), intent);
+        }
+        let statuses = [
+            (BotStatus::Idle, wit::BotStatus::Idle as u8),
+            (BotStatus::Move, wit::BotStatus::Move as u8),
+            (BotStatus::Blast, wit::BotStatus::Blast as u8),
+            (BotStatus::Transform, wit::BotStatus::Transform as u8),
+            (BotStatus::Dead, wit::BotStatus::Dead as u8),
+        ];
+        super::super::assert_case_codes(&statuses, bot_status_code, bot_status_from_code);
+        let states = [
+            (TowerState::Idle, wit::TowerState::Idle as u8),
+            (TowerState::Blast, wit::TowerState::Blast as u8),
+            (TowerState::Dead, wit::TowerState::Dead as u8),
+        ];
+        super::super::assert_case_codes(&states, tower_state_code, tower_state_from_code);
+        let terrains = [
+            (Terrain::Land, wit::Terrain::Land as u8),
+            (Terrain::Water, wit::Terrain::Water as u8),
+            (Terrain::Flag, wit::Terrain::Flag as u8),
+        ];
+        super::super::assert_case_codes(&terrains, terrain_code, terrain_from_code);
+        for code in 6..=255 {
+            assert_eq!(intent_from_code(code, p), Intent::None);
+            assert_eq!(bot_status_from_code(code), BotStatus::Dead);
+            assert_eq!(tower_state_from_code(code), TowerState::Dead);
+            assert_eq!(terrain_from_code(code), Terrain::Water);
+        }
     }
 
     /// The static view's terrain is row-major and its flags are the map's.
@@ -134,8 +188,8 @@ mod tests {
         let Some(statics) = game.map(|game| game.static_view(1)) else { return };
         let wit = static_view_to_wit(&statics);
         assert_eq!(wit.terrain.len(), 900);
-        assert_eq!(wit.terrain[13 * 30 + 13], wit::Terrain::Flag);
-        assert_eq!(wit.terrain[14 * 30], wit::Terrain::Water);
+        assert_eq!(wit.terrain[13 * 30 + 13], wit::Terrain::Flag as u8);
+        assert_eq!(wit.terrain[14 * 30], wit::Terrain::Water as u8);
         assert_eq!(wit.flags.len(), 16);
     }
 

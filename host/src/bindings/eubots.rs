@@ -107,31 +107,24 @@ mod tests {
             NO_ORDER, action_code, action_from_code, direction_code, direction_from_code, status_code, status_from_code,
         };
         use arena_eubots::{Action, Status};
-        for direction in Direction::ALL {
-            assert_eq!(direction_code(direction), direction_to_wit(direction) as u8);
-            assert_eq!(direction_from_code(direction_code(direction)), direction);
-        }
-        for (action, wit_action) in [
-            (Action::Wait, wit::Action::Wait),
-            (Action::Move, wit::Action::Move),
-            (Action::Attack, wit::Action::Attack),
-        ] {
-            assert_eq!(action_code(action), wit_action as u8);
-            assert_eq!(action_from_code(action_code(action)), Some(action));
-        }
+        let directions = Direction::ALL.map(|direction| (direction, direction_to_wit(direction) as u8));
+        super::super::assert_case_codes(&directions, direction_code, direction_from_code);
+        let actions = [
+            (Some(Action::Wait), wit::Action::Wait as u8),
+            (Some(Action::Move), wit::Action::Move as u8),
+            (Some(Action::Attack), wit::Action::Attack as u8),
+        ];
+        super::super::assert_case_codes(&actions, |action| action.map_or(NO_ORDER, action_code), action_from_code);
         assert_eq!(action_from_code(NO_ORDER), None);
         let statuses = [
-            (Status::WaitSuccess, wit::Status::WaitSuccess),
-            (Status::MoveSuccess, wit::Status::MoveSuccess),
-            (Status::AttackSuccess, wit::Status::AttackSuccess),
-            (Status::MoveFail, wit::Status::MoveFail),
-            (Status::AttackFail, wit::Status::AttackFail),
-            (Status::Invalid, wit::Status::Invalid),
+            (Status::WaitSuccess, wit::Status::WaitSuccess as u8),
+            (Status::MoveSuccess, wit::Status::MoveSuccess as u8),
+            (Status::AttackSuccess, wit::Status::AttackSuccess as u8),
+            (Status::MoveFail, wit::Status::MoveFail as u8),
+            (Status::AttackFail, wit::Status::AttackFail as u8),
+            (Status::Invalid, wit::Status::Invalid as u8),
         ];
-        for (status, wit_status) in statuses {
-            assert_eq!(status_code(status), wit_status as u8);
-            assert_eq!(status_from_code(status_code(status)), status);
-        }
+        super::super::assert_case_codes(&statuses, status_code, status_from_code);
         // Codes the host never sends still decode to something (the SDK must not panic).
         assert_eq!(status_from_code(200), Status::Invalid);
         assert_eq!(direction_from_code(8), Direction::E);

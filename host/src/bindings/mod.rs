@@ -65,6 +65,21 @@ pub mod eubots;
 pub mod paint;
 #[cfg(test)]
 mod roundtrip;
+
+/// Asserts that each engine value's code (`code`) is its WIT enum case's index, given as the
+/// pair's second half (the generated enum cast to `u8`), and that `from_code` decodes it back.
+#[cfg(test)]
+#[allow(clippy::panic)]
+fn assert_case_codes<T: Copy + PartialEq + std::fmt::Debug>(
+    pairs: &[(T, u8)],
+    code: impl Fn(T) -> u8,
+    from_code: impl Fn(u8) -> T,
+) {
+    for (value, case_index) in pairs {
+        assert_eq!(code(*value), *case_index, "{value:?}");
+        assert_eq!(from_code(code(*value)), *value, "{value:?}");
+    }
+}
 pub mod suitebot;
 
 use crate::fault::InvalidReason;

@@ -130,5 +130,5 @@ fn code_character_is_listed() {
     let options: Vec<&str> = cc["options"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
     assert_eq!(options, ["turns", "map"]);
     let kinds = cc["bot_kinds"].as_array().unwrap();
-    assert!(kinds.iter().any(|kind| kind.as_str().unwrap().contains("arena:code-character/player@0.1.0")), "{kinds:?}");
+    assert!(kinds.iter().any(|kind| kind.as_str().unwrap().contains("arena:code-character/player@0.2.0")), "{kinds:?}");
 }

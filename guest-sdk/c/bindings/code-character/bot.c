@@ -8,10 +8,10 @@
 __attribute__((__import_module__("arena:common/log@0.1.0"), __import_name__("log")))
 extern void __wasm_import_arena_common_log_log(int32_t, uint8_t *, size_t);
 
-// Exported Functions from `arena:code-character/player@0.1.0`
+// Exported Functions from `arena:code-character/player@0.2.0`
 
 
-__attribute__((__weak__, __export_name__("cabi_post_arena:code-character/player@0.1.0#take-turn")))
+__attribute__((__weak__, __export_name__("cabi_post_arena:code-character/player@0.2.0#take-turn")))
 void __wasm_export_exports_arena_code_character_player_take_turn_post_return(uint8_t * arg0) {
   size_t len = *((size_t*) (arg0 + sizeof(void*)));
   if (len > 0) {
@@ -40,10 +40,10 @@ static uint8_t RET_AREA[(2*sizeof(void*))];
 
 // Helper Functions
 
-void arena_code_character_types_list_terrain_free(arena_code_character_types_list_terrain_t *ptr) {
+void bot_list_u8_free(bot_list_u8_t *ptr) {
   size_t list_len = ptr->len;
   if (list_len > 0) {
-    arena_code_character_types_terrain_t *list_ptr = ptr->ptr;
+    uint8_t *list_ptr = ptr->ptr;
     for (size_t i = 0; i < list_len; i++) {
     }
     free(list_ptr);
@@ -61,32 +61,8 @@ void arena_code_character_types_list_vec2_free(arena_code_character_types_list_v
 }
 
 void arena_code_character_types_static_view_free(arena_code_character_types_static_view_t *ptr) {
-  arena_code_character_types_list_terrain_free(&ptr->terrain);
+  bot_list_u8_free(&ptr->terrain);
   arena_code_character_types_list_vec2_free(&ptr->flags);
-}
-
-void arena_code_character_types_intent_free(arena_code_character_types_intent_t *ptr) {
-  switch ((int32_t) ptr->tag) {
-    case 1: {
-      break;
-    }
-    case 2: {
-      break;
-    }
-    case 3: {
-      break;
-    }
-  }
-}
-
-void arena_code_character_types_option_vec2_free(arena_code_character_types_option_vec2_t *ptr) {
-  if (ptr->is_some) {
-  }
-}
-
-void arena_code_character_types_bot_free(arena_code_character_types_bot_t *ptr) {
-  arena_code_character_types_intent_free(&ptr->intent);
-  arena_code_character_types_option_vec2_free(&ptr->extra_move);
 }
 
 void arena_code_character_types_order_free(arena_code_character_types_order_t *ptr) {
@@ -125,7 +101,6 @@ void arena_code_character_types_list_bot_free(arena_code_character_types_list_bo
   if (list_len > 0) {
     arena_code_character_types_bot_t *list_ptr = ptr->ptr;
     for (size_t i = 0; i < list_len; i++) {
-      arena_code_character_types_bot_free(&list_ptr[i]);
     }
     free(list_ptr);
   }
@@ -208,7 +183,7 @@ void arena_common_log_log(arena_common_log_level_t level, bot_string_t *message)
   __wasm_import_arena_common_log_log((int32_t) level, (uint8_t *) (*message).ptr, (*message).len);
 }
 
-__attribute__((__export_name__("arena:code-character/player@0.1.0#init")))
+__attribute__((__export_name__("arena:code-character/player@0.2.0#init")))
 void __wasm_export_exports_arena_code_character_player_init(uint8_t * arg) {
   exports_arena_code_character_player_init_info_t arg0 = (arena_common_types_init_info_t) {
     (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 0))),
@@ -221,7 +196,7 @@ void __wasm_export_exports_arena_code_character_player_init(uint8_t * arg) {
   };
   exports_arena_code_character_player_static_view_t arg1 = (arena_code_character_types_static_view_t) {
     (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 40))),
-    (arena_code_character_types_list_terrain_t) (arena_code_character_types_list_terrain_t) { (arena_code_character_types_terrain_t*)(*((uint8_t **) (arg + (40+1*sizeof(void*))))), (*((size_t*) (arg + (40+2*sizeof(void*))))) },
+    (bot_list_u8_t) (bot_list_u8_t) { (uint8_t*)(*((uint8_t **) (arg + (40+1*sizeof(void*))))), (*((size_t*) (arg + (40+2*sizeof(void*))))) },
     (arena_code_character_types_list_vec2_t) (arena_code_character_types_list_vec2_t) { (arena_code_character_types_vec2_t*)(*((uint8_t **) (arg + (40+3*sizeof(void*))))), (*((size_t*) (arg + (40+4*sizeof(void*))))) },
     (uint32_t) (uint32_t) (*((int32_t*) (arg + (40+5*sizeof(void*))))),
     (arena_code_character_types_vec2_t) (arena_code_character_types_vec2_t) {
@@ -237,9 +212,9 @@ void __wasm_export_exports_arena_code_character_player_init(uint8_t * arg) {
   free(arg);
 }
 
-__attribute__((__export_name__("arena:code-character/player@0.1.0#take-turn")))
+__attribute__((__export_name__("arena:code-character/player@0.2.0#take-turn")))
 uint8_t * __wasm_export_exports_arena_code_character_player_take_turn(uint8_t * arg) {
-  exports_arena_code_character_player_view_t arg4 = (arena_code_character_types_view_t) {
+  exports_arena_code_character_player_view_t arg1 = (arena_code_character_types_view_t) {
     (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 0))),
     (uint32_t) (uint32_t) (*((int32_t*) (arg + 4))),
     (bot_tuple2_u32_u32_t) (bot_tuple2_u32_u32_t) {
@@ -263,7 +238,7 @@ uint8_t * __wasm_export_exports_arena_code_character_player_take_turn(uint8_t * 
     },
   };
   exports_arena_code_character_player_list_command_t ret;
-  exports_arena_code_character_player_take_turn(&arg4, &ret);
+  exports_arena_code_character_player_take_turn(&arg1, &ret);
   free(arg);
   uint8_t *ptr = (uint8_t *) &RET_AREA;
   *((size_t*)(ptr + sizeof(void*))) = (ret).len;

@@ -80,7 +80,8 @@ typedef struct arena_code_character_types_tile_t {
   uint8_t   y;
 } arena_code_character_types_tile_t;
 
-// What a tile is made of.
+// What a tile is made of (`static-view.terrain` holds the case indices: land = 0, water = 1,
+// flag = 2).
 typedef uint8_t arena_code_character_types_terrain_t;
 
 // Walkable; towers may be built.
@@ -91,9 +92,9 @@ typedef uint8_t arena_code_character_types_terrain_t;
 #define ARENA_CODE_CHARACTER_TYPES_TERRAIN_FLAG 2
 
 typedef struct {
-  arena_code_character_types_terrain_t *ptr;
+  uint8_t *ptr;
   size_t len;
-} arena_code_character_types_list_terrain_t;
+} bot_list_u8_t;
 
 typedef struct {
   arena_code_character_types_vec2_t *ptr;
@@ -104,8 +105,9 @@ typedef struct {
 typedef struct arena_code_character_types_static_view_t {
   // This bot's seat, 0 or 1 (everything is already in its perspective).
   uint8_t   seat;
-  // The terrain, row-major: tile (x, y) is entry `x * 30 + y`; 900 entries.
-  arena_code_character_types_list_terrain_t   terrain;
+  // The terrain, row-major: tile (x, y) is entry `x * 30 + y`; 900 entries, each a
+  // `terrain` case index.
+  bot_list_u8_t   terrain;
   // The flag tile centres, row-major.
   arena_code_character_types_list_vec2_t   flags;
   // Turns in the match.
@@ -116,7 +118,7 @@ typedef struct arena_code_character_types_static_view_t {
   arena_code_character_types_vec2_t   enemy_base;
 } arena_code_character_types_static_view_t;
 
-// A bot's state as players see it.
+// A bot's state as players see it (`bot.state` holds the case index).
 typedef uint8_t arena_code_character_types_bot_status_t;
 
 // No intent.
@@ -130,7 +132,7 @@ typedef uint8_t arena_code_character_types_bot_status_t;
 // Dead: visible for this one turn, then removed.
 #define ARENA_CODE_CHARACTER_TYPES_BOT_STATUS_DEAD 4
 
-// A tower's state.
+// A tower's state (`tower.state` holds the case index).
 typedef uint8_t arena_code_character_types_tower_state_t;
 
 // Standing.
@@ -140,33 +142,22 @@ typedef uint8_t arena_code_character_types_tower_state_t;
 // Dead: visible for this one turn (it still scored last turn), then removed.
 #define ARENA_CODE_CHARACTER_TYPES_TOWER_STATE_DEAD 2
 
-// What a bot was last told to do; it persists until a new command replaces it.
-typedef struct arena_code_character_types_intent_t {
-  uint8_t tag;
-  union {
-    arena_code_character_types_vec2_t     move;
-    arena_code_character_types_vec2_t     blast_at;
-    arena_code_character_types_vec2_t     transform_at;
-  } val;
-} arena_code_character_types_intent_t;
+// What a bot was last told to do; it persists until a new command replaces it
+// (`bot.intent` holds the case index, `bot.intent-target` the position of the first three).
+typedef uint8_t arena_code_character_types_intent_kind_t;
 
 // Nothing (never commanded, or the last command is done).
-#define ARENA_CODE_CHARACTER_TYPES_INTENT_NONE 0
+#define ARENA_CODE_CHARACTER_TYPES_INTENT_KIND_NONE 0
 // `move(p)`.
-#define ARENA_CODE_CHARACTER_TYPES_INTENT_MOVE 1
+#define ARENA_CODE_CHARACTER_TYPES_INTENT_KIND_MOVE 1
 // `blast-at(p)`.
-#define ARENA_CODE_CHARACTER_TYPES_INTENT_BLAST_AT 2
+#define ARENA_CODE_CHARACTER_TYPES_INTENT_KIND_BLAST_AT 2
 // `transform-at(p)`.
-#define ARENA_CODE_CHARACTER_TYPES_INTENT_TRANSFORM_AT 3
+#define ARENA_CODE_CHARACTER_TYPES_INTENT_KIND_TRANSFORM_AT 3
 // `blast`.
-#define ARENA_CODE_CHARACTER_TYPES_INTENT_BLAST 4
+#define ARENA_CODE_CHARACTER_TYPES_INTENT_KIND_BLAST 4
 // `transform`.
-#define ARENA_CODE_CHARACTER_TYPES_INTENT_TRANSFORM 5
-
-typedef struct {
-  bool is_some;
-  arena_code_character_types_vec2_t val;
-} arena_code_character_types_option_vec2_t;
+#define ARENA_CODE_CHARACTER_TYPES_INTENT_KIND_TRANSFORM 5
 
 // A bot (own or enemy).
 typedef struct arena_code_character_types_bot_t {
@@ -176,15 +167,19 @@ typedef struct arena_code_character_types_bot_t {
   uint32_t   hp;
   // Where it stands.
   arena_code_character_types_vec2_t   position;
-  // Its state.
-  arena_code_character_types_bot_status_t   state;
-  // Its current intent (the enemy's too).
-  arena_code_character_types_intent_t   intent;
-  // The kept move (the enemy's too): the target of a `move` given while the bot walked to
-  // a blast or transform target. When set, the bot reports NO_MULTIPLE_BOT_TASK every
-  // turn; it never walks there (it acts at its intent's target; only its death or
-  // transform clears it).
-  arena_code_character_types_option_vec2_t   extra_move;
+  // Its state, a `bot-status` case index.
+  uint8_t   state;
+  // Its current intent (the enemy's too), an `intent-kind` case index.
+  uint8_t   intent;
+  // 1 when the bot has a kept move (`extra-move`), else 0.
+  uint8_t   has_extra_move;
+  // The position of a `move`, `blast-at` or `transform-at` intent; (0, 0) for the others.
+  arena_code_character_types_vec2_t   intent_target;
+  // The kept move (the enemy's too), when `has-extra-move` is 1, else (0, 0): the target
+  // of a `move` given while the bot walked to a blast or transform target. When set, the
+  // bot reports NO_MULTIPLE_BOT_TASK every turn; it never walks there (it acts at its
+  // intent's target; only its death or transform clears it).
+  arena_code_character_types_vec2_t   extra_move;
 } arena_code_character_types_bot_t;
 
 // A tower (own or enemy).
@@ -199,8 +194,8 @@ typedef struct arena_code_character_types_tower_t {
   arena_code_character_types_tile_t   tile;
   // Turns since it was built; it may blast from age 3.
   uint32_t   age;
-  // Its state.
-  arena_code_character_types_tower_state_t   state;
+  // Its state, a `tower-state` case index.
+  uint8_t   state;
 } arena_code_character_types_tower_t;
 
 // One unit's order. It replaces the unit's intent, except for busy bots (the original's
@@ -338,23 +333,17 @@ typedef struct {
 // Appends one line to the bot's log. Never fails; text past the bound is dropped.
 extern void arena_common_log_log(arena_common_log_level_t level, bot_string_t *message);
 
-// Exported Functions from `arena:code-character/player@0.1.0`
+// Exported Functions from `arena:code-character/player@0.2.0`
 void exports_arena_code_character_player_init(exports_arena_code_character_player_init_info_t *info, exports_arena_code_character_player_static_view_t *statics);
 void exports_arena_code_character_player_take_turn(exports_arena_code_character_player_view_t *view, exports_arena_code_character_player_list_command_t *ret);
 
 // Helper Functions
 
-void arena_code_character_types_list_terrain_free(arena_code_character_types_list_terrain_t *ptr);
+void bot_list_u8_free(bot_list_u8_t *ptr);
 
 void arena_code_character_types_list_vec2_free(arena_code_character_types_list_vec2_t *ptr);
 
 void arena_code_character_types_static_view_free(arena_code_character_types_static_view_t *ptr);
-
-void arena_code_character_types_intent_free(arena_code_character_types_intent_t *ptr);
-
-void arena_code_character_types_option_vec2_free(arena_code_character_types_option_vec2_t *ptr);
-
-void arena_code_character_types_bot_free(arena_code_character_types_bot_t *ptr);
 
 void arena_code_character_types_order_free(arena_code_character_types_order_t *ptr);
 
