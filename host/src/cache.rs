@@ -10,9 +10,10 @@
 //! [`EntryFacts`], then a keyed BLAKE3 MAC of all of these and the artifact). The artifact comes
 //! first so that a hit maps the file and wasmtime runs the code from that mapping (its ELF
 //! parser ignores the bytes after the artifact): the entry is never copied, and only the pages
-//! a bot's code touches are ever paged in for it (an interpreter's entry is 40 MB). The facts are what the caller
-//! learned about the component when it compiled it (the loader keeps the memory and table sizes
-//! its shape scan found, so a hit needs no scan); they are authenticated with the entry.
+//! a bot's code touches are ever paged in for it (an interpreter's entry is 40 MB). The facts
+//! are what the caller learned about the component when it compiled it (the loader keeps the
+//! memory and table sizes its shape scan found, so a hit needs no scan); they are authenticated
+//! with the entry.
 //! BLAKE3 rather than HMAC-SHA256: an interpreter bot's entry is 40 MB, which HMAC-SHA256
 //! took about 30 ms to verify on every load, several times what BLAKE3 takes.
 //!
@@ -448,12 +449,7 @@ impl ArtifactCache {
     /// renamed into place.
     fn store(&self, secret: &Secret, key: &[u8; 32], facts: &EntryFacts, artifact: &[u8]) -> std::io::Result<()> {
         let header = header(secret, key, facts, artifact);
-        let temp = write_temp(&self.dir, &hex::encode(&key[..8]), &[artifact, header.as_slice()])?;
-        let renamed = std::fs::rename(&temp, self.entry_path(key));
-        if renamed.is_err() {
-            let _ = std::fs::remove_file(&temp);
-        }
-        renamed
+        write_into_place(&self.dir, &hex::encode(&key[..8]), &self.entry_path(key), &[artifact, header.as_slice()])
     }
 
     /// Deletes the least recently used entries and memos (oldest modification time first, then
@@ -674,6 +670,18 @@ fn write_temp(dir: &Path, tag: &str, parts: &[&[u8]]) -> std::io::Result<PathBuf
     ));
     write_new(&temp, parts)?;
     Ok(temp)
+}
+
+/// Writes `parts` to `path` atomically: into a new temporary file in `dir` (named with `tag`),
+/// then renamed over `path`, so a reader sees the old file or the whole new one, never a part.
+/// The temporary file is removed if the rename fails.
+fn write_into_place(dir: &Path, tag: &str, path: &Path, parts: &[&[u8]]) -> std::io::Result<()> {
+    let temp = write_temp(dir, tag, parts)?;
+    let renamed = std::fs::rename(&temp, path);
+    if renamed.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    renamed
 }
 
 /// Marks an entry as just used, for the least-recently-used eviction. Best effort: an entry
@@ -942,6 +950,31 @@ mod tests {
         assert_eq!(cache.clear().unwrap().entries, 1);
         assert_eq!(cache.info().unwrap(), CacheInfo::default());
         assert_eq!(listing(&dir), [KEY_FILE], "clear keeps the key");
+    }
+
+    /// Where an entry cannot be mapped, its bytes are read and the component deserialised from
+    /// the copy: the same component as from the mapped file.
+    #[test]
+    fn an_entry_read_instead_of_mapped_deserialises_the_same() {
+        let arena = Arena::new().unwrap();
+        let dir = temp_dir("read-fallback");
+        let cache = ArtifactCache::new(&*dir);
+        let bytes = named_component("from-a-copy");
+        cache.load_or_compile(arena.engine(), &bytes).unwrap();
+        let path = only_entry(&cache);
+        let mapped = EntryFile::open(&path).unwrap();
+        assert!(matches!(mapped.bytes, EntryBytes::Mapped(_)));
+        let read =
+            EntryFile { file: File::open(&path).unwrap(), bytes: EntryBytes::Read(std::fs::read(&path).unwrap()) };
+        assert_eq!(*read.bytes, *mapped.bytes);
+        let (artifact, _) = split_entry(&read.bytes).unwrap();
+        let component = read.deserialize(arena.engine(), artifact).unwrap();
+        assert_eq!(export_names(&arena, &component), ["from-a-copy"]);
+        // A damaged copy is an error, not a crash.
+        let mut damaged = read.bytes.to_vec();
+        damaged.truncate(artifact.len() / 2);
+        let damaged = EntryFile { file: File::open(&path).unwrap(), bytes: EntryBytes::Read(damaged) };
+        assert!(damaged.deserialize(arena.engine(), &damaged.bytes).is_err());
     }
 
     #[cfg(unix)]

@@ -87,6 +87,20 @@ pub enum LoadError {
         /// The world expected.
         world: &'static str,
     },
+    /// The component exports the game's interface, but of another version of its WIT package
+    /// (built with an older or newer SDK).
+    #[error(
+        "{path}: built for {found}, but this arena plays {expected}: rebuild the bot with this \
+         release's SDK (the WIT is in the repository's wit/ folder)"
+    )]
+    OtherVersion {
+        /// The file.
+        path: PathBuf,
+        /// The export it has (`arena:eubots/player@0.1.0`).
+        found: String,
+        /// The export expected.
+        expected: &'static str,
+    },
     /// The component exports the right name with the wrong types (another version).
     #[error("{path}: exports {expected} but its types do not match this arena's: {detail}")]
     WrongTypes {
@@ -209,12 +223,7 @@ impl BotSource {
 /// [`crate::cache::FileStamp`]) and holds the component compiled from it, the file is not read;
 /// otherwise it is read and hashed, and the cache remembers the hash for the next load.
 pub fn open_bot(arena: &Arena, path: &Path) -> Result<BotSource, LoadError> {
-    let read_error = |source| LoadError::Read { path: path.to_owned(), source };
-    let mut file = std::fs::File::open(path).map_err(read_error)?;
-    let metadata = file.metadata().map_err(read_error)?;
-    if metadata.len() > MAX_BOT_FILE {
-        return Err(LoadError::TooLarge { path: path.to_owned(), size: metadata.len() });
-    }
+    let (mut file, metadata) = open_bot_file(path)?;
     let cache = arena.cache();
     let stamp = cache.and_then(|_| FileStamp::of(&metadata));
     if let (Some(cache), Some(stamp)) = (cache, &stamp)
@@ -224,11 +233,7 @@ pub fn open_bot(arena: &Arena, path: &Path) -> Result<BotSource, LoadError> {
         check_declared(path, &facts, arena.load_memory_limit_mib())?;
         return Ok(BotSource::Cached(Compiled { component, sha256 }));
     }
-    let mut bytes = Vec::with_capacity(metadata.len() as usize);
-    (&mut file).take(MAX_BOT_FILE + 1).read_to_end(&mut bytes).map_err(read_error)?;
-    if bytes.len() as u64 > MAX_BOT_FILE {
-        return Err(LoadError::TooLarge { path: path.to_owned(), size: bytes.len() as u64 });
-    }
+    let bytes = read_open_bot_file(path, &mut file, metadata.len())?;
     let sha256 = sha256(&bytes);
     if let (Some(cache), Some(stamp)) = (cache, stamp) {
         // Unchanged while it was read: the bytes hashed are the stamped version's.
@@ -256,11 +261,32 @@ pub fn compile_source(
 
 /// Reads a bot file, refusing one over [`MAX_BOT_FILE`].
 pub fn read_bot_file(path: &Path) -> Result<Vec<u8>, LoadError> {
-    let size = std::fs::metadata(path).map_err(|source| LoadError::Read { path: path.to_owned(), source })?.len();
-    if size > MAX_BOT_FILE {
-        return Err(LoadError::TooLarge { path: path.to_owned(), size });
+    let (mut file, metadata) = open_bot_file(path)?;
+    read_open_bot_file(path, &mut file, metadata.len())
+}
+
+/// Opens a bot file, refusing one whose size is over [`MAX_BOT_FILE`].
+fn open_bot_file(path: &Path) -> Result<(std::fs::File, std::fs::Metadata), LoadError> {
+    let read_error = |source| LoadError::Read { path: path.to_owned(), source };
+    let file = std::fs::File::open(path).map_err(read_error)?;
+    let metadata = file.metadata().map_err(read_error)?;
+    if metadata.len() > MAX_BOT_FILE {
+        return Err(LoadError::TooLarge { path: path.to_owned(), size: metadata.len() });
     }
-    std::fs::read(path).map_err(|source| LoadError::Read { path: path.to_owned(), source })
+    Ok((file, metadata))
+}
+
+/// Reads an opened bot file (`size` as opened), refusing it if it grew past [`MAX_BOT_FILE`]
+/// since: at most one byte more is read.
+fn read_open_bot_file(path: &Path, file: &mut std::fs::File, size: u64) -> Result<Vec<u8>, LoadError> {
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    file.take(MAX_BOT_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| LoadError::Read { path: path.to_owned(), source })?;
+    if bytes.len() as u64 > MAX_BOT_FILE {
+        return Err(LoadError::TooLarge { path: path.to_owned(), size: bytes.len() as u64 });
+    }
+    Ok(bytes)
 }
 
 /// Compiles and checks bot bytes; `path` names them in messages.
@@ -380,6 +406,13 @@ fn check_declared(path: &Path, facts: &EntryFacts, limit_mib: u32) -> Result<(),
     Ok(())
 }
 
+/// The export among `exports` that is `expected`'s interface at another version
+/// (`arena:eubots/player@0.1.0` for `arena:eubots/player@0.2.0`), if any.
+fn other_version<'a>(exports: &'a [String], expected: &str) -> Option<&'a str> {
+    let (interface, _) = expected.split_once('@')?;
+    exports.iter().map(String::as_str).find(|name| name.split_once('@').is_some_and(|(found, _)| found == interface))
+}
+
 /// The names a component exports.
 fn export_names(arena: &Arena, component: &Component) -> Vec<String> {
     component.component_type().exports(arena.engine()).map(|(name, _)| name.to_owned()).collect()
@@ -395,6 +428,9 @@ pub fn load_bot_component<B: Binding>(
     let path_buf = path.to_owned();
     let exports = export_names(arena, &component);
     if !exports.iter().any(|name| name == B::EXPORT) {
+        if let Some(found) = other_version(&exports, B::EXPORT) {
+            return Err(LoadError::OtherVersion { path: path_buf, found: found.to_owned(), expected: B::EXPORT });
+        }
         let exports = if exports.is_empty() { "nothing".to_owned() } else { exports.join(", ") };
         return Err(LoadError::WrongWorld { path: path_buf, exports, expected: B::EXPORT, world: B::WORLD });
     }

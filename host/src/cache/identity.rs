@@ -11,7 +11,7 @@
 //! less than [`SETTLE`] before it was hashed is not remembered (git's "racily clean" rule), and
 //! the stamp taken before reading must equal the one taken after.
 
-use super::{ArtifactCache, Secret, touch, write_temp};
+use super::{ArtifactCache, Secret, touch, write_into_place};
 use std::fs::Metadata;
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
@@ -145,14 +145,7 @@ impl ArtifactCache {
         let tag = memo_mac(secret, &memo);
         memo.extend_from_slice(tag.as_bytes());
         let path = self.memo_path(stamp);
-        let written = write_temp(&self.dir, IDENTITY_EXTENSION, &[&memo]).and_then(|temp| {
-            let renamed = std::fs::rename(&temp, &path);
-            if renamed.is_err() {
-                let _ = std::fs::remove_file(&temp);
-            }
-            renamed
-        });
-        if let Err(err) = written {
+        if let Err(err) = write_into_place(&self.dir, IDENTITY_EXTENSION, &path, &[&memo]) {
             tracing::debug!("{}: cannot remember the bot's sha256 ({err})", path.display());
         }
     }

@@ -11,7 +11,7 @@ use arena_azul::{Azul, Invalid};
 use arena_host::Budget;
 use arena_host::bindings::azul::AzulBinding;
 use arena_host::fault::{AnswerError, BotFault, ForfeitReason, InvalidReason, Phase, TrapKind};
-use arena_host::loader::{LoadError, load_bot};
+use arena_host::loader::{LoadError, load_bot, load_bot_bytes};
 use arena_host::log::LogSource;
 use arena_host::record::MatchRecord;
 use arena_host::registry::{GameEntry, find_game};
@@ -154,6 +154,31 @@ fn a_garbage_stdio_bot_gets_typed_faults_and_a_restart() {
     }
     let player = &record.result.players[0];
     assert_eq!((player.invalid_actions, player.traps, player.forfeit), (4, 1, false));
+}
+
+/// A bot built for another version of the game's WIT package (an older SDK) is told so, and what
+/// to do, instead of being listed as a bot of another world; one exporting both the old and the
+/// wanted version loads.
+#[test]
+fn a_bot_of_another_wit_version_is_told_to_rebuild() {
+    let old = wat::parse_str(r#"(component (instance $i) (export "arena:azul/player@0.0.9" (instance $i)))"#).unwrap();
+    let err = match load_bot_bytes::<AzulBinding>(arena(), std::path::Path::new("old.wasm"), &old) {
+        Err(err @ LoadError::OtherVersion { .. }) => err.to_string(),
+        Err(other) => panic!("{other}"),
+        Ok(_) => panic!("a bot of another version loaded"),
+    };
+    assert!(
+        err.starts_with("old.wasm: built for arena:azul/player@0.0.9, but this arena plays arena:azul/player@0.1.0"),
+        "{err}"
+    );
+    assert!(err.contains("rebuild the bot"), "{err}");
+    // Another interface of the same package at any version is still another world.
+    let other =
+        wat::parse_str(r#"(component (instance $i) (export "arena:azul/viewer@0.1.0" (instance $i)))"#).unwrap();
+    assert!(matches!(
+        load_bot_bytes::<AzulBinding>(arena(), std::path::Path::new("other.wasm"), &other),
+        Err(LoadError::WrongWorld { .. })
+    ));
 }
 
 /// Issue item 5: where a WIT bot is expected (a game without a line protocol, or any direct WIT
