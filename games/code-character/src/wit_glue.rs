@@ -160,11 +160,11 @@ macro_rules! wit_glue {
         pub(crate) fn static_view_from_wit(statics: wit::StaticView) -> $crate::StaticView {
             use $crate::Terrain;
             use $crate::geometry::MAP_SIZE;
+            // Row-major: row x is entries x * 30 .. x * 30 + 30 (a short list leaves LAND).
             let mut tiles = [[Terrain::Land; MAP_SIZE]; MAP_SIZE];
-            for (tile, terrain) in $crate::Tile::all().zip(&statics.terrain) {
-                if let Some(slot) = tiles.get_mut(usize::from(tile.x)).and_then(|row| row.get_mut(usize::from(tile.y)))
-                {
-                    *slot = $crate::wit_glue::terrain_from_code(*terrain);
+            for (row, codes) in tiles.iter_mut().zip(statics.terrain.chunks(MAP_SIZE)) {
+                for (slot, code) in row.iter_mut().zip(codes) {
+                    *slot = $crate::wit_glue::terrain_from_code(*code);
                 }
             }
             $crate::StaticView {
