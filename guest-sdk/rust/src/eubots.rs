@@ -3,7 +3,8 @@
 //! ([`towards`], [`DistanceField`]).
 //!
 //! The view a bot gets is the engine's own [`arena_eubots::View`] (inside [`crate::View`],
-//! converted from what the host sent on first read: [`crate::Lazy`]), so its helpers (`own_units`, `units_of`, `unit_at`, `enemy_at`, `adjacent_enemies`, `square`,
+//! converted from what the host sent on first read: [`crate::Lazy`]), so its helpers
+//! (`own_units`, `units_of`, `unit_at`, `enemy_at`, `adjacent_enemies`, `square`,
 //! `max_orders`, `check`, `validate`) are the very rules the host plays by; [`Pos`] has the
 //! geometry (`step`, `neighbours`, `distance`, `direction_to`, `is_adjacent`), [`Direction`] the
 //! eight directions, and [`rules`](arena_eubots::rules) the turn resolution
@@ -376,7 +377,7 @@ mod tests {
     }
 
     /// A WIT view as the host sends it: 4 x 3, one wall, units 0 (seat 0) and 2 (seat 1) alive,
-    /// unit 1 dead; unit 0 moved east last turn.
+    /// unit 1 dead; both living units moved east last turn.
     fn wit_view(turn: u32, x0: u8) -> wit::View {
         let alive = |owner, x, y| wit::Unit { owner, x, y, defence: 2, last_action: 1, last_direction: 0, status: 1 };
         let dead = wit::Unit { owner: 0, x: 0, y: 0, defence: 0, last_action: 0, last_direction: 0, status: 0 };

@@ -230,7 +230,7 @@ typedef struct arena_eubots_types_view_t {
   // The map, row-major: square {x, y} is entry `(y - 1) * width + (x - 1)`;
   // `width * height` entries, each a `square-kind`.
   bot_list_square_kind_t   squares;
-  // The units index, by handle: `metrics.total-units` entries, a dead unit's with
+  // The units index, by handle: `metrics.total-units` entries; a dead unit's entry has
   // `defence` 0.
   arena_eubots_types_list_unit_t   units;
   // This bot's orders of last turn that were ignored, in the order given (empty on turn 1).
