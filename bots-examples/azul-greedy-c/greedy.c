@@ -27,4 +27,5 @@ void exports_arena_azul_player_take_turn(exports_arena_azul_player_view_t *view,
       *ret = moves[i];
     }
   }
+  arena_azul_view_free(view);
 }

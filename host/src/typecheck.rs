@@ -244,7 +244,7 @@ mod tests {
         let expected = export_instance(
             arena.engine(),
             &reference(&arena, AzulBinding::WORLD, AzulBinding::WIT).unwrap(),
-            "arena:azul/player@0.1.0",
+            "arena:azul/player@0.2.0",
         )
         .unwrap();
         let found = export_instance(arena.engine(), &paint, "arena:paint/player@0.1.0").unwrap();

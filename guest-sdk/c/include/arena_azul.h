@@ -29,8 +29,6 @@ extern "C" {
 
 typedef arena_azul_types_view_t arena_azul_view_t;
 typedef arena_azul_types_action_t arena_azul_move_t;
-typedef arena_azul_types_board_t arena_azul_board_t;
-typedef arena_azul_types_colour_counts_t arena_azul_counts_t;
 
 // Source id of the table center; factories are 1..=ARENA_AZUL_FACTORIES.
 #define ARENA_AZUL_CENTER 0
@@ -41,53 +39,59 @@ typedef arena_azul_types_colour_counts_t arena_azul_counts_t;
 #define ARENA_AZUL_COLOURS 5
 // Room for every legal move: 6 sources x 5 colours x 6 lines.
 #define ARENA_AZUL_MAX_MOVES ((ARENA_AZUL_FACTORIES + 1) * ARENA_AZUL_COLOURS * (ARENA_AZUL_FLOOR_LINE + 1))
+// The colour byte of an empty pattern line in the view's `lines`.
+#define ARENA_AZUL_NO_COLOUR 255
 
-// Tiles of `colour` in `counts` (0 for a colour out of range).
-static inline uint8_t arena_azul_count(const arena_azul_counts_t *counts, arena_azul_types_colour_t colour) {
-  switch (colour) {
-    case ARENA_AZUL_TYPES_COLOUR_GREEN: return counts->green;
-    case ARENA_AZUL_TYPES_COLOUR_ORANGE: return counts->orange;
-    case ARENA_AZUL_TYPES_COLOUR_BLUE: return counts->blue;
-    case ARENA_AZUL_TYPES_COLOUR_YELLOW: return counts->yellow;
-    case ARENA_AZUL_TYPES_COLOUR_RED: return counts->red;
-    default: return 0;
-  }
+// One seat's board, gathered from the view (which sends both boards' fields side by side).
+typedef struct arena_azul_board_t {
+  // The 5 pattern lines, 2 bytes each: tile count, then colour (ARENA_AZUL_NO_COLOUR if empty).
+  const uint8_t *lines;
+  // The wall as a bit set: bit 5 * row + column.
+  uint32_t wall;
+  // Occupied floor slots, 0..=7 (the starting-player marker counts).
+  uint8_t floor_len;
+  // Current score, never below 0.
+  uint32_t score;
+} arena_azul_board_t;
+
+// Tiles of `colour` in `counts` (one source's 5 per-colour counts); 0 for a colour out of range.
+static inline uint8_t arena_azul_count(const uint8_t *counts, arena_azul_types_colour_t colour) {
+  return colour < ARENA_AZUL_COLOURS ? counts[colour] : 0;
 }
 
-// The tile counts of `source` (0 = center, 1..=5 = factories), NULL if there is no such source.
-static inline const arena_azul_counts_t *arena_azul_source(const arena_azul_view_t *view, uint8_t source) {
-  switch (source) {
-    case 0: return &view->center;
-    case 1: return &view->factories.f0;
-    case 2: return &view->factories.f1;
-    case 3: return &view->factories.f2;
-    case 4: return &view->factories.f3;
-    case 5: return &view->factories.f4;
-    default: return NULL;
-  }
+// The 5 tile counts of `source` (0 = center, 1..=5 = factories), indexed by colour; NULL if
+// there is no such source.
+static inline const uint8_t *arena_azul_source(const arena_azul_view_t *view, uint8_t source) {
+  size_t at = (size_t)source * ARENA_AZUL_COLOURS;
+  if (source > ARENA_AZUL_FACTORIES || view->tiles.len < at + ARENA_AZUL_COLOURS) return NULL;
+  return view->tiles.ptr + at;
 }
 
-// The board of `seat` (0 or 1), NULL for another seat.
-static inline const arena_azul_board_t *arena_azul_board(const arena_azul_view_t *view, uint8_t seat) {
-  switch (seat) {
-    case 0: return &view->boards.f0;
-    case 1: return &view->boards.f1;
-    default: return NULL;
-  }
+// The board of `seat` (0 or 1) written to `board`; false (and `board` untouched) for another seat.
+static inline bool arena_azul_board(const arena_azul_view_t *view, uint8_t seat, arena_azul_board_t *board) {
+  if (seat > 1 || view->lines.len < 20) return false;
+  board->lines = view->lines.ptr + 10 * seat;
+  board->wall = seat == 0 ? view->walls.f0 : view->walls.f1;
+  board->floor_len = seat == 0 ? view->floor_lens.f0 : view->floor_lens.f1;
+  board->score = seat == 0 ? view->scores.f0 : view->scores.f1;
+  return true;
 }
 
-// Pattern line `row` (0..=4) of `board`, NULL for another row.
-static inline const arena_azul_types_pattern_line_t *arena_azul_pattern_line(const arena_azul_board_t *board,
-                                                                             unsigned row) {
-  switch (row) {
-    case 0: return &board->lines.f0;
-    case 1: return &board->lines.f1;
-    case 2: return &board->lines.f2;
-    case 3: return &board->lines.f3;
-    case 4: return &board->lines.f4;
-    default: return NULL;
-  }
+// Tiles on pattern line `row` (0..=4) of `board`; 0 for another row.
+static inline uint8_t arena_azul_line_count(const arena_azul_board_t *board, unsigned row) {
+  return row < 5 ? board->lines[2 * row] : 0;
 }
+
+// The colour on pattern line `row` of `board`, or -1 when the line is empty (or no such row).
+static inline int arena_azul_line_colour(const arena_azul_board_t *board, unsigned row) {
+  uint8_t colour = row < 5 ? board->lines[2 * row + 1] : ARENA_AZUL_NO_COLOUR;
+  return colour < ARENA_AZUL_COLOURS ? (int)colour : -1;
+}
+
+// Frees the lists in `view`: the view belongs to the bot (the bindings' convention for an
+// export's arguments), so a bot calls this once it is done with the view, at the latest at the
+// end of its turn; the helpers below must not be given the view afterwards.
+static inline void arena_azul_view_free(arena_azul_view_t *view) { arena_azul_types_view_free(view); }
 
 // Whether wall space (`row`, `col`) holds a tile (false off the wall).
 static inline bool arena_azul_wall_has(uint32_t wall, unsigned row, unsigned col) {
@@ -104,20 +108,20 @@ static inline unsigned arena_azul_wall_column(unsigned row, arena_azul_types_col
 static inline bool arena_azul_line_accepts(const arena_azul_board_t *board, uint8_t line,
                                            arena_azul_types_colour_t colour) {
   if (line == ARENA_AZUL_FLOOR_LINE) return true;
-  const arena_azul_types_pattern_line_t *pattern = arena_azul_pattern_line(board, line);
-  if (pattern == NULL) return false;
-  if (pattern->count > line) return false;
-  if (pattern->colour.is_some && pattern->colour.val != colour) return false;
+  if (line >= 5) return false;
+  if (arena_azul_line_count(board, line) > line) return false;
+  int held = arena_azul_line_colour(board, line);
+  if (held >= 0 && held != (int)colour) return false;
   return !arena_azul_wall_has(board->wall, line, arena_azul_wall_column(line, colour));
 }
 
 // Whether the view's own player may play `mv` (rules::check_move).
 static inline bool arena_azul_is_legal(const arena_azul_view_t *view, const arena_azul_move_t *mv) {
-  const arena_azul_board_t *board = arena_azul_board(view, view->seat);
-  const arena_azul_counts_t *counts = arena_azul_source(view, mv->source);
-  if (board == NULL || counts == NULL || mv->line > ARENA_AZUL_FLOOR_LINE) return false;
+  arena_azul_board_t board;
+  const uint8_t *counts = arena_azul_source(view, mv->source);
+  if (!arena_azul_board(view, view->seat, &board) || counts == NULL || mv->line > ARENA_AZUL_FLOOR_LINE) return false;
   if (arena_azul_count(counts, mv->colour) == 0) return false;
-  return arena_azul_line_accepts(board, mv->line, mv->colour);
+  return arena_azul_line_accepts(&board, mv->line, mv->colour);
 }
 
 // Writes the view's legal moves to `moves`, at most `capacity` of them, in the Rust SDK's order
@@ -126,15 +130,16 @@ static inline bool arena_azul_is_legal(const arena_azul_view_t *view, const aren
 // gives the first legal move without computing the rest.
 static inline size_t arena_azul_legal_moves(const arena_azul_view_t *view, arena_azul_move_t *moves,
                                             size_t capacity) {
-  const arena_azul_board_t *board = arena_azul_board(view, view->seat);
+  arena_azul_board_t board;
   size_t n = 0;
-  if (board == NULL) return 0;
+  if (!arena_azul_board(view, view->seat, &board)) return 0;
   for (uint8_t source = 0; source <= ARENA_AZUL_FACTORIES; source++) {
-    const arena_azul_counts_t *counts = arena_azul_source(view, source);
+    const uint8_t *counts = arena_azul_source(view, source);
+    if (counts == NULL) return n;
     for (arena_azul_types_colour_t colour = 0; colour < ARENA_AZUL_COLOURS; colour++) {
       if (arena_azul_count(counts, colour) == 0) continue;
       for (uint8_t line = 0; line <= ARENA_AZUL_FLOOR_LINE; line++) {
-        if (!arena_azul_line_accepts(board, line, colour)) continue;
+        if (!arena_azul_line_accepts(&board, line, colour)) continue;
         if (n == capacity) return n;
         moves[n++] = (arena_azul_move_t){.source = source, .colour = colour, .line = line};
       }
@@ -171,25 +176,27 @@ static inline int32_t arena_azul_floor_penalty(unsigned len) {
 // slots. Not clamped at 0. An illegal move gives 0.
 static inline int32_t arena_azul_score_if_placed(const arena_azul_view_t *view, const arena_azul_move_t *mv) {
   if (!arena_azul_is_legal(view, mv)) return 0;
-  const arena_azul_board_t *board = arena_azul_board(view, view->seat);
+  arena_azul_board_t board;
+  arena_azul_board(view, view->seat, &board);
   unsigned taken = arena_azul_count(arena_azul_source(view, mv->source), mv->colour);
   bool takes_marker = mv->source == ARENA_AZUL_CENTER && view->center_has_marker;
   // rules::split_tiles: the line first, then the marker's floor slot, then overflow tiles.
-  const arena_azul_types_pattern_line_t *pattern = arena_azul_pattern_line(board, mv->line);
+  bool pattern = mv->line < 5;
+  unsigned count = pattern ? arena_azul_line_count(&board, mv->line) : 0;
   unsigned room = 0;
-  if (pattern != NULL && pattern->count < mv->line + 1u) room = mv->line + 1u - pattern->count;
+  if (pattern && count < mv->line + 1u) room = mv->line + 1u - count;
   unsigned to_line = taken < room ? taken : room;
   unsigned overflow = taken - to_line;
-  unsigned free_slots = board->floor_len < ARENA_AZUL_FLOOR_SLOTS ? ARENA_AZUL_FLOOR_SLOTS - board->floor_len : 0;
+  unsigned free_slots = board.floor_len < ARENA_AZUL_FLOOR_SLOTS ? ARENA_AZUL_FLOOR_SLOTS - board.floor_len : 0;
   bool marker_on_floor = takes_marker && free_slots > 0;
   if (marker_on_floor) free_slots--;
   unsigned to_floor = overflow < free_slots ? overflow : free_slots;
   // rules::score_change.
   int32_t points = 0;
-  if (pattern != NULL && to_line > 0 && pattern->count + to_line == mv->line + 1u) {
-    points = arena_azul_placement_score(board->wall, mv->line, arena_azul_wall_column(mv->line, mv->colour));
+  if (pattern && to_line > 0 && count + to_line == mv->line + 1u) {
+    points = arena_azul_placement_score(board.wall, mv->line, arena_azul_wall_column(mv->line, mv->colour));
   }
-  unsigned before = board->floor_len;
+  unsigned before = board.floor_len;
   unsigned after = before + to_floor + (marker_on_floor ? 1 : 0);
   return points + arena_azul_floor_penalty(after) - arena_azul_floor_penalty(before);
 }
@@ -199,7 +206,8 @@ static inline int32_t arena_azul_score_if_placed(const arena_azul_view_t *view, 
 // Writes it to `mv` and returns true; false when the table is empty.
 static inline bool arena_azul_fallback_move(const arena_azul_view_t *view, arena_azul_move_t *mv) {
   for (uint8_t source = 0; source <= ARENA_AZUL_FACTORIES; source++) {
-    const arena_azul_counts_t *counts = arena_azul_source(view, source);
+    const uint8_t *counts = arena_azul_source(view, source);
+    if (counts == NULL) return false;
     int best = -1;
     for (arena_azul_types_colour_t colour = 0; colour < ARENA_AZUL_COLOURS; colour++) {
       uint8_t count = arena_azul_count(counts, colour);

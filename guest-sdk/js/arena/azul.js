@@ -86,11 +86,12 @@ export function wallColour(row, col) {
  * - `lastMove`: the opponent's last move, or null
  * - `info`: `{ turn, turnFuelRemaining, gameFuelRemaining, missedTurns }`
  * - `rng`: the match's seeded generator (see `Rng`)
- * - `wit`: the host's record itself, as componentize-js hands it over (tuples as arrays, enums
- *   as strings, `option` as the value or undefined, u64 as BigInt)
+ * - `wit`: the host's record itself, as componentize-js hands it over (`list<u8>` as a
+ *   Uint8Array, tuples as arrays, enums as strings, `option` as the value or undefined, u64 as
+ *   BigInt); see `wit/azul/azul.wit` for its byte layouts
  *
- * Fields are converted from the host's records when first read, and `legalMoves` reads the
- * records directly: JS runs interpreted here, and a bot should pay only for what it uses.
+ * Fields are converted from the host's record when first read, and `legalMoves` reads the
+ * record's bytes directly: JS runs interpreted here, and a bot should pay only for what it uses.
  */
 export class View {
   constructor(wit, rng) {
@@ -116,15 +117,15 @@ export class View {
   }
 
   get center() {
-    return (this.cache.center ??= counts(this.wit.center));
+    return (this.cache.center ??= counts(this.wit.tiles, CENTER));
   }
 
   get factories() {
-    return (this.cache.factories ??= this.wit.factories.map(counts));
+    return (this.cache.factories ??= [1, 2, 3, 4, 5].map((source) => counts(this.wit.tiles, source)));
   }
 
   get boards() {
-    return (this.cache.boards ??= [board(this.wit.boards[0]), board(this.wit.boards[1])]);
+    return (this.cache.boards ??= [board(this.wit, 0), board(this.wit, 1)]);
   }
 
   get lastMove() {
@@ -160,28 +161,26 @@ export class View {
     // Which lines take a colour depends on the board only: one bit mask per colour, then one
     // precomputed list per (source, colour) present.
     const wit = this.wit;
-    const own = wit.boards[this.seat];
-    const lines = own.lines;
-    const wall = own.wall;
+    const lines = wit.lines;
+    const first = 10 * this.seat;
+    const wall = wit.walls[this.seat];
     const masks = [32, 32, 32, 32, 32];
     for (let line = 0; line < FLOOR_LINE; line++) {
-      const pattern = lines[line];
-      if (pattern.count > line) continue;
-      const held = pattern.colour == null ? -1 : COLOUR_INDEX[pattern.colour];
+      if (lines[first + 2 * line] > line) continue;
+      const held = lines[first + 2 * line + 1];
       const bit = 1 << line;
       for (let c = 0; c < 5; c++) {
-        if ((held < 0 || held === c) && (wall & (1 << (5 * line + ((line + c) % 5)))) === 0) masks[c] |= bit;
+        if ((held >= 5 || held === c) && (wall & (1 << (5 * line + ((line + c) % 5)))) === 0) masks[c] |= bit;
       }
     }
     const moves = [];
+    const tiles = wit.tiles;
     for (let source = 0; source <= FACTORIES; source++) {
-      const tiles = source === CENTER ? wit.center : wit.factories[source - 1];
+      const at = 5 * source;
       const lists = MOVE_LISTS[source];
-      if (tiles.green > 0) moves.push(...lists[0][masks[0]]);
-      if (tiles.orange > 0) moves.push(...lists[1][masks[1]]);
-      if (tiles.blue > 0) moves.push(...lists[2][masks[2]]);
-      if (tiles.yellow > 0) moves.push(...lists[3][masks[3]]);
-      if (tiles.red > 0) moves.push(...lists[4][masks[4]]);
+      for (let c = 0; c < 5; c++) {
+        if (tiles[at + c] > 0) moves.push(...lists[c][masks[c]]);
+      }
     }
     return moves;
   }
@@ -194,7 +193,7 @@ export class View {
     if (tiles === undefined || c < 0 || !Number.isInteger(move.line) || move.line < 0 || move.line > FLOOR_LINE) {
       return false;
     }
-    return tiles[c] > 0 && (move.line === FLOOR_LINE || witLineAccepts(this.wit.boards[this.seat], move.line, c));
+    return tiles[c] > 0 && (move.line === FLOOR_LINE || witLineAccepts(this.wit, this.seat, move.line, c));
   }
 
   /**
@@ -215,30 +214,37 @@ export class View {
   }
 }
 
-/** The engine's pattern-line check (a line below the floor) for colour index `c` on a host board. */
-function witLineAccepts(board, line, c) {
-  const pattern = board.lines[line];
-  if (pattern.count > line) return false;
-  if (pattern.colour != null && pattern.colour !== COLOURS[c]) return false;
-  return (board.wall & (1 << (5 * line + ((line + c) % 5)))) === 0;
+/**
+ * The engine's pattern-line check (a line below the floor) for colour index `c` on seat
+ * `seat`'s board in the host's record.
+ */
+function witLineAccepts(wit, seat, line, c) {
+  const at = 10 * seat + 2 * line;
+  if (wit.lines[at] > line) return false;
+  const held = wit.lines[at + 1];
+  if (held < 5 && held !== c) return false;
+  return (wit.walls[seat] & (1 << (5 * line + ((line + c) % 5)))) === 0;
 }
 
-function counts(wit) {
-  return [wit.green, wit.orange, wit.blue, wit.yellow, wit.red];
+/** Source `source`'s 5 counts from the record's tile bytes (missing bytes read as 0). */
+function counts(tiles, source) {
+  const at = 5 * source;
+  return [0, 1, 2, 3, 4].map((c) => tiles[at + c] ?? 0);
 }
 
-function board(wit) {
+/** Seat `seat`'s board gathered from the record (its fields hold both boards side by side). */
+function board(wit, seat) {
   const lines = [];
   for (let i = 0; i < 5; i++) {
-    const line = wit.lines[i];
-    lines.push({ count: line.count, colour: line.colour ?? null });
+    const at = 10 * seat + 2 * i;
+    lines.push({ count: wit.lines[at] ?? 0, colour: COLOURS[wit.lines[at + 1]] ?? null });
   }
   const wall = [];
   for (let row = 0; row < 5; row++) {
-    const bits = wit.wall >>> (5 * row);
+    const bits = wit.walls[seat] >>> (5 * row);
     wall.push([(bits & 1) !== 0, (bits & 2) !== 0, (bits & 4) !== 0, (bits & 8) !== 0, (bits & 16) !== 0]);
   }
-  return { lines, wall, floorLen: wit.floorLen, score: wit.score };
+  return { lines, wall, floorLen: wit.floorLens[seat], score: wit.scores[seat] };
 }
 
 function toAction(move) {

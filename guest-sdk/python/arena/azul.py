@@ -461,46 +461,119 @@ class Bot(BotBase):
 
 
 
-# Every non-empty pattern line, by 8 * colour + count: looked up, not made, on each turn.
-_PATTERN_LINES = tuple(PatternLine(count, colour) if count else EMPTY_LINE for colour in COLOURS for count in range(8))
+# Every pattern line by its two bytes in the view's `lines` (count, then colour index or 255 when
+# empty): looked up, not made, on each turn. Bytes the host never sends read as an empty line.
+_LINE_OF = {bytes((count, colour)): PatternLine(count, COLOURS[colour]) for colour in range(5) for count in range(1, 8)}
+_LINE_OF[bytes((0, 255))] = EMPTY_LINE
+_line_of = _LINE_OF.get
 
 
-def _pattern_line(line):
-    colour = line.colour
-    # `_value_` is a plain attribute; `.value` and hashing an Enum run Python code, which costs fuel.
-    return EMPTY_LINE if colour is None else _PATTERN_LINES[8 * colour._value_ + min(line.count, 7)]
+def _lines(lines, at):
+    return (
+        _line_of(lines[at : at + 2], EMPTY_LINE),
+        _line_of(lines[at + 2 : at + 4], EMPTY_LINE),
+        _line_of(lines[at + 4 : at + 6], EMPTY_LINE),
+        _line_of(lines[at + 6 : at + 8], EMPTY_LINE),
+        _line_of(lines[at + 8 : at + 10], EMPTY_LINE),
+    )
 
 
-def _board_from_wit(board):
-    lines = tuple(map(_pattern_line, board.lines))
-    bits = board.wall
-    wall = (
+def _wall(bits):
+    return (
         _WALL_ROWS[bits & 31],
         _WALL_ROWS[bits >> 5 & 31],
         _WALL_ROWS[bits >> 10 & 31],
         _WALL_ROWS[bits >> 15 & 31],
         _WALL_ROWS[bits >> 20 & 31],
     )
-    return Board(lines, wall, board.floor_len, board.score)
 
 
-def _counts(c):
-    return (c.green, c.orange, c.blue, c.yellow, c.red)
+def _legal_moves_in_bytes(tiles, lines, at, wall):
+    """``legal_moves`` on the host's record: the tile bytes, the line bytes (this seat's start at
+    ``at``) and this seat's wall bits. Same order, same moves."""
+    allowed = _FLOOR_BITS
+    for line in range(LINES):
+        if lines[at] <= line:
+            free = _FREE_COLOURS[line][wall >> 5 * line & 31]
+            colour = lines[at + 1]
+            if colour < 5:
+                free &= 1 << colour
+            allowed |= _SPREAD[line][free]
+        at += 2
+    moves = []
+    extend = moves.extend
+    for index, shift in _TILE_SHIFTS:
+        if tiles[index]:
+            extend(_MOVES_BY_LINES[index][allowed >> shift & 63])
+    return moves
 
 
-def _view_from_wit(view):
-    last = view.last_move
-    return View(
-        view.seat,
-        view.round,
-        _counts(view.center),
-        view.center_has_marker,
-        tuple(_counts(f) for f in view.factories),
-        view.marker_holder,
-        (_board_from_wit(view.boards[0]), _board_from_wit(view.boards[1])),
-        None if last is None else Move(last.source, COLOURS[last.colour._value_], last.line),
-        view.info,
+# (byte index, bit shift of its colour in `allowed`) for each of the 30 tile bytes.
+_TILE_SHIFTS = tuple((index, 6 * (index % 5)) for index in range(5 * (FACTORIES + 1)))
+
+
+def _center(view):
+    return tuple(view.tiles[0:5])
+
+
+def _factories(view):
+    tiles = view.tiles
+    return (tuple(tiles[5:10]), tuple(tiles[10:15]), tuple(tiles[15:20]), tuple(tiles[20:25]), tuple(tiles[25:30]))
+
+
+def _boards(view):
+    lines = view.lines
+    walls = view.walls
+    floors = view.floor_lens
+    scores = view.scores
+    return (
+        Board(_lines(lines, 0), _wall(walls[0]), floors[0], scores[0]),
+        Board(_lines(lines, 10), _wall(walls[1]), floors[1], scores[1]),
     )
+
+
+def _last_move(view):
+    last = view.last_move
+    return None if last is None else Move(last.source, COLOURS[last.colour._value_], last.line)
+
+
+# How each field of a View comes from the host's record (`wit/azul/azul.wit` has its layout).
+_FROM_WIT = {
+    "round": lambda view: view.round,
+    "center": _center,
+    "center_has_marker": lambda view: view.center_has_marker,
+    "factories": _factories,
+    "marker_holder": lambda view: view.marker_holder,
+    "boards": _boards,
+    "last_move": _last_move,
+    "info": lambda view: view.info,
+}
+
+
+class _WitView(View):
+    """A View over the host's record: each field converts when it is first read (then it is a
+    plain attribute), and ``legal_moves`` reads the record's bytes. A bot pays for what it reads:
+    every Python operation costs fuel."""
+
+    __slots__ = ("_wit",)
+
+    def __init__(self, wit):
+        self._wit = wit
+        self.seat = wit.seat
+
+    def __getattr__(self, name):
+        # Only reached for a field not converted yet (a set slot is found before this).
+        convert = _FROM_WIT.get(name)
+        if convert is None:
+            raise AttributeError(f"'View' object has no attribute {name!r}")
+        value = convert(self._wit)
+        setattr(self, name, value)
+        return value
+
+    def legal_moves(self):
+        wit = self._wit
+        seat = self.seat
+        return _legal_moves_in_bytes(wit.tiles, wit.lines, 10 * seat, wit.walls[seat])
 
 
 def export(bot_class):
@@ -533,7 +606,7 @@ def export(bot_class):
         bot = state["bot"]
         if bot is None:  # unreachable: the host always calls init first
             bot = state["bot"] = bot_class()
-        return to_action(bot.act(_view_from_wit(wit_view)))
+        return to_action(bot.act(_WitView(wit_view)))
 
     def init(info):
         state["bot"] = _start(bot_class, info)

@@ -11,7 +11,7 @@ use crate::{InitInfo, TurnInfo};
 pub mod bindings {
     wit_bindgen::generate!({
         path: "../../wit/azul",
-        world: "arena:azul/bot@0.1.0",
+        world: "arena:azul/bot@0.2.0",
         with: {
             "arena:common/types@0.1.0": crate::common::bindings::arena::common::types,
             "arena:common/log@0.1.0": crate::common::bindings::arena::common::log,

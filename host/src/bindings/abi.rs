@@ -66,6 +66,13 @@ impl<'a> AbiWriter<'a> {
         self.bytes(&value.to_le_bytes());
     }
 
+    /// A list whose elements are already in the guest's memory: its pointer and length, two
+    /// `u32`s.
+    pub(crate) fn list(&mut self, (pointer, length): (u32, u32)) {
+        self.u32(pointer);
+        self.u32(length);
+    }
+
     /// A record or tuple laid out as wasmtime lays out `T`: aligned to `T`'s alignment, its
     /// fields written by `fields`, then padded to `T`'s size.
     pub(crate) fn record<T: ComponentType>(&mut self, fields: impl FnOnce(&mut Self)) {

@@ -1,4 +1,4 @@
-//! Azul's binding: `arena:azul/bot@0.1.0` to and from [`arena_azul`]'s types.
+//! Azul's binding: `arena:azul/bot@0.2.0` to and from [`arena_azul`]'s types.
 
 use super::{Binding, InitInfo, Live, OwnedCall, TurnInfo};
 use crate::fault::InvalidReason;
@@ -8,7 +8,7 @@ use arena_azul::{Azul, Move, View};
 mod bindings {
     wasmtime::component::bindgen!({
         path: "../wit/azul",
-        world: "arena:azul/bot@0.1.0",
+        world: "arena:azul/bot@0.2.0",
         exports: { default: async },
         with: {
             "arena:common/types@0.1.0": crate::bindings::common::arena::common::types,
@@ -29,8 +29,8 @@ impl Binding for AzulBinding {
 
     type Answer = wit::Action;
 
-    const EXPORT: &'static str = "arena:azul/player@0.1.0";
-    const WORLD: &'static str = "arena:azul/bot@0.1.0";
+    const EXPORT: &'static str = "arena:azul/player@0.2.0";
+    const WORLD: &'static str = "arena:azul/bot@0.2.0";
     const WIT: &'static str = include_str!("../../../wit/azul/azul.wit");
 
     fn init(live: Live<Self>, info: InitInfo) -> OwnedCall<Self::Instance> {
@@ -44,7 +44,11 @@ impl Binding for AzulBinding {
 
     fn take_turn(live: Live<Self>, view: &View, info: TurnInfo) -> OwnedCall<(Self::Instance, Self::Answer)> {
         let Live { mut store, instance } = live;
-        let view = lowered::LoweredView(view_to_wit(view, common::TurnInfo::from(info)));
+        let view = lowered::LoweredView {
+            rest: view_to_wit_with_lists(view, common::TurnInfo::from(info), Vec::new(), Vec::new()),
+            tiles: tiles_bytes(view),
+            lines: lines_bytes(&view.boards),
+        };
         let take_turn = lowered::take_turn(&instance);
         Box::pin(async move {
             let result = take_turn.call_async(&mut store, (view,)).await.map(|(answer,)| answer);
@@ -68,8 +72,13 @@ mod lowered {
     use wasmtime::component::__internal::{CanonicalAbiInfo, InstanceType, InterfaceType, LowerContext};
     use wasmtime::component::{ComponentType, Lower, TypedFunc};
 
-    /// Azul's WIT view, lowered by [`write_view`].
-    pub(super) struct LoweredView(pub(super) wit::View);
+    /// Azul's WIT view, lowered by [`write_view`]: the lists' bytes in arrays (no allocation per
+    /// turn), every other field in `rest` (whose lists are empty).
+    pub(super) struct LoweredView {
+        pub(super) rest: wit::View,
+        pub(super) tiles: [u8; 30],
+        pub(super) lines: [u8; 20],
+    }
 
     /// `take-turn` of `instance`, taking a [`LoweredView`].
     #[allow(unsafe_code)]
@@ -104,7 +113,9 @@ mod lowered {
             ty: InterfaceType,
             dst: &mut MaybeUninit<Self::Lower>,
         ) -> wasmtime::Result<()> {
-            self.0.linear_lower_to_flat(cx, ty, dst)
+            // Not reached: the view has more flat values than a call passes flat.
+            let view = wit::View { tiles: self.tiles.to_vec(), lines: self.lines.to_vec(), ..self.rest.clone() };
+            view.linear_lower_to_flat(cx, ty, dst)
         }
 
         fn linear_lower_to_memory<U>(
@@ -113,9 +124,12 @@ mod lowered {
             _ty: InterfaceType,
             offset: usize,
         ) -> wasmtime::Result<()> {
+            // The lists first: allocating them in the guest may grow its memory.
+            let tiles = store_bytes(cx, &self.tiles)?;
+            let lines = store_bytes(cx, &self.lines)?;
             let mut bytes = [0u8; <wit::View as ComponentType>::SIZE32];
             let mut writer = AbiWriter::new(&mut bytes);
-            write_view(&mut writer, &self.0);
+            write_view(&mut writer, &self.rest, tiles, lines);
             wasmtime::ensure!(writer.fits(), "the Azul view's layout overran its {} bytes", bytes.len());
             let slot = cx.as_slice_mut().get_mut(offset..offset + bytes.len());
             let slot = slot.ok_or_else(|| wasmtime::format_err!("the Azul view does not fit the guest's memory"))?;
@@ -124,19 +138,39 @@ mod lowered {
         }
     }
 
-    /// The view's fields in the WIT's order.
-    fn write_view(w: &mut AbiWriter<'_>, view: &wit::View) {
-        type Five<T> = (T, T, T, T, T);
+    /// Copies `bytes` into memory the guest allocates for them (its `cabi_realloc`, as
+    /// wasmtime's own list lowering does); returns the list's canonical-ABI pointer and length.
+    fn store_bytes<U>(cx: &mut LowerContext<'_, U>, bytes: &[u8]) -> wasmtime::Result<(u32, u32)> {
+        let at = cx.realloc(0, 0, 1, bytes.len())?;
+        let slot = cx.as_slice_mut().get_mut(at..at + bytes.len());
+        let slot = slot.ok_or_else(|| wasmtime::format_err!("the guest allocated a list outside its memory"))?;
+        slot.copy_from_slice(bytes);
+        Ok((u32::try_from(at)?, u32::try_from(bytes.len())?))
+    }
+
+    /// The view's fields in the WIT's order; the lists' bytes are already in the guest, at
+    /// `tiles` and `lines` (pointer, length).
+    fn write_view(w: &mut AbiWriter<'_>, view: &wit::View, tiles: (u32, u32), lines: (u32, u32)) {
         w.record::<wit::View>(|w| {
             w.u8(view.seat);
             w.u32(view.round);
-            counts(w, &view.center);
+            w.list(tiles);
             w.bool(view.center_has_marker);
-            let (f0, f1, f2, f3, f4) = &view.factories;
-            w.record::<Five<wit::ColourCounts>>(|w| [f0, f1, f2, f3, f4].into_iter().for_each(|f| counts(w, f)));
             w.option::<u8, _>(view.marker_holder, |w, seat| w.u8(seat));
-            let (b0, b1) = &view.boards;
-            w.record::<(wit::Board, wit::Board)>(|w| [b0, b1].into_iter().for_each(|b| board(w, b)));
+            w.list(lines);
+            let pair = |w: &mut AbiWriter<'_>, (first, second): (u32, u32)| {
+                w.record::<(u32, u32)>(|w| {
+                    w.u32(first);
+                    w.u32(second);
+                })
+            };
+            pair(w, view.walls);
+            let (floor0, floor1) = view.floor_lens;
+            w.record::<(u8, u8)>(|w| {
+                w.u8(floor0);
+                w.u8(floor1);
+            });
+            pair(w, view.scores);
             w.option::<wit::Action, _>(view.last_move.as_ref(), action);
             let info = &view.info;
             w.record::<common::TurnInfo>(|w| {
@@ -145,32 +179,6 @@ mod lowered {
                 w.u64(info.game_fuel_remaining);
                 w.u32(info.missed_turns);
             });
-        });
-    }
-
-    fn counts(w: &mut AbiWriter<'_>, counts: &wit::ColourCounts) {
-        w.record::<wit::ColourCounts>(|w| {
-            for count in [counts.green, counts.orange, counts.blue, counts.yellow, counts.red] {
-                w.u8(count);
-            }
-        });
-    }
-
-    fn board(w: &mut AbiWriter<'_>, board: &wit::Board) {
-        type Lines = (wit::PatternLine, wit::PatternLine, wit::PatternLine, wit::PatternLine, wit::PatternLine);
-        w.record::<wit::Board>(|w| {
-            let (l0, l1, l2, l3, l4) = &board.lines;
-            w.record::<Lines>(|w| {
-                for line in [l0, l1, l2, l3, l4] {
-                    w.record::<wit::PatternLine>(|w| {
-                        w.u8(line.count);
-                        w.option::<wit::Colour, _>(line.colour, colour);
-                    });
-                }
-            });
-            w.u32(board.wall);
-            w.u8(board.floor_len);
-            w.u32(board.score);
         });
     }
 

@@ -114,9 +114,9 @@ pub trait Binding: Send + Sync + 'static {
     /// A turn's answer as the bot returned it.
     type Answer: Send + 'static;
 
-    /// The export a bot for this game must have, e.g. `arena:azul/player@0.1.0`.
+    /// The export a bot for this game must have, e.g. `arena:azul/player@0.2.0`.
     const EXPORT: &'static str;
-    /// The world a bot for this game targets, e.g. `arena:azul/bot@0.1.0`.
+    /// The world a bot for this game targets, e.g. `arena:azul/bot@0.2.0`.
     const WORLD: &'static str;
     /// The game's WIT file (the one `bindgen!` reads): the world's types are checked against it
     /// at load, before any bot code runs.

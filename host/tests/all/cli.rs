@@ -170,7 +170,7 @@ fn files_that_are_not_components_are_refused_with_one_line() {
     let core = scratch("core.wasm");
     std::fs::write(&core, wat::parse_str("(module (func (export \"_start\")))").unwrap()).unwrap();
     let err = refusal(&core);
-    assert!(err.contains("core WebAssembly module") && err.contains("arena:azul/player@0.1.0"), "{err}");
+    assert!(err.contains("core WebAssembly module") && err.contains("arena:azul/player@0.2.0"), "{err}");
 
     let truncated = scratch("truncated.wasm");
     let real = std::fs::read(bot("azul-greedy")).unwrap();
@@ -192,10 +192,11 @@ fn a_component_for_another_game_is_refused_naming_both_worlds() {
     std::fs::write(&paint, wat::parse_str(component).unwrap()).unwrap();
     let err = refusal(&paint);
     assert!(err.contains("exports [arena:paint/player@0.1.0]"), "{err}");
-    assert!(err.contains("expected arena:azul/player@0.1.0"), "{err}");
+    assert!(err.contains("expected arena:azul/player@0.2.0"), "{err}");
 
     let wrong_types = scratch("old-azul-bot.wasm");
-    std::fs::write(&wrong_types, wat::parse_str(component.replace("arena:paint", "arena:azul")).unwrap()).unwrap();
+    let azul = component.replace("arena:paint/player@0.1.0", "arena:azul/player@0.2.0");
+    std::fs::write(&wrong_types, wat::parse_str(azul).unwrap()).unwrap();
     let err = refusal(&wrong_types);
     assert!(err.contains("types do not match"), "{err}");
 }
@@ -210,13 +211,15 @@ fn play_with_replay(name: &str, seed: &str) -> PathBuf {
     replay
 }
 
-/// A bot built against a draft of the Azul WIT (same export names, list-shaped view) is refused
-/// before the match, not trapped in it.
+/// A bot built against an older Azul WIT (a draft of `arena:azul@0.1.0`, whose view was a list
+/// where 0.1.0 has a record; 0.2.0 is the version played now) is refused before the match, not
+/// trapped in it, and told to rebuild.
 #[test]
 fn a_bot_built_against_another_wit_version_is_refused() {
     let old = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/azul-bot-older-wit.wasm");
     let err = refusal(&old);
-    assert!(err.contains("types do not match") && err.contains("expected `record` found `list`"), "{err}");
+    assert!(err.contains("built for arena:azul/player@0.1.0, but this arena plays arena:azul/player@0.2.0"), "{err}");
+    assert!(err.contains("rebuild the bot"), "{err}");
 }
 
 /// Issue 14: a replay verified somewhere else finds its bots: the recorded path from the
@@ -314,7 +317,7 @@ fn games_are_listed_and_unknown_options_refused() {
     let games: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     let azul = games.as_array().unwrap().iter().find(|game| game["name"] == "azul").expect("azul is listed");
     assert_eq!((azul["min_players"].as_u64(), azul["max_players"].as_u64()), (Some(2), Some(2)));
-    assert!(azul["bot_kinds"][0].as_str().unwrap().contains("arena:azul/player@0.1.0"));
+    assert!(azul["bot_kinds"][0].as_str().unwrap().contains("arena:azul/player@0.2.0"));
     let text = stdout(&arena(&["games"]));
     assert!(text.starts_with("azul  (exactly 2 players)"), "{text}");
 

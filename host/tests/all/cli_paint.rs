@@ -97,5 +97,5 @@ fn paint_is_listed_and_bad_input_refused() {
     let out = arena(&["match", "--game", "paint", &greedy, &bot("azul-random")]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let err = stderr(&out);
-    assert!(err.contains("arena:azul/player@0.1.0") && err.contains("expected arena:paint/player@0.1.0"), "{err}");
+    assert!(err.contains("arena:azul/player@0.2.0") && err.contains("expected arena:paint/player@0.1.0"), "{err}");
 }

@@ -39,7 +39,7 @@ pub const WRONG_TYPES: &str = r#"(component
   (core instance $i (instantiate $m))
   (func $init (param "x" u32) (result u32) (canon lift (core func $i "init")))
   (instance $player (export "init" (func $init)))
-  (export "arena:azul/player@0.1.0" (instance $player)))"#;
+  (export "arena:azul/player@0.2.0" (instance $player)))"#;
 
 /// A minimal `wasm32-wasip1` command.
 pub const PREVIEW1_COMMAND: &str = r#"(module

@@ -172,7 +172,7 @@ fn a_start_function_is_never_run_at_load() {
         r#"(func $init (canon lift (core func $i "init")))
            (func $turn (canon lift (core func $i "init")))
            (instance $player (export "init" (func $init)) (export "take-turn" (func $turn)))
-           (export "arena:azul/player@0.1.0" (instance $player))"#,
+           (export "arena:azul/player@0.2.0" (instance $player))"#,
     );
     let err = load_bot_bytes::<AzulBinding>(arena(), Path::new("spinning-bot.wasm"), &wit_bot).err().unwrap();
     assert!(matches!(err, LoadError::WrongTypes { .. }), "{err}");

@@ -83,11 +83,32 @@ fn python_trivial_plays_the_first_legal_move_in_the_sdk_order() {
 
 /// Runs the Python SDK's rules on each view (the engine's `View` as JSON) and prints, per view,
 /// the legal moves, the fallback move and, for every (source 0..=6, colour, line 0..=6), whether
-/// it is legal and its `score_if_placed`.
+/// it is legal and its `score_if_placed`; and the same view as a bot gets it (`_WitView`, over a
+/// record laid out as `wit/azul/azul.wit` says): its legal moves, read from the bytes, and whether
+/// its converted fields equal the plain view's.
 const RULES_SCRIPT: &str = r#"
 import json, sys
+from types import SimpleNamespace
 sys.path.insert(0, sys.argv[1])
-from arena.azul import Board, Colour, Move, PatternLine, View
+from arena.azul import Board, Colour, Move, PatternLine, View, _WitView
+
+def colour_code(name):
+    return 255 if name is None else int(Colour[name.upper()])
+
+def wit_record(v):
+    boards = v["boards"]
+    return SimpleNamespace(
+        seat=v["seat"], round=v["round"],
+        tiles=bytes(v["center"]) + b"".join(bytes(f) for f in v["factories"]),
+        center_has_marker=v["center_has_marker"], marker_holder=v["marker_holder"],
+        lines=bytes(x for b in boards for l in b["lines"] for x in (l["count"], colour_code(l["colour"]))),
+        walls=tuple(sum(1 << (5 * r + c) for r in range(5) for c in range(5) if b["wall"][r][c]) for b in boards),
+        floor_lens=tuple(b["floor_len"] for b in boards), scores=tuple(b["score"] for b in boards),
+        last_move=None, info=None)
+
+def fields(view):
+    return (view.seat, view.round, view.center, view.center_has_marker, view.factories, view.marker_holder,
+            view.boards)
 
 def line(l):
     return PatternLine(l["count"], None if l["colour"] is None else Colour[l["colour"].upper()])
@@ -108,7 +129,9 @@ for v in json.load(sys.stdin):
             for l in range(7):
                 m = Move(s, Colour(c), l)
                 probes.append([view.is_legal(m), view.score_if_placed(m)])
-    out.append({"legal": [mv(m) for m in view.legal_moves()], "fallback": mv(view.fallback_move()), "probes": probes})
+    wit = _WitView(wit_record(v))
+    out.append({"legal": [mv(m) for m in view.legal_moves()], "fallback": mv(view.fallback_move()), "probes": probes,
+                "wit_legal": [mv(m) for m in wit.legal_moves()], "wit_fields_equal": fields(wit) == fields(view)})
 json.dump(out, sys.stdout)
 "#;
 
@@ -173,6 +196,8 @@ fn python_sdk_rules_agree_with_the_engine() {
     assert_eq!(actual.len(), expected.len());
     for (i, (actual, expected)) in actual.iter().zip(&expected).enumerate() {
         assert_eq!(actual["legal"], expected["legal"], "view {i}: {}", views[i]);
+        assert_eq!(actual["wit_legal"], expected["legal"], "view {i} from the WIT record's bytes: {}", views[i]);
+        assert_eq!(actual["wit_fields_equal"], true, "view {i} converted from the WIT record: {}", views[i]);
         assert_eq!(actual["fallback"], expected["fallback"], "view {i}: {}", views[i]);
         assert_eq!(actual["probes"], expected["probes"], "view {i}: {}", views[i]);
     }
@@ -195,13 +220,14 @@ fn python_matches_are_deterministic() {
 }
 
 /// DESIGN.md "Turn overrun: suspend, never kill" and "Game overrun: forfeit", for a Python bot:
-/// with a turn budget above its start-up (about 0.32M) but below its turns (0.45M and more) it is
-/// suspended, its late answers still land (as invalid actions when the table has changed), and
-/// once a small game budget is spent it forfeits, charged exactly the game budget.
+/// with a turn budget above its start-up (about 0.32M) but below its turns (the greedy bot's are
+/// 0.5M in the median) it is suspended, its late answers still land (as invalid actions when the
+/// table has changed), and once a small game budget is spent it forfeits, charged exactly the
+/// game budget.
 #[test]
 fn python_bot_over_its_turn_and_game_budget_is_suspended_then_forfeits() {
     let budget = Budget { turn_fuel: 400_000, game_fuel: 4_000_000, ..Budget::default() };
-    let record = play_azul(["azul-trivial-py", "azul-random"], 3, budget);
+    let record = play_azul(["azul-greedy-py", "azul-random"], 3, budget);
     assert_eq!(record.setup[0].faults, [], "start-up fits the turn budget");
     let turns = turns_of(&record, 0);
     assert!(turns.iter().any(|turn| turn.faults == [BotFault::Suspended]), "suspended at least once");

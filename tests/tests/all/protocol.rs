@@ -168,7 +168,7 @@ fn a_bot_of_another_wit_version_is_told_to_rebuild() {
         Ok(_) => panic!("a bot of another version loaded"),
     };
     assert!(
-        err.starts_with("old.wasm: built for arena:azul/player@0.0.9, but this arena plays arena:azul/player@0.1.0"),
+        err.starts_with("old.wasm: built for arena:azul/player@0.0.9, but this arena plays arena:azul/player@0.2.0"),
         "{err}"
     );
     assert!(err.contains("rebuild the bot"), "{err}");
@@ -190,6 +190,6 @@ fn a_command_where_a_wit_bot_is_expected_is_refused_naming_its_export() {
         Err(other) => panic!("{other}"),
         Ok(_) => panic!("a command loaded as a WIT bot"),
     };
-    assert!(err.contains("wasi:cli/run@0.2") && err.contains("expected arena:azul/player@0.1.0"), "{err}");
+    assert!(err.contains("wasi:cli/run@0.2") && err.contains("expected arena:azul/player@0.2.0"), "{err}");
     assert_eq!(err.lines().count(), 1);
 }

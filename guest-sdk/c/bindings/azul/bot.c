@@ -8,7 +8,7 @@
 __attribute__((__import_module__("arena:common/log@0.1.0"), __import_name__("log")))
 extern void __wasm_import_arena_common_log_log(int32_t, uint8_t *, size_t);
 
-// Exported Functions from `arena:azul/player@0.1.0`
+// Exported Functions from `arena:azul/player@0.2.0`
 
 
 
@@ -28,35 +28,19 @@ static uint8_t RET_AREA[3];
 
 // Helper Functions
 
-void arena_azul_types_option_colour_free(arena_azul_types_option_colour_t *ptr) {
-  if (ptr->is_some) {
+void bot_list_u8_free(bot_list_u8_t *ptr) {
+  size_t list_len = ptr->len;
+  if (list_len > 0) {
+    uint8_t *list_ptr = ptr->ptr;
+    for (size_t i = 0; i < list_len; i++) {
+    }
+    free(list_ptr);
   }
-}
-
-void arena_azul_types_pattern_line_free(arena_azul_types_pattern_line_t *ptr) {
-  arena_azul_types_option_colour_free(&ptr->colour);
-}
-
-void arena_azul_types_tuple5_pattern_line_pattern_line_pattern_line_pattern_line_pattern_line_free(arena_azul_types_tuple5_pattern_line_pattern_line_pattern_line_pattern_line_pattern_line_t *ptr) {
-  arena_azul_types_pattern_line_free(&ptr->f0);
-  arena_azul_types_pattern_line_free(&ptr->f1);
-  arena_azul_types_pattern_line_free(&ptr->f2);
-  arena_azul_types_pattern_line_free(&ptr->f3);
-  arena_azul_types_pattern_line_free(&ptr->f4);
-}
-
-void arena_azul_types_board_free(arena_azul_types_board_t *ptr) {
-  arena_azul_types_tuple5_pattern_line_pattern_line_pattern_line_pattern_line_pattern_line_free(&ptr->lines);
 }
 
 void bot_option_u8_free(bot_option_u8_t *ptr) {
   if (ptr->is_some) {
   }
-}
-
-void arena_azul_types_tuple2_board_board_free(arena_azul_types_tuple2_board_board_t *ptr) {
-  arena_azul_types_board_free(&ptr->f0);
-  arena_azul_types_board_free(&ptr->f1);
 }
 
 void arena_azul_types_option_action_free(arena_azul_types_option_action_t *ptr) {
@@ -65,8 +49,9 @@ void arena_azul_types_option_action_free(arena_azul_types_option_action_t *ptr) 
 }
 
 void arena_azul_types_view_free(arena_azul_types_view_t *ptr) {
+  bot_list_u8_free(&ptr->tiles);
   bot_option_u8_free(&ptr->marker_holder);
-  arena_azul_types_tuple2_board_board_free(&ptr->boards);
+  bot_list_u8_free(&ptr->lines);
   arena_azul_types_option_action_free(&ptr->last_move);
 }
 
@@ -99,7 +84,7 @@ void arena_common_log_log(arena_common_log_level_t level, bot_string_t *message)
   __wasm_import_arena_common_log_log((int32_t) level, (uint8_t *) (*message).ptr, (*message).len);
 }
 
-__attribute__((__export_name__("arena:azul/player@0.1.0#init")))
+__attribute__((__export_name__("arena:azul/player@0.2.0#init")))
 void __wasm_export_exports_arena_azul_player_init(int32_t arg, int32_t arg0, int32_t arg1, int64_t arg2, int64_t arg3, int64_t arg4, int64_t arg5) {
   exports_arena_azul_player_init_info_t arg6 = (arena_common_types_init_info_t) {
     (uint8_t) (uint8_t) (arg),
@@ -113,271 +98,65 @@ void __wasm_export_exports_arena_azul_player_init(int32_t arg, int32_t arg0, int
   exports_arena_azul_player_init(&arg6);
 }
 
-__attribute__((__export_name__("arena:azul/player@0.1.0#take-turn")))
+__attribute__((__export_name__("arena:azul/player@0.2.0#take-turn")))
 uint8_t * __wasm_export_exports_arena_azul_player_take_turn(uint8_t * arg) {
   bot_option_u8_t option;
-  switch ((int32_t) *((uint8_t*) (arg + 39))) {
+  switch ((int32_t) *((uint8_t*) (arg + (9+2*sizeof(void*))))) {
     case 0: {
       option.is_some = false;
       break;
     }
     case 1: {
       option.is_some = true;
-      option.val = (uint8_t) ((int32_t) *((uint8_t*) (arg + 40)));
+      option.val = (uint8_t) ((int32_t) *((uint8_t*) (arg + (10+2*sizeof(void*)))));
       break;
     }
   }
-  arena_azul_types_option_colour_t option0;
-  switch ((int32_t) *((uint8_t*) (arg + 45))) {
+  arena_azul_types_option_action_t option0;
+  switch ((int32_t) *((uint8_t*) (arg + (28+5*sizeof(void*))))) {
     case 0: {
       option0.is_some = false;
       break;
     }
     case 1: {
       option0.is_some = true;
-      option0.val = (int32_t) *((uint8_t*) (arg + 46));
-      break;
-    }
-  }
-  arena_azul_types_option_colour_t option1;
-  switch ((int32_t) *((uint8_t*) (arg + 48))) {
-    case 0: {
-      option1.is_some = false;
-      break;
-    }
-    case 1: {
-      option1.is_some = true;
-      option1.val = (int32_t) *((uint8_t*) (arg + 49));
-      break;
-    }
-  }
-  arena_azul_types_option_colour_t option2;
-  switch ((int32_t) *((uint8_t*) (arg + 51))) {
-    case 0: {
-      option2.is_some = false;
-      break;
-    }
-    case 1: {
-      option2.is_some = true;
-      option2.val = (int32_t) *((uint8_t*) (arg + 52));
-      break;
-    }
-  }
-  arena_azul_types_option_colour_t option3;
-  switch ((int32_t) *((uint8_t*) (arg + 54))) {
-    case 0: {
-      option3.is_some = false;
-      break;
-    }
-    case 1: {
-      option3.is_some = true;
-      option3.val = (int32_t) *((uint8_t*) (arg + 55));
-      break;
-    }
-  }
-  arena_azul_types_option_colour_t option4;
-  switch ((int32_t) *((uint8_t*) (arg + 57))) {
-    case 0: {
-      option4.is_some = false;
-      break;
-    }
-    case 1: {
-      option4.is_some = true;
-      option4.val = (int32_t) *((uint8_t*) (arg + 58));
-      break;
-    }
-  }
-  arena_azul_types_option_colour_t option5;
-  switch ((int32_t) *((uint8_t*) (arg + 73))) {
-    case 0: {
-      option5.is_some = false;
-      break;
-    }
-    case 1: {
-      option5.is_some = true;
-      option5.val = (int32_t) *((uint8_t*) (arg + 74));
-      break;
-    }
-  }
-  arena_azul_types_option_colour_t option6;
-  switch ((int32_t) *((uint8_t*) (arg + 76))) {
-    case 0: {
-      option6.is_some = false;
-      break;
-    }
-    case 1: {
-      option6.is_some = true;
-      option6.val = (int32_t) *((uint8_t*) (arg + 77));
-      break;
-    }
-  }
-  arena_azul_types_option_colour_t option7;
-  switch ((int32_t) *((uint8_t*) (arg + 79))) {
-    case 0: {
-      option7.is_some = false;
-      break;
-    }
-    case 1: {
-      option7.is_some = true;
-      option7.val = (int32_t) *((uint8_t*) (arg + 80));
-      break;
-    }
-  }
-  arena_azul_types_option_colour_t option8;
-  switch ((int32_t) *((uint8_t*) (arg + 82))) {
-    case 0: {
-      option8.is_some = false;
-      break;
-    }
-    case 1: {
-      option8.is_some = true;
-      option8.val = (int32_t) *((uint8_t*) (arg + 83));
-      break;
-    }
-  }
-  arena_azul_types_option_colour_t option9;
-  switch ((int32_t) *((uint8_t*) (arg + 85))) {
-    case 0: {
-      option9.is_some = false;
-      break;
-    }
-    case 1: {
-      option9.is_some = true;
-      option9.val = (int32_t) *((uint8_t*) (arg + 86));
-      break;
-    }
-  }
-  arena_azul_types_option_action_t option10;
-  switch ((int32_t) *((uint8_t*) (arg + 100))) {
-    case 0: {
-      option10.is_some = false;
-      break;
-    }
-    case 1: {
-      option10.is_some = true;
-      option10.val = (arena_azul_types_action_t) {
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 101))),
-        (arena_azul_types_colour_t) (int32_t) *((uint8_t*) (arg + 102)),
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 103))),
+      option0.val = (arena_azul_types_action_t) {
+        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + (29+5*sizeof(void*))))),
+        (arena_azul_types_colour_t) (int32_t) *((uint8_t*) (arg + (30+5*sizeof(void*)))),
+        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + (31+5*sizeof(void*))))),
       };
       break;
     }
   }
-  exports_arena_azul_player_view_t arg11 = (arena_azul_types_view_t) {
+  exports_arena_azul_player_view_t arg1 = (arena_azul_types_view_t) {
     (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 0))),
     (uint32_t) (uint32_t) (*((int32_t*) (arg + 4))),
-    (arena_azul_types_colour_counts_t) (arena_azul_types_colour_counts_t) {
-      (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 8))),
-      (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 9))),
-      (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 10))),
-      (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 11))),
-      (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 12))),
-    },
-    (bool) (int32_t) *((uint8_t*) (arg + 13)),
-    (arena_azul_types_tuple5_colour_counts_colour_counts_colour_counts_colour_counts_colour_counts_t) (arena_azul_types_tuple5_colour_counts_colour_counts_colour_counts_colour_counts_colour_counts_t) {
-      (arena_azul_types_colour_counts_t) (arena_azul_types_colour_counts_t) {
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 14))),
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 15))),
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 16))),
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 17))),
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 18))),
-      },
-      (arena_azul_types_colour_counts_t) (arena_azul_types_colour_counts_t) {
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 19))),
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 20))),
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 21))),
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 22))),
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 23))),
-      },
-      (arena_azul_types_colour_counts_t) (arena_azul_types_colour_counts_t) {
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 24))),
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 25))),
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 26))),
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 27))),
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 28))),
-      },
-      (arena_azul_types_colour_counts_t) (arena_azul_types_colour_counts_t) {
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 29))),
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 30))),
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 31))),
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 32))),
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 33))),
-      },
-      (arena_azul_types_colour_counts_t) (arena_azul_types_colour_counts_t) {
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 34))),
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 35))),
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 36))),
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 37))),
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 38))),
-      },
-    },
+    (bot_list_u8_t) (bot_list_u8_t) { (uint8_t*)(*((uint8_t **) (arg + 8))), (*((size_t*) (arg + (8+1*sizeof(void*))))) },
+    (bool) (int32_t) *((uint8_t*) (arg + (8+2*sizeof(void*)))),
     (bot_option_u8_t) option,
-    (arena_azul_types_tuple2_board_board_t) (arena_azul_types_tuple2_board_board_t) {
-      (arena_azul_types_board_t) (arena_azul_types_board_t) {
-        (arena_azul_types_tuple5_pattern_line_pattern_line_pattern_line_pattern_line_pattern_line_t) (arena_azul_types_tuple5_pattern_line_pattern_line_pattern_line_pattern_line_pattern_line_t) {
-          (arena_azul_types_pattern_line_t) (arena_azul_types_pattern_line_t) {
-            (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 44))),
-            (arena_azul_types_option_colour_t) option0,
-          },
-          (arena_azul_types_pattern_line_t) (arena_azul_types_pattern_line_t) {
-            (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 47))),
-            (arena_azul_types_option_colour_t) option1,
-          },
-          (arena_azul_types_pattern_line_t) (arena_azul_types_pattern_line_t) {
-            (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 50))),
-            (arena_azul_types_option_colour_t) option2,
-          },
-          (arena_azul_types_pattern_line_t) (arena_azul_types_pattern_line_t) {
-            (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 53))),
-            (arena_azul_types_option_colour_t) option3,
-          },
-          (arena_azul_types_pattern_line_t) (arena_azul_types_pattern_line_t) {
-            (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 56))),
-            (arena_azul_types_option_colour_t) option4,
-          },
-        },
-        (uint32_t) (uint32_t) (*((int32_t*) (arg + 60))),
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 64))),
-        (uint32_t) (uint32_t) (*((int32_t*) (arg + 68))),
-      },
-      (arena_azul_types_board_t) (arena_azul_types_board_t) {
-        (arena_azul_types_tuple5_pattern_line_pattern_line_pattern_line_pattern_line_pattern_line_t) (arena_azul_types_tuple5_pattern_line_pattern_line_pattern_line_pattern_line_pattern_line_t) {
-          (arena_azul_types_pattern_line_t) (arena_azul_types_pattern_line_t) {
-            (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 72))),
-            (arena_azul_types_option_colour_t) option5,
-          },
-          (arena_azul_types_pattern_line_t) (arena_azul_types_pattern_line_t) {
-            (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 75))),
-            (arena_azul_types_option_colour_t) option6,
-          },
-          (arena_azul_types_pattern_line_t) (arena_azul_types_pattern_line_t) {
-            (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 78))),
-            (arena_azul_types_option_colour_t) option7,
-          },
-          (arena_azul_types_pattern_line_t) (arena_azul_types_pattern_line_t) {
-            (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 81))),
-            (arena_azul_types_option_colour_t) option8,
-          },
-          (arena_azul_types_pattern_line_t) (arena_azul_types_pattern_line_t) {
-            (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 84))),
-            (arena_azul_types_option_colour_t) option9,
-          },
-        },
-        (uint32_t) (uint32_t) (*((int32_t*) (arg + 88))),
-        (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + 92))),
-        (uint32_t) (uint32_t) (*((int32_t*) (arg + 96))),
-      },
+    (bot_list_u8_t) (bot_list_u8_t) { (uint8_t*)(*((uint8_t **) (arg + (8+3*sizeof(void*))))), (*((size_t*) (arg + (8+4*sizeof(void*))))) },
+    (bot_tuple2_u32_u32_t) (bot_tuple2_u32_u32_t) {
+      (uint32_t) (uint32_t) (*((int32_t*) (arg + (8+5*sizeof(void*))))),
+      (uint32_t) (uint32_t) (*((int32_t*) (arg + (12+5*sizeof(void*))))),
     },
-    (arena_azul_types_option_action_t) option10,
+    (bot_tuple2_u8_u8_t) (bot_tuple2_u8_u8_t) {
+      (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + (16+5*sizeof(void*))))),
+      (uint8_t) (uint8_t) ((int32_t) *((uint8_t*) (arg + (17+5*sizeof(void*))))),
+    },
+    (bot_tuple2_u32_u32_t) (bot_tuple2_u32_u32_t) {
+      (uint32_t) (uint32_t) (*((int32_t*) (arg + (20+5*sizeof(void*))))),
+      (uint32_t) (uint32_t) (*((int32_t*) (arg + (24+5*sizeof(void*))))),
+    },
+    (arena_azul_types_option_action_t) option0,
     (arena_azul_types_turn_info_t) (arena_common_types_turn_info_t) {
-      (uint32_t) (uint32_t) (*((int32_t*) (arg + 104))),
-      (uint64_t) (uint64_t) (*((int64_t*) (arg + 112))),
-      (uint64_t) (uint64_t) (*((int64_t*) (arg + 120))),
-      (uint32_t) (uint32_t) (*((int32_t*) (arg + 128))),
+      (uint32_t) (uint32_t) (*((int32_t*) (arg + (40+4*sizeof(void*))))),
+      (uint64_t) (uint64_t) (*((int64_t*) (arg + (48+4*sizeof(void*))))),
+      (uint64_t) (uint64_t) (*((int64_t*) (arg + (56+4*sizeof(void*))))),
+      (uint32_t) (uint32_t) (*((int32_t*) (arg + (64+4*sizeof(void*))))),
     },
   };
   exports_arena_azul_player_action_t ret;
-  exports_arena_azul_player_take_turn(&arg11, &ret);
+  exports_arena_azul_player_take_turn(&arg1, &ret);
   free(arg);
   uint8_t *ptr = (uint8_t *) &RET_AREA;
   *((int8_t*)(ptr + 0)) = (int32_t) ((ret).source);

@@ -73,51 +73,6 @@ typedef uint8_t arena_azul_types_colour_t;
 #define ARENA_AZUL_TYPES_COLOUR_YELLOW 3
 #define ARENA_AZUL_TYPES_COLOUR_RED 4
 
-// Tile counts per colour.
-typedef struct arena_azul_types_colour_counts_t {
-  uint8_t   green;
-  uint8_t   orange;
-  uint8_t   blue;
-  uint8_t   yellow;
-  uint8_t   red;
-} arena_azul_types_colour_counts_t;
-
-typedef struct {
-  bool is_some;
-  arena_azul_types_colour_t val;
-} arena_azul_types_option_colour_t;
-
-// One pattern line: line i (0-based) holds up to i + 1 tiles of one colour.
-typedef struct arena_azul_types_pattern_line_t {
-  // Tiles on the line, 0..=i+1.
-  uint8_t   count;
-  // Their colour; none when the line is empty.
-  arena_azul_types_option_colour_t   colour;
-} arena_azul_types_pattern_line_t;
-
-typedef struct {
-  arena_azul_types_pattern_line_t f0;
-  arena_azul_types_pattern_line_t f1;
-  arena_azul_types_pattern_line_t f2;
-  arena_azul_types_pattern_line_t f3;
-  arena_azul_types_pattern_line_t f4;
-} arena_azul_types_tuple5_pattern_line_pattern_line_pattern_line_pattern_line_pattern_line_t;
-
-// One player's board.
-// 
-// Fixed-size fields (tuples, a bit set) rather than lists: the whole view is then copied into
-// the bot in one piece, which keeps the per-turn cost of a call small.
-typedef struct arena_azul_types_board_t {
-  // The 5 pattern lines, top (capacity 1) to bottom (capacity 5).
-  arena_azul_types_tuple5_pattern_line_pattern_line_pattern_line_pattern_line_pattern_line_t   lines;
-  // The 5x5 wall as a bit set: bit `5 * row + column` is set where a tile is placed.
-  uint32_t   wall;
-  // Occupied floor slots, 0..=7 (the starting-player marker counts).
-  uint8_t   floor_len;
-  // Current score, never below 0.
-  uint32_t   score;
-} arena_azul_types_board_t;
-
 // A move: take every tile of `colour` from `source` and put them on `line`.
 typedef struct arena_azul_types_action_t {
   // 0 = the table center, 1..=5 = a factory display.
@@ -129,12 +84,9 @@ typedef struct arena_azul_types_action_t {
 } arena_azul_types_action_t;
 
 typedef struct {
-  arena_azul_types_colour_counts_t f0;
-  arena_azul_types_colour_counts_t f1;
-  arena_azul_types_colour_counts_t f2;
-  arena_azul_types_colour_counts_t f3;
-  arena_azul_types_colour_counts_t f4;
-} arena_azul_types_tuple5_colour_counts_colour_counts_colour_counts_colour_counts_colour_counts_t;
+  uint8_t *ptr;
+  size_t len;
+} bot_list_u8_t;
 
 typedef struct {
   bool is_some;
@@ -142,9 +94,14 @@ typedef struct {
 } bot_option_u8_t;
 
 typedef struct {
-  arena_azul_types_board_t f0;
-  arena_azul_types_board_t f1;
-} arena_azul_types_tuple2_board_board_t;
+  uint32_t f0;
+  uint32_t f1;
+} bot_tuple2_u32_u32_t;
+
+typedef struct {
+  uint8_t f0;
+  uint8_t f1;
+} bot_tuple2_u8_u8_t;
 
 typedef struct {
   bool is_some;
@@ -152,21 +109,34 @@ typedef struct {
 } arena_azul_types_option_action_t;
 
 // Everything the bot sees on its turn.
+// 
+// Few values, the larger ones byte lists: a bot's bindings pay for every value they lift
+// (Python's and JavaScript's about 2,000 and 9,500 fuel a value), and a `list<u8>` costs
+// about what one value does. Colours are indices in the order of `colour` (0 = green ..
+// 4 = red).
 typedef struct arena_azul_types_view_t {
   // This bot's seat (0 or 1).
   uint8_t   seat;
   // 1-based round number.
   uint32_t   round;
-  // Tiles in the table center.
-  arena_azul_types_colour_counts_t   center;
+  // Tiles on the table, 30 bytes: byte `5 * source + colour` is how many tiles of that
+  // colour source `source` holds (source 0 = the table center, 1..=5 = the factory
+  // displays).
+  bot_list_u8_t   tiles;
   // Whether the starting-player marker is still in the center.
   bool   center_has_marker;
-  // The 5 factory displays; factory i (0-based) is source i + 1.
-  arena_azul_types_tuple5_colour_counts_colour_counts_colour_counts_colour_counts_colour_counts_t   factories;
   // The seat that took the marker this round, if one has.
   bot_option_u8_t   marker_holder;
-  // Both boards, by seat.
-  arena_azul_types_tuple2_board_board_t   boards;
+  // Both boards' pattern lines, 20 bytes: line `i` (0-based, capacity i + 1, top to
+  // bottom) of seat `s` is bytes `10 * s + 2 * i` (its tile count, 0..=i+1) and
+  // `10 * s + 2 * i + 1` (its colour; 255 when the line is empty).
+  bot_list_u8_t   lines;
+  // Both walls, by seat, as bit sets: bit `5 * row + column` is set where a tile is placed.
+  bot_tuple2_u32_u32_t   walls;
+  // Occupied floor slots by seat, 0..=7 (the starting-player marker counts).
+  bot_tuple2_u8_u8_t   floor_lens;
+  // Scores by seat, never below 0.
+  bot_tuple2_u32_u32_t   scores;
   // The opponent's last move, if it has moved.
   arena_azul_types_option_action_t   last_move;
   // Budget facts: remaining fuel for this turn and the game, missed turns.
@@ -183,23 +153,15 @@ typedef arena_azul_types_action_t exports_arena_azul_player_action_t;
 // Appends one line to the bot's log. Never fails; text past the bound is dropped.
 extern void arena_common_log_log(arena_common_log_level_t level, bot_string_t *message);
 
-// Exported Functions from `arena:azul/player@0.1.0`
+// Exported Functions from `arena:azul/player@0.2.0`
 void exports_arena_azul_player_init(exports_arena_azul_player_init_info_t *info);
 void exports_arena_azul_player_take_turn(exports_arena_azul_player_view_t *view, exports_arena_azul_player_action_t *ret);
 
 // Helper Functions
 
-void arena_azul_types_option_colour_free(arena_azul_types_option_colour_t *ptr);
-
-void arena_azul_types_pattern_line_free(arena_azul_types_pattern_line_t *ptr);
-
-void arena_azul_types_tuple5_pattern_line_pattern_line_pattern_line_pattern_line_pattern_line_free(arena_azul_types_tuple5_pattern_line_pattern_line_pattern_line_pattern_line_pattern_line_t *ptr);
-
-void arena_azul_types_board_free(arena_azul_types_board_t *ptr);
+void bot_list_u8_free(bot_list_u8_t *ptr);
 
 void bot_option_u8_free(bot_option_u8_t *ptr);
-
-void arena_azul_types_tuple2_board_board_free(arena_azul_types_tuple2_board_board_t *ptr);
 
 void arena_azul_types_option_action_free(arena_azul_types_option_action_t *ptr);
 

@@ -17,7 +17,7 @@
 mod bindings {
     wit_bindgen::generate!({
         path: "../../../wit/azul",
-        world: "arena:azul/bot@0.1.0",
+        world: "arena:azul/bot@0.2.0",
         generate_all,
     });
 }
@@ -32,7 +32,7 @@ static mut ANSWER: [u8; 4] = [0; 4];
 
 /// `init: func(info: init-info)`, flattened: seat, players, restart-count, seed, turn-fuel,
 /// game-fuel, game-fuel-remaining.
-#[unsafe(export_name = "arena:azul/player@0.1.0#init")]
+#[unsafe(export_name = "arena:azul/player@0.2.0#init")]
 pub extern "C" fn init(_seat: i32, _players: i32, restart_count: i32, _seed: i64, _turn: i64, _game: i64, _left: i64) {
     // Keeps `cabi_realloc` (the host lowers the view through it) and the component type.
     bindings::__link_custom_section_describing_imports();
@@ -41,7 +41,7 @@ pub extern "C" fn init(_seat: i32, _players: i32, restart_count: i32, _seed: i64
 
 /// `take-turn: func(view: view) -> action`: the view is passed by pointer (too many flat
 /// values), the action returned through a pointer to its return area.
-#[unsafe(export_name = "arena:azul/player@0.1.0#take-turn")]
+#[unsafe(export_name = "arena:azul/player@0.2.0#take-turn")]
 pub extern "C" fn take_turn(_view: *mut u8) -> *mut u8 {
     let colour = if RESTART.load(Ordering::Relaxed) == 0 { 9 } else { 0 };
     let answer = &raw mut ANSWER;
