@@ -124,32 +124,33 @@ mod lowered {
             _ty: InterfaceType,
             offset: usize,
         ) -> wasmtime::Result<()> {
-            // The lists first: allocating them in the guest may grow its memory.
-            let tiles = store_bytes(cx, &self.tiles)?;
-            let lines = store_bytes(cx, &self.lines)?;
+            // The lists' memory first: allocating in the guest may grow its memory. Then one
+            // look-up of the memory for all three copies (each `as_slice_mut` costs one).
+            let tiles_at = cx.realloc(0, 0, 1, self.tiles.len())?;
+            let lines_at = cx.realloc(0, 0, 1, self.lines.len())?;
             let mut bytes = [0u8; <wit::View as ComponentType>::SIZE32];
             let mut writer = AbiWriter::new(&mut bytes);
-            write_view(&mut writer, &self.rest, tiles, lines);
+            write_view(&mut writer, &self.rest, list_at(tiles_at, &self.tiles)?, list_at(lines_at, &self.lines)?);
             wasmtime::ensure!(writer.fits(), "the Azul view's layout overran its {} bytes", bytes.len());
-            let slot = cx.as_slice_mut().get_mut(offset..offset + bytes.len());
-            let slot = slot.ok_or_else(|| wasmtime::format_err!("the Azul view does not fit the guest's memory"))?;
-            slot.copy_from_slice(&bytes);
+            let memory = cx.as_slice_mut();
+            for (at, value) in [(tiles_at, &self.tiles[..]), (lines_at, &self.lines[..]), (offset, &bytes[..])] {
+                let slot = memory.get_mut(at..at + value.len());
+                let slot =
+                    slot.ok_or_else(|| wasmtime::format_err!("the Azul view does not fit the guest's memory"))?;
+                slot.copy_from_slice(value);
+            }
             Ok(())
         }
     }
 
-    /// Copies `bytes` into memory the guest allocates for them (its `cabi_realloc`, as
-    /// wasmtime's own list lowering does); returns the list's canonical-ABI pointer and length.
-    fn store_bytes<U>(cx: &mut LowerContext<'_, U>, bytes: &[u8]) -> wasmtime::Result<(u32, u32)> {
-        let at = cx.realloc(0, 0, 1, bytes.len())?;
-        let slot = cx.as_slice_mut().get_mut(at..at + bytes.len());
-        let slot = slot.ok_or_else(|| wasmtime::format_err!("the guest allocated a list outside its memory"))?;
-        slot.copy_from_slice(bytes);
+    /// A list's canonical-ABI pointer and length: `bytes` at `at` in the guest's memory, which
+    /// the guest allocated for them (its `cabi_realloc`, as wasmtime's own list lowering does).
+    fn list_at(at: usize, bytes: &[u8]) -> wasmtime::Result<(u32, u32)> {
         Ok((u32::try_from(at)?, u32::try_from(bytes.len())?))
     }
 
-    /// The view's fields in the WIT's order; the lists' bytes are already in the guest, at
-    /// `tiles` and `lines` (pointer, length).
+    /// The view's fields in the WIT's order; the lists' bytes go (or went) to `tiles` and
+    /// `lines` (pointer, length) in the guest's memory.
     fn write_view(w: &mut AbiWriter<'_>, view: &wit::View, tiles: (u32, u32), lines: (u32, u32)) {
         w.record::<wit::View>(|w| {
             w.u8(view.seat);

@@ -55,7 +55,7 @@ fn python_bots_play_whole_games_against_rust_bots_on_several_seeds() {
 /// Issue 7 item 6, the budget: instantiation plus `init` of a Python bot is a small part of one
 /// turn budget, its turns a small part of one turn budget, and a whole game a fraction of the
 /// game budget, with memory to spare under a quarter of the default 64 MiB. The bounds are
-/// loose (measured: about 0.32M to start, 0.45M to 0.6M per turn, 15M per game, 14 MiB); a
+/// loose (measured: about 0.32M to start, 0.14M to 0.25M per turn, 6M per game, 14 MiB); a
 /// componentize-py upgrade that costs much more fails here.
 #[test]
 fn python_bot_fits_the_default_budgets_with_room_to_spare() {
