@@ -7,8 +7,8 @@
 #![allow(clippy::panic, clippy::expect_used)] // test support: a failed setup should stop the test loudly
 
 use arena_azul::Move;
-use arena_azul::{Azul, AzulConfig};
-use arena_game::Game;
+use arena_azul::{Azul, AzulConfig, COLOURS};
+use arena_game::{Game, new_rng};
 use arena_host::BotFault;
 use arena_host::bindings::Binding;
 use arena_host::bindings::azul::AzulBinding;
@@ -297,4 +297,58 @@ pub fn protocol_error(fault: &BotFault) -> Option<&AnswerError> {
         BotFault::InvalidAction { reason: InvalidReason::Protocol { error } } => Some(error),
         _ => None,
     }
+}
+
+/// A view of an Azul playout with what the engine says of it, for checking an SDK's copy of the
+/// rules: `view` is the engine's `View` as JSON; `expected` holds its `legal` moves (in the
+/// engine's order), its `fallback` move, and `probes`: for every source 0..7, colour and line
+/// 0..7 (in that nesting order), `[legal, score_if_placed]`. Moves are `[source, colour index,
+/// line]` (see [`move_json`]).
+pub struct AzulRuleCase {
+    /// The engine's view of the seat to move, as JSON.
+    pub view: serde_json::Value,
+    /// `{"legal", "fallback", "probes"}`, as the engine computes them.
+    pub expected: serde_json::Value,
+}
+
+/// `mv` as `[source, colour index, line]`, `null` for none.
+pub fn move_json(mv: Option<Move>) -> serde_json::Value {
+    match mv {
+        Some(mv) => serde_json::json!([mv.source, mv.colour.index(), mv.line]),
+        None => serde_json::Value::Null,
+    }
+}
+
+/// Every view of the seat to move in random two-player playouts of `seeds`, each with what the
+/// engine says of it (see [`AzulRuleCase`]).
+pub fn azul_rule_cases(seeds: std::ops::Range<u64>) -> Vec<AzulRuleCase> {
+    let mut cases = Vec::new();
+    for seed in seeds {
+        let mut game = Azul::new(&AzulConfig::default(), 2, seed).expect("the default Azul config is valid");
+        let mut rng = new_rng(seed);
+        while !game.is_over() {
+            let seat = game.to_act()[0];
+            let view = game.observe(seat);
+            let mut probes = Vec::new();
+            for source in 0..7u8 {
+                for colour in COLOURS {
+                    for line in 0..7u8 {
+                        let mv = Move { source, colour, line };
+                        probes.push(serde_json::json!([view.check(&mv).is_ok(), view.score_if_placed(&mv)]));
+                    }
+                }
+            }
+            let legal: Vec<_> = view.legal_moves().into_iter().map(|mv| move_json(Some(mv))).collect();
+            let expected = serde_json::json!({
+                "legal": legal,
+                "fallback": move_json(view.fallback_move()),
+                "probes": probes,
+            });
+            let view_json = serde_json::to_value(&view).expect("a view serialises");
+            cases.push(AzulRuleCase { view: view_json, expected });
+            let action = game.random_action(seat, &mut rng);
+            game.step(&[(seat, action)]).expect("a random action is legal");
+        }
+    }
+    cases
 }

@@ -160,21 +160,9 @@ export class View {
   legalMoves() {
     // Which lines take a colour depends on the board only: one bit mask per colour, then one
     // precomputed list per (source, colour) present.
-    const wit = this.wit;
-    const lines = wit.lines;
-    const first = 10 * this.seat;
-    const wall = wit.walls[this.seat];
-    const masks = [32, 32, 32, 32, 32];
-    for (let line = 0; line < FLOOR_LINE; line++) {
-      if (lines[first + 2 * line] > line) continue;
-      const held = lines[first + 2 * line + 1];
-      const bit = 1 << line;
-      for (let c = 0; c < 5; c++) {
-        if ((held >= 5 || held === c) && (wall & (1 << (5 * line + ((line + c) % 5)))) === 0) masks[c] |= bit;
-      }
-    }
+    const masks = lineMasks(this.wit, this.seat);
     const moves = [];
-    const tiles = wit.tiles;
+    const tiles = this.wit.tiles;
     for (let source = 0; source <= FACTORIES; source++) {
       const at = 5 * source;
       const lists = MOVE_LISTS[source];
@@ -193,7 +181,7 @@ export class View {
     if (tiles === undefined || c < 0 || !Number.isInteger(move.line) || move.line < 0 || move.line > FLOOR_LINE) {
       return false;
     }
-    return tiles[c] > 0 && (move.line === FLOOR_LINE || witLineAccepts(this.wit, this.seat, move.line, c));
+    return tiles[c] > 0 && (lineMasks(this.wit, this.seat)[c] & (1 << move.line)) !== 0;
   }
 
   /**
@@ -215,15 +203,25 @@ export class View {
 }
 
 /**
- * The engine's pattern-line check (a line below the floor) for colour index `c` on seat
- * `seat`'s board in the host's record.
+ * The engine's pattern-line check for seat `seat`'s board in the host's record, for every line
+ * and colour at once: one bit mask per colour index, bit `line` set when that line takes the
+ * colour (the floor's bit, 5, always is). A line below the floor takes a colour when it is not
+ * full, holds that colour or nothing, and its wall row lacks the colour.
  */
-function witLineAccepts(wit, seat, line, c) {
-  const at = 10 * seat + 2 * line;
-  if (wit.lines[at] > line) return false;
-  const held = wit.lines[at + 1];
-  if (held < 5 && held !== c) return false;
-  return (wit.walls[seat] & (1 << (5 * line + ((line + c) % 5)))) === 0;
+function lineMasks(wit, seat) {
+  const lines = wit.lines;
+  const first = 10 * seat;
+  const wall = wit.walls[seat];
+  const masks = [32, 32, 32, 32, 32];
+  for (let line = 0; line < FLOOR_LINE; line++) {
+    if (lines[first + 2 * line] > line) continue;
+    const held = lines[first + 2 * line + 1];
+    const bit = 1 << line;
+    for (let c = 0; c < 5; c++) {
+      if ((held >= 5 || held === c) && (wall & (1 << (5 * line + ((line + c) % 5)))) === 0) masks[c] |= bit;
+    }
+  }
+  return masks;
 }
 
 /** Source `source`'s 5 counts from the record's tile bytes (missing bytes read as 0). */

@@ -251,25 +251,16 @@ def _row_bits(row):
 def legal_moves(center, factories, lines, wall):
     """Every legal move, in the order the engine and every SDK share: source ascending, then
     colour order, then line ascending (0..=5, the floor last)."""
-    # Which lines take a colour does not depend on the source: bit 6 * colour + line says so.
-    allowed = _FLOOR_BITS
-    for line in range(LINES):
-        pattern = lines[line]
-        if pattern.count > line:
-            continue
-        free = _FREE_COLOURS[line][_row_bits(wall[line])]
-        if pattern.colour is not None:
-            free &= 1 << pattern.colour
-        allowed |= _SPREAD[line][free]
-    moves = []
-    sources = (center,) + tuple(factories)
-    for source in range(FACTORIES + 1):
-        counts = sources[source]
-        base = source * 5
-        for colour in range(5):
-            if counts[colour]:
-                moves.extend(_MOVES_BY_LINES[base + colour][allowed >> 6 * colour & 63])
-    return moves
+    # One rule body: these values are encoded as the host's record carries them (see
+    # `_legal_moves_in_bytes`), which is what a bot's own view is read from.
+    tiles = bytes(center) + b"".join(bytes(counts) for counts in factories)
+    line_bytes = bytes(byte for pattern in lines for byte in _line_bytes(pattern))
+    wall_bits = sum(_row_bits(wall[line]) << 5 * line for line in range(LINES))
+    return _legal_moves_in_bytes(tiles, line_bytes, 0, wall_bits)
+
+
+def _line_bytes(pattern):
+    return (pattern.count, 255 if pattern.colour is None else pattern.colour)
 
 
 def fallback_move(center, factories):

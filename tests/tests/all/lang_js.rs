@@ -1,8 +1,10 @@
 //! JavaScript bots end to end (componentize-js components built from `bots-examples/*-js` with
 //! the JS layer of `guest-sdk/js/`): they play the Rust bots under the default budgets, fault
-//! like any bot when a budget is too small, and replay identically.
+//! like any bot when a budget is too small, and replay identically; the layer's rules agree with
+//! the engine's.
 //!
 //! Needs the bots built: `cargo xtask bots` (or `cargo xtask build-bot bots-examples/<name>`).
+//! The rules test runs the layer under the machine's `node`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -13,9 +15,11 @@ use arena_host::replay::{Verdict, compare};
 use arena_host::{BotFault, Budget};
 use arena_paint::Paint;
 use arena_tests::{
-    RESUME_OVERSHOOT, assert_answers_the_first_legal_move, play_azul, play_registered, replay_azul_on_the_engine,
-    turns_of,
+    RESUME_OVERSHOOT, assert_answers_the_first_legal_move, azul_rule_cases, play_azul, play_registered,
+    replay_azul_on_the_engine, turns_of, workspace_root,
 };
+use std::io::Write;
+use std::process::{Command, Stdio};
 
 /// Asserts that seat `seat` played the whole match like a well-behaved bot: start-up and every
 /// turn within the default budgets, every answer legal and applied, no fault at all.
@@ -92,6 +96,88 @@ fn the_js_layer_lists_legal_moves_in_the_engines_order() {
         let pick = rng.below(u32::try_from(moves.len()).unwrap());
         assert_eq!(answer, Some(moves[usize::try_from(pick).unwrap()]));
     });
+}
+
+/// Runs the JS layer's `View` under `node` on each engine view (as JSON on stdin), turned into the
+/// record the host sends (`wit/azul/azul.wit`: tile and line bytes, wall bit sets, pairs by seat;
+/// field names as componentize-js lifts them); prints, per view, `legalMoves()`, `fallbackMove()`
+/// and `isLegal` of every source 0..7, colour and line 0..7 (the probes' order of
+/// `arena_tests::AzulRuleCase`). The layer's only import from the host, `arena:common/log`, is
+/// stood in for by a module hook.
+const JS_RULES_SCRIPT: &str = r#"
+import { register } from "node:module";
+import { pathToFileURL } from "node:url";
+import { readFileSync } from "node:fs";
+const hooks = `export async function resolve(specifier, context, next) {
+  if (specifier.startsWith("arena:")) {
+    return { url: "data:text/javascript,export function log() {}", shortCircuit: true };
+  }
+  return next(specifier, context);
+}`;
+register("data:text/javascript," + encodeURIComponent(hooks));
+const { View, COLOURS, colourIndex } = await import(pathToFileURL(process.argv[1] + "/arena/azul.js"));
+
+const colourCode = (name) => (name == null ? 255 : COLOURS.indexOf(name.toLowerCase()));
+const wallBits = (wall) =>
+  wall.reduce((bits, row, r) => row.reduce((acc, full, c) => (full ? acc | (1 << (5 * r + c)) : acc), bits), 0);
+const witRecord = (v) => ({
+  seat: v.seat,
+  round: v.round,
+  tiles: Uint8Array.from([...v.center, ...v.factories.flat()]),
+  centerHasMarker: v.center_has_marker,
+  markerHolder: v.marker_holder ?? undefined,
+  lines: Uint8Array.from(v.boards.flatMap((b) => b.lines.flatMap((l) => [l.count, colourCode(l.colour)]))),
+  walls: v.boards.map((b) => wallBits(b.wall)),
+  floorLens: v.boards.map((b) => b.floor_len),
+  scores: v.boards.map((b) => b.score),
+  lastMove: undefined,
+  info: undefined,
+});
+const mv = (m) => (m == null ? null : [m.source, colourIndex(m.colour), m.line]);
+
+const out = [];
+for (const v of JSON.parse(readFileSync(0, "utf8"))) {
+  const view = new View(witRecord(v), null);
+  const probes = [];
+  for (let source = 0; source < 7; source++) {
+    for (const colour of COLOURS) {
+      for (let line = 0; line < 7; line++) probes.push(view.isLegal({ source, colour, line }));
+    }
+  }
+  out.push({ legal: view.legalMoves().map(mv), fallback: mv(view.fallbackMove()), probes });
+}
+process.stdout.write(JSON.stringify(out));
+"#;
+
+/// The JS layer's rules are the engine's (as Python's are: `lang_python`): over random playouts,
+/// for every view of the seat to move, read from the record the host sends, `legalMoves()`
+/// (order included), `fallbackMove()` and `isLegal` of every move in and around the legal range
+/// equal the engine's.
+#[test]
+fn js_sdk_rules_agree_with_the_engine() {
+    let cases = azul_rule_cases(0..4);
+    assert!(cases.len() > 100, "{} views", cases.len());
+    let views: Vec<_> = cases.iter().map(|case| &case.view).collect();
+    let sdk = workspace_root().join("guest-sdk").join("js");
+    let mut node = Command::new("node")
+        .args(["--input-type=module", "-e", JS_RULES_SCRIPT])
+        .arg(&sdk)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("node runs (JavaScript bots need it to build)");
+    node.stdin.take().unwrap().write_all(&serde_json::to_vec(&views).unwrap()).unwrap();
+    let output = node.wait_with_output().unwrap();
+    assert!(output.status.success(), "the rules script failed");
+    let actual: Vec<serde_json::Value> = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(actual.len(), cases.len());
+    for (i, (actual, case)) in actual.iter().zip(&cases).enumerate() {
+        let expected = &case.expected;
+        assert_eq!(actual["legal"], expected["legal"], "view {i}: {}", case.view);
+        assert_eq!(actual["fallback"], expected["fallback"], "view {i}: {}", case.view);
+        let legal: Vec<_> = expected["probes"].as_array().unwrap().iter().map(|probe| probe[0].clone()).collect();
+        assert_eq!(actual["probes"], serde_json::Value::Array(legal), "view {i}: {}", case.view);
+    }
 }
 
 /// `guest-sdk/js/arena/common.js`'s `Rng`, for checking the random bot: xoshiro128** whose

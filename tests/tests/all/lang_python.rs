@@ -8,12 +8,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use arena_azul::{Azul, AzulConfig, COLOURS, Colour, Move};
-use arena_game::{Game, new_rng};
+use arena_azul::{Azul, Colour};
 use arena_host::fault::{ForfeitReason, Phase, TrapKind};
 use arena_host::{BotFault, Budget};
 use arena_tests::{
-    assert_answers_the_first_legal_move, assert_clean_game, play_azul, play_registered, turns_of, workspace_root,
+    assert_answers_the_first_legal_move, assert_clean_game, azul_rule_cases, play_azul, play_registered, turns_of,
+    workspace_root,
 };
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -135,47 +135,15 @@ for v in json.load(sys.stdin):
 json.dump(out, sys.stdout)
 "#;
 
-fn move_json(mv: Option<Move>) -> serde_json::Value {
-    match mv {
-        Some(mv) => serde_json::json!([mv.source, mv.colour.index(), mv.line]),
-        None => serde_json::Value::Null,
-    }
-}
-
 /// Issue 7 item 2: the SDK's rules are the engine's. Over random playouts, for every view of
 /// the seat to move, Python's `legal_moves()` (order included), `fallback_move()`, and
 /// `is_legal`/`score_if_placed` of every move in and around the legal range equal the engine's.
 #[test]
 fn python_sdk_rules_agree_with_the_engine() {
-    let mut views = Vec::new();
-    let mut expected = Vec::new();
-    for seed in 0..4 {
-        let mut game = Azul::new(&AzulConfig::default(), 2, seed).unwrap();
-        let mut rng = new_rng(seed);
-        while !game.is_over() {
-            let seat = game.to_act()[0];
-            let view = game.observe(seat);
-            let mut probes = Vec::new();
-            for source in 0..7u8 {
-                for colour in COLOURS {
-                    for line in 0..7u8 {
-                        let mv = Move { source, colour, line };
-                        probes.push(serde_json::json!([view.check(&mv).is_ok(), view.score_if_placed(&mv)]));
-                    }
-                }
-            }
-            let legal: Vec<_> = view.legal_moves().into_iter().map(|mv| move_json(Some(mv))).collect();
-            expected.push(serde_json::json!({
-                "legal": legal,
-                "fallback": move_json(view.fallback_move()),
-                "probes": probes,
-            }));
-            views.push(serde_json::to_value(&view).unwrap());
-            let action = game.random_action(seat, &mut rng);
-            game.step(&[(seat, action)]).unwrap();
-        }
-    }
-    assert!(views.len() > 100, "{} views", views.len());
+    let cases = azul_rule_cases(0..4);
+    assert!(cases.len() > 100, "{} views", cases.len());
+    let views: Vec<_> = cases.iter().map(|case| case.view.clone()).collect();
+    let expected: Vec<_> = cases.into_iter().map(|case| case.expected).collect();
 
     let sdk = workspace_root().join("guest-sdk").join("python");
     // -B: no __pycache__ in the SDK folder.
