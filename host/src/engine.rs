@@ -13,8 +13,9 @@ pub enum Allocator {
     /// Memory mapped on demand for each instance.
     #[default]
     OnDemand,
-    /// wasmtime's pooling allocator: slots reserved up front, instantiation in about a
-    /// microsecond. Sized for `max_bots` live instances.
+    /// wasmtime's pooling allocator: slots reserved up front and reused, instantiation about
+    /// five times faster than on demand (`cargo xtask bench instantiate`). Sized for `max_bots`
+    /// live instances.
     Pooling {
         /// Live bot instances the pool holds at once.
         max_bots: u32,
