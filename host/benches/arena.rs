@@ -8,7 +8,9 @@
 //!    decoding) on `target/bots/azul-greedy.wasm`, with `fx-trivial` on the same path as the
 //!    fixed per-call cost.
 //!    The search bot's move choice (`azul_search::choose`, compute-bound: millions of fuel
-//!    per move) the same way, native vs metered.
+//!    per move) the same way, native vs metered, and on bench-only engines compiled without the
+//!    meter's fuel or epoch checks ([`unmetered`]), which split the distance into Cranelift's
+//!    code and each kind of check.
 //! 2. Host cost per bot-turn: whole `play_match`es of two `fx-trivial` bots vs a subprocess (this
 //!    same executable, with [`PIPE_BOT_ENV`] set) exchanging one JSON line each way per turn.
 //! 3. Instantiating `fx-trivial`: `BotRunner::start` (store, WASI context, instantiate, `init`)
@@ -28,6 +30,7 @@
 
 mod profiling;
 mod tournament;
+mod unmetered;
 
 use anyhow::{Context, Result, ensure};
 use arena_azul::{Azul, AzulConfig, Move, View};
@@ -329,6 +332,17 @@ fn search_choice(views: &[View], search_path: &std::path::Path) -> Result<()> {
     );
     let ratio = metered.median / native.median;
     verdict("ratio metered / native", format!("{ratio:.2}x"), "<= 1.5x", ratio <= 1.5);
+    println!("  the same code through its bindings alone, compiled with (bench-only engines):");
+    for (fuel, epochs) in [(true, true), (false, true), (true, false), (false, false)] {
+        let checks = unmetered::Checks { fuel, epochs };
+        let time = unmetered::time_per_move(search_path, &sample, checks)?;
+        println!(
+            "    {:<48} {:>10}/move  {:.2}x native",
+            checks.label(),
+            human(time.median),
+            time.median / native.median
+        );
+    }
     println!();
     Ok(())
 }

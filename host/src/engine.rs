@@ -59,7 +59,9 @@ pub fn new_engine(options: &ArenaOptions) -> wasmtime::Result<Engine> {
     Engine::new(&engine_config(options))
 }
 
-fn engine_config(options: &ArenaOptions) -> Config {
+/// The configuration [`new_engine`] builds an engine from (the benchmarks build variants of it to
+/// measure what each setting costs).
+pub fn engine_config(options: &ArenaOptions) -> Config {
     let mut config = Config::new();
     config
         .consume_fuel(true)
