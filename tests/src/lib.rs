@@ -162,29 +162,63 @@ pub fn build_outside_the_repository(folder: &str) -> PathBuf {
     kept
 }
 
-/// Runs `interpreter script` (`script` from the workspace root) natively, in the script's folder,
-/// with `lines` on its stdin, as a program's author runs it; returns the lines it printed,
-/// asserting that it exited successfully.
-pub fn run_natively(interpreter: &str, script: &str, lines: &[String]) -> Vec<String> {
-    use std::io::Write;
+/// `interpreter script` (`script` from the workspace root), started natively in the script's
+/// folder with piped stdin and stdout.
+fn spawn_natively(interpreter: &str, script: &str) -> std::process::Child {
     use std::process::{Command, Stdio};
     let script = workspace_root().join(script);
-    let mut native = Command::new(interpreter)
+    Command::new(interpreter)
         .arg(&script)
         .current_dir(script.parent().unwrap_or(&script))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .unwrap_or_else(|err| panic!("cannot run {interpreter}: {err}"));
+        .unwrap_or_else(|err| panic!("cannot run {interpreter}: {err}"))
+}
+
+/// Runs `interpreter script` (`script` from the workspace root) natively, in the script's folder,
+/// with `lines` on its stdin, as a program's author runs it; returns the lines it printed,
+/// asserting that it exited successfully.
+pub fn run_natively(interpreter: &str, script: &str, lines: &[String]) -> Vec<String> {
+    use std::io::Write;
+    let mut native = spawn_natively(interpreter, script);
     let mut stdin = native.stdin.take().unwrap_or_else(|| panic!("{interpreter} has no stdin"));
     stdin
         .write_all((lines.join("\n") + "\n").as_bytes())
         .unwrap_or_else(|err| panic!("writing to {interpreter}: {err}"));
     drop(stdin);
     let output = native.wait_with_output().unwrap_or_else(|err| panic!("waiting for {interpreter}: {err}"));
-    assert!(output.status.success(), "{interpreter} {} failed: {}", script.display(), output.status);
+    assert!(output.status.success(), "{interpreter} {script} failed: {}", output.status);
     String::from_utf8_lossy(&output.stdout).lines().map(str::to_owned).collect()
+}
+
+/// [`run_natively`] the way a game server talks to a program: one line at a time, each sent only
+/// after the program answered the one before with a line of its own (a program that answers
+/// from a timer answers in its turn, as in the arena). Returns the answers; asserts that the
+/// program printed nothing more and exited successfully.
+pub fn answer_natively_line_by_line(interpreter: &str, script: &str, lines: &[String]) -> Vec<String> {
+    use std::io::{BufRead, Read, Write};
+    let mut native = spawn_natively(interpreter, script);
+    let mut stdin = native.stdin.take().unwrap_or_else(|| panic!("{interpreter} has no stdin"));
+    let mut stdout =
+        std::io::BufReader::new(native.stdout.take().unwrap_or_else(|| panic!("{interpreter} has no stdout")));
+    let mut answers = Vec::new();
+    for line in lines {
+        stdin.write_all(format!("{line}\n").as_bytes()).unwrap_or_else(|err| panic!("writing to {interpreter}: {err}"));
+        stdin.flush().unwrap_or_else(|err| panic!("writing to {interpreter}: {err}"));
+        let mut answer = String::new();
+        let read = stdout.read_line(&mut answer).unwrap_or_else(|err| panic!("reading from {interpreter}: {err}"));
+        assert!(read > 0, "{interpreter} {script} ended without answering {line}");
+        answers.push(answer.trim_end_matches(['\r', '\n']).to_owned());
+    }
+    drop(stdin);
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).unwrap_or_else(|err| panic!("reading from {interpreter}: {err}"));
+    assert_eq!(rest, "", "{interpreter} {script} printed more than one answer per line");
+    let status = native.wait().unwrap_or_else(|err| panic!("waiting for {interpreter}: {err}"));
+    assert!(status.success(), "{interpreter} {script} failed: {status}");
+    answers
 }
 
 /// Seat `seat`'s turns, in order.

@@ -13,9 +13,9 @@
 //
 // Ordering matters more than in Node: the arena takes a bot's answer when the bot next reads
 // stdin. So the loop hands the program one line, then, if the line set off asynchronous work (a
-// `for await` resumed, a listener returned a promise, `process.nextTick`), lets all of it finish
-// (`settle`, a zero-delay timer: it runs after every microtask), and only then reads the next
-// line. A synchronous listener needs no settling, which matters: a timer turn of the engine's
+// `for await` resumed, a listener returned a promise, `process.nextTick`, a `setTimeout` or
+// `setImmediate`), lets all of it finish (`settle`: the program's timers, then a zero-delay timer
+// of its own, which runs after every microtask), and only then reads the next line. A synchronous listener needs no settling, which matters: a timer turn of the engine's
 // event loop costs about 100,000 fuel, and Azul sends a dozen lines a turn.
 
 import { getStdin } from 'wasi:cli/stdin@0.2.3';
@@ -88,6 +88,50 @@ let exited = null;
 
 /** Whether the program set off asynchronous work since the loop last settled. */
 const asyncWork = { started: false };
+
+/**
+ * The program's timers: `setTimeout` and `setImmediate` (Node's, which the engine lacks), counted
+ * until they fire or are cleared, so that an answer a listener defers to a timer is written
+ * before the loop reads the next line (a program's `setInterval` keeps the engine's own: it never
+ * ends, so the loop cannot wait for it). The loop's own zero-delay timer uses the engine's
+ * `setTimeout`, which is not counted.
+ */
+const engineSetTimeout = globalThis.setTimeout;
+const engineClearTimeout = globalThis.clearTimeout;
+const timers = {
+  pending: new Set(),
+  /** Resolves `settle`'s wait once no counted timer is left. */
+  allFired: null,
+
+  set(callback, delay, args) {
+    if (typeof callback !== 'function') throw new TypeError('The "callback" argument must be of type function');
+    const id = engineSetTimeout(() => {
+      try {
+        callback(...args);
+      } finally {
+        timers.done(id);
+      }
+    }, delay);
+    timers.pending.add(id);
+    asyncWork.started = true;
+    return id;
+  },
+  clear(id) {
+    engineClearTimeout(id);
+    timers.done(id);
+  },
+  done(id) {
+    if (timers.pending.delete(id) && timers.pending.size === 0 && timers.allFired !== null) {
+      const resolve = timers.allFired;
+      timers.allFired = null;
+      resolve();
+    }
+  },
+  /** A promise of the moment the last counted timer fires or is cleared. */
+  drained() {
+    return new Promise((resolve) => (timers.allFired = resolve));
+  },
+};
 
 /** Notes a listener's result: a promise means the line set off asynchronous work. */
 function noteResult(result) {
@@ -424,11 +468,20 @@ class Modules {
   }
 }
 
-/** Lets every callback and promise the last line set off run to its end (if it set off any). */
+/**
+ * Lets every callback, promise and timer the last line set off run to its end (if it set off
+ * any). Timers are waited for as they come due (the arena's clock is virtual: a delay costs no
+ * time), then one more turn of the event loop lets what their callbacks started finish too.
+ */
 async function settle() {
-  while (asyncWork.started) {
+  while (asyncWork.started || timers.pending.size > 0) {
+    if (timers.pending.size > 0) {
+      await timers.drained();
+      asyncWork.started = true;
+      continue;
+    }
     asyncWork.started = false;
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await new Promise((resolve) => engineSetTimeout(resolve, 0));
   }
 }
 
@@ -442,6 +495,10 @@ export function program(files, main) {
   globalThis.print = (...args) => console.log(...args);
   globalThis.printErr = (...args) => console.error(...args);
   globalThis.global = globalThis;
+  globalThis.setTimeout = (callback, delay, ...args) => timers.set(callback, delay, args);
+  globalThis.clearTimeout = (id) => timers.clear(id);
+  globalThis.setImmediate = (callback, ...args) => timers.set(callback, 0, args);
+  globalThis.clearImmediate = (id) => timers.clear(id);
   processObject.argv[1] = `/bot/${main}`;
   return {
     async run() {

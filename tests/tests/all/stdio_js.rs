@@ -3,7 +3,8 @@
 //! package and a JSON file (`tests/foreign-bots/fx-stdio-js`), copied into a temporary folder
 //! outside the repository and built there unchanged into a WASI command by `xtask build-bot`,
 //! plays a match; the same program run natively (`node main.js`) on the lines the arena sent it
-//! answers the same moves. An exception is a trap with the traceback, in the program's own files
+//! answers the same moves, though it writes most of them from timers (`setTimeout`,
+//! `setImmediate`): each answer counts for its own round. An exception is a trap with the traceback, in the program's own files
 //! and lines, in its log.
 //!
 //! Needs the bots built (`cargo xtask bots`) and `node`.
@@ -17,7 +18,9 @@ use arena_host::log::LogSource;
 use arena_host::record::MatchRecord;
 use arena_suitebot::Suitebot;
 use arena_suitebot::protocol::{answer_line, state_line};
-use arena_tests::{arena, bot_path, build_outside_the_repository, logged, run_natively, turns_of};
+use arena_tests::{
+    answer_natively_line_by_line, arena, bot_path, build_outside_the_repository, logged, run_natively, turns_of,
+};
 use std::path::PathBuf;
 
 fn play(paths: [PathBuf; 2], rounds: u32, seed: u64) -> MatchRecord<Suitebot> {
@@ -49,13 +52,16 @@ fn a_stdio_javascript_program_plays_the_moves_it_plays_natively() {
         })
         .collect();
     assert_eq!(lines.len(), 12, "one state per round: {lines:?}");
-    assert_eq!(run_natively("node", "tests/foreign-bots/fx-stdio-js/main.js", &lines), answers(&record));
+    assert_eq!(
+        answer_natively_line_by_line("node", "tests/foreign-bots/fx-stdio-js/main.js", &lines),
+        answers(&record)
+    );
 }
 
 #[test]
 fn an_exception_is_a_trap_with_the_programs_own_traceback_in_its_log() {
     // The fixture throws in round 13 (its settings.json), from lib/tactics.js line 7, called
-    // from main.js line 19.
+    // from main.js line 29.
     let record = play([bot_path("fx-stdio-js"), bot_path("suitebot-random")], 20, 7);
     assert_eq!(record.result.players[0].traps, 1);
     assert!(!record.result.players[0].forfeit);
@@ -67,7 +73,7 @@ fn an_exception_is_a_trap_with_the_programs_own_traceback_in_its_log() {
         "{failed:?}"
     );
     let log = logged(failed, LogSource::Stderr).concat();
-    for part in ["Error: fx-stdio-js: deliberate exception in round 13", "safeMoves@lib/tactics.js:7:", "@main.js:19:"]
+    for part in ["Error: fx-stdio-js: deliberate exception in round 13", "safeMoves@lib/tactics.js:7:", "@main.js:29:"]
     {
         assert!(log.contains(part), "{part:?} missing from {log}");
     }
