@@ -142,8 +142,7 @@ json.dump(out, sys.stdout)
 fn python_sdk_rules_agree_with_the_engine() {
     let cases = azul_rule_cases(0..4);
     assert!(cases.len() > 100, "{} views", cases.len());
-    let views: Vec<_> = cases.iter().map(|case| case.view.clone()).collect();
-    let expected: Vec<_> = cases.into_iter().map(|case| case.expected).collect();
+    let views: Vec<_> = cases.iter().map(|case| &case.view).collect();
 
     let sdk = workspace_root().join("guest-sdk").join("python");
     // -B: no __pycache__ in the SDK folder.
@@ -161,13 +160,14 @@ fn python_sdk_rules_agree_with_the_engine() {
     let output = python.wait_with_output().unwrap();
     assert!(output.status.success(), "the rules script failed");
     let actual: Vec<serde_json::Value> = serde_json::from_slice(&output.stdout).unwrap();
-    assert_eq!(actual.len(), expected.len());
-    for (i, (actual, expected)) in actual.iter().zip(&expected).enumerate() {
-        assert_eq!(actual["legal"], expected["legal"], "view {i}: {}", views[i]);
-        assert_eq!(actual["wit_legal"], expected["legal"], "view {i} from the WIT record's bytes: {}", views[i]);
-        assert_eq!(actual["wit_fields_equal"], true, "view {i} converted from the WIT record: {}", views[i]);
-        assert_eq!(actual["fallback"], expected["fallback"], "view {i}: {}", views[i]);
-        assert_eq!(actual["probes"], expected["probes"], "view {i}: {}", views[i]);
+    assert_eq!(actual.len(), cases.len());
+    for (i, (actual, case)) in actual.iter().zip(&cases).enumerate() {
+        let (expected, view) = (&case.expected, &case.view);
+        assert_eq!(actual["legal"], expected["legal"], "view {i}: {view}");
+        assert_eq!(actual["wit_legal"], expected["legal"], "view {i} from the WIT record's bytes: {view}");
+        assert_eq!(actual["wit_fields_equal"], true, "view {i} converted from the WIT record: {view}");
+        assert_eq!(actual["fallback"], expected["fallback"], "view {i}: {view}");
+        assert_eq!(actual["probes"], expected["probes"], "view {i}: {view}");
     }
     // The colour index convention the script relies on.
     assert_eq!(Colour::from_index(4), Some(Colour::Red));
