@@ -259,6 +259,12 @@ pub fn compile_source(
     }
 }
 
+/// A bot file's sha256 in hex, as plans, tournaments and replays name a bot (read in full,
+/// refusing a file over [`MAX_BOT_FILE`]).
+pub fn bot_file_sha256_hex(path: &Path) -> Result<String, LoadError> {
+    read_bot_file(path).map(|bytes| hex::encode(sha256(&bytes)))
+}
+
 /// Reads a bot file, refusing one over [`MAX_BOT_FILE`].
 pub fn read_bot_file(path: &Path) -> Result<Vec<u8>, LoadError> {
     let (mut file, metadata) = open_bot_file(path)?;

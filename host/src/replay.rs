@@ -4,7 +4,7 @@
 use crate::bindings::Binding;
 use crate::bot::WitContestant;
 use crate::fault::BotFault;
-use crate::loader::{BotSource, LoadError, compile_source, load_bot_component, open_bot, sha256};
+use crate::loader::{BotSource, LoadError, bot_file_sha256_hex, compile_source, load_bot_component, open_bot};
 use crate::play::play_contestants;
 use crate::record::{BotRef, MatchRecord, REPLAY_FORMAT, RuntimeInfo};
 use crate::runtime::Arena;
@@ -163,7 +163,7 @@ const MAX_SEARCHED_FILES: usize = 10_000;
 /// (`replay_dir`), then in each of `dirs` the recorded file name, then any `.wasm` file there with
 /// the recorded sha256. `None` when no candidate has the recorded sha256.
 pub fn find_bot(bot: &BotRef, replay_dir: &Path, dirs: &[PathBuf]) -> Option<PathBuf> {
-    let has_hash = |path: &Path| std::fs::read(path).is_ok_and(|bytes| hex::encode(sha256(&bytes)) == bot.sha256);
+    let has_hash = |path: &Path| bot_file_sha256_hex(path).is_ok_and(|sha256| sha256 == bot.sha256);
     let mut candidates = vec![bot.path.clone()];
     if bot.path.is_relative() {
         candidates.push(replay_dir.join(&bot.path));

@@ -11,9 +11,9 @@
 
 use super::spec::{Format, Resolved};
 use crate::budget::{Budget, WASMTIME_VERSION};
-use crate::loader::{read_bot_file, sha256};
+use crate::loader::{bot_file_sha256_hex, sha256};
 use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A bot of the tournament.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -134,14 +134,19 @@ pub fn group_matches(spec: &Resolved, bots: &[PlanBot], group: &[usize]) -> Vec<
     matches
 }
 
+/// Why a plan cannot run the file at `path`: its sha256 is `actual`, not the `planned` one.
+pub(crate) fn replaced_bot(path: &Path, actual: &str, planned: &str) -> String {
+    format!("{} is not the bot the plan names (sha256 {actual}, the plan says {planned})", path.display())
+}
+
 /// The SPEC's bots, pool first then challengers, each read and hashed; two files of one bot, or
 /// two bots of one name, are refused.
 fn plan_bots(spec: &Resolved) -> Result<Vec<PlanBot>, PlanError> {
     let mut bots = Vec::new();
     for path in spec.bots.iter().chain(&spec.challengers) {
-        let bytes = read_bot_file(path).map_err(|err| PlanError::Read(err.to_string()))?;
+        let sha256 = bot_file_sha256_hex(path).map_err(|err| PlanError::Read(err.to_string()))?;
         let name = path.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_default();
-        bots.push(PlanBot { name, sha256: hex::encode(sha256(&bytes)), path: path.clone() });
+        bots.push(PlanBot { name, sha256, path: path.clone() });
     }
     for (index, bot) in bots.iter().enumerate() {
         if let Some(other) = bots[..index].iter().find(|other| other.sha256 == bot.sha256) {
@@ -217,14 +222,9 @@ impl Plan {
                 let index = match plan.bots.iter().position(|known| known.sha256 == bot.sha256) {
                     Some(index) => index,
                     None => {
-                        let bytes = read_bot_file(&bot.path).map_err(|err| PlanError::Read(err.to_string()))?;
-                        let actual = hex::encode(sha256(&bytes));
+                        let actual = bot_file_sha256_hex(&bot.path).map_err(|err| PlanError::Read(err.to_string()))?;
                         if actual != bot.sha256 {
-                            return Err(at(format!(
-                                "{} is not the bot the plan names (sha256 {actual}, the plan says {})",
-                                bot.path.display(),
-                                bot.sha256
-                            )));
+                            return Err(at(replaced_bot(&bot.path, &actual, &bot.sha256)));
                         }
                         plan.bots.push(bot);
                         plan.bots.len() - 1

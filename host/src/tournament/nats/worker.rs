@@ -11,10 +11,10 @@
 //! stops with an error naming the file.
 
 use super::{Queue, QueueError, WORK_STREAM, WORKERS, nats};
-use crate::loader::{read_bot_file, sha256};
+use crate::loader::bot_file_sha256_hex;
 use crate::registry::{BotPool, ReplayText, find_game};
 use crate::runtime::Arena;
-use crate::tournament::plan::{PlanLine, PlannedMatch};
+use crate::tournament::plan::{PlanLine, PlannedMatch, replaced_bot};
 use crate::tournament::run::{Finished, finish};
 use async_nats::jetstream::consumer::{Consumer, pull};
 use async_nats::jetstream::{AckKind, Message};
@@ -209,14 +209,10 @@ fn seat<'a>(
         }
         let path =
             options.bots_dir.as_ref().map_or_else(|| bot.path.clone(), |dir| dir.join(format!("{}.wasm", bot.sha256)));
-        let bytes = read_bot_file(&path).map_err(|err| format!("bot {} ({}): {err}", bot.name, path.display()))?;
-        let actual = hex::encode(sha256(&bytes));
+        let actual =
+            bot_file_sha256_hex(&path).map_err(|err| format!("bot {} ({}): {err}", bot.name, path.display()))?;
         if actual != bot.sha256 {
-            return Err(format!(
-                "{} is not the bot the plan names (sha256 {actual}, the plan says {})",
-                path.display(),
-                bot.sha256
-            ));
+            return Err(replaced_bot(&path, &actual, &bot.sha256));
         }
         shas.push(bot.sha256.clone());
         paths.push(path);
