@@ -15,8 +15,9 @@
 // stdin. So the loop hands the program one line, then, if the line set off asynchronous work (a
 // `for await` resumed, a listener returned a promise, `process.nextTick`, a `setTimeout` or
 // `setImmediate`), lets all of it finish (`settle`: the program's timers, then a zero-delay timer
-// of its own, which runs after every microtask), and only then reads the next line. A synchronous listener needs no settling, which matters: a timer turn of the engine's
-// event loop costs about 100,000 fuel, and Azul sends a dozen lines a turn.
+// of its own, which runs after every microtask), and only then reads the next line. A
+// synchronous listener needs no settling, which matters: a timer turn of the engine's event loop
+// costs about 100,000 fuel, and Azul sends a dozen lines a turn.
 
 import { getStdin } from 'wasi:cli/stdin@0.2.3';
 import { getStdout } from 'wasi:cli/stdout@0.2.3';
