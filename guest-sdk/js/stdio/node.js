@@ -4,8 +4,9 @@
 //
 // Why this exists: componentize-js's engine (StarlingMonkey) has `console` but no `process`, no
 // `require` and no way to read stdin. This module reads `wasi:cli/stdin` itself and offers the
-// three ways bots read their input: `require('readline').createInterface({ input: process.stdin })`
-// with `'line'` events or `for await`, `process.stdin.on('data')`, and a global synchronous
+// ways bots read their input: `require('readline').createInterface({ input: process.stdin })`
+// with `'line'` events, `for await`, `rl.question` (a callback, or `readline/promises`' promise)
+// or `events.once(rl, 'line')`; `process.stdin.on('data')`; and a global synchronous
 // `readline()` (as on CodinGame and the SpiderMonkey shell). Output is `console.log` or
 // `process.stdout.write`. The program's files are CommonJS modules (Node's default for `.js`),
 // registered by the generated entry module and required through a resolver that follows Node's
@@ -159,6 +160,9 @@ class EventEmitter {
     const emitter = this;
     function onceWrapper(...args) {
       emitter.off(event, onceWrapper);
+      // A one-shot listener is how a program reads a line into a promise (`new Promise((resolve)
+      // => rl.once('line', resolve))`): what it resolves runs after the listener returns.
+      asyncWork.started = true;
       return listener.apply(emitter, args);
     }
     onceWrapper.listener = listener;
@@ -257,16 +261,29 @@ class Stdin extends EventEmitter {
   }
 }
 
-/** `readline.Interface`: `'line'` and `'close'` events, `for await`, `close()`. */
+/** `readline.Interface`: `'line'` and `'close'` events, `for await`, `question`, `close()`. */
 class Interface extends EventEmitter {
-  constructor() {
+  constructor(output) {
     super();
     this.open = true;
     this.queued = [];
     this.waiting = [];
     this._iterating = false;
+    /** Where `question` writes its query, as in Node: the `output` the interface was made with. */
+    this.output = output ?? null;
+    /** The callback of the question waiting for the next line, if one is. */
+    this._question = null;
   }
   _line(line) {
+    if (this._question !== null) {
+      // As in Node: a waiting question takes the line, and no 'line' event is emitted for it.
+      // The callback often resolves a promise (the promise API always does): settle after it.
+      const answer = this._question;
+      this._question = null;
+      asyncWork.started = true;
+      answer(line);
+      return;
+    }
     if (this.waiting.length > 0) {
       this.waiting.shift()({ value: line, done: false });
       asyncWork.started = true;
@@ -288,6 +305,19 @@ class Interface extends EventEmitter {
   }
   setPrompt() {}
   prompt() {}
+  /** `rl.question(query[, options], callback)`: the next line goes to `callback`. */
+  question(query, options, callback) {
+    const answer = typeof options === 'function' ? options : callback;
+    if (typeof answer !== 'function') throw new TypeError('The "callback" argument must be of type function');
+    this._ask(query, answer);
+  }
+  _ask(query, answer) {
+    if (!this.open) throw new Error('readline was closed');
+    // Node ignores a question asked while another waits (it only prompts again).
+    if (this._question !== null) return;
+    if (this.output !== null && query !== undefined && String(query) !== '') this.output.write(String(query));
+    this._question = answer;
+  }
   [Symbol.asyncIterator]() {
     this._iterating = true;
     return {
@@ -307,17 +337,35 @@ class Interface extends EventEmitter {
   }
 }
 
+/** `readline/promises`' `Interface`: `question` returns a promise of the next line. */
+class PromisesInterface extends Interface {
+  question(query) {
+    return new Promise((resolve) => this._ask(query, resolve));
+  }
+}
+
 const lines = new StdinLines();
 const stdin = new Stdin();
 const input = new Input();
 
-function createInterface(options) {
-  const source = options && typeof options === 'object' && 'input' in options ? options.input : options;
+/** `createInterface({ input, output })` or `createInterface(input, output)`, of `kind`. */
+function interfaceOf(kind, options, positionalOutput) {
+  const named = options && typeof options === 'object' && 'input' in options;
+  const source = named ? options.input : options;
   if (source !== stdin) throw new Error('readline.createInterface: only process.stdin can be read in the arena');
-  const face = new Interface();
+  const face = new kind(named ? options.output : positionalOutput);
   input.interfaces.push(face);
   return face;
 }
+
+function createInterface(options, output) {
+  return interfaceOf(Interface, options, output);
+}
+
+const readlinePromises = {
+  createInterface: (options, output) => interfaceOf(PromisesInterface, options, output),
+  Interface: PromisesInterface,
+};
 
 const processObject = {
   argv: ['node', '/bot/main.js'],
@@ -381,9 +429,15 @@ const fs = {
 
 /** The built-in modules a program may require (`node:` prefix or not). */
 const BUILTINS = {
-  readline: { createInterface, Interface },
+  readline: { createInterface, Interface, promises: readlinePromises },
+  'readline/promises': readlinePromises,
   fs,
-  events: Object.assign(EventEmitter, { EventEmitter, default: EventEmitter }),
+  events: Object.assign(EventEmitter, {
+    EventEmitter,
+    default: EventEmitter,
+    // `events.once(emitter, name)`: a promise of the event's arguments.
+    once: (emitter, name) => new Promise((resolve) => emitter.once(name, (...args) => resolve(args))),
+  }),
   process: processObject,
 };
 

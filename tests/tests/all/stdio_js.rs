@@ -4,8 +4,9 @@
 //! outside the repository and built there unchanged into a WASI command by `xtask build-bot`,
 //! plays a match; the same program run natively (`node main.js`) on the lines the arena sent it
 //! answers the same moves, though it writes most of them from timers (`setTimeout`,
-//! `setImmediate`): each answer counts for its own round. An exception is a trap with the traceback, in the program's own files
-//! and lines, in its log.
+//! `setImmediate`): each answer counts for its own round. So does a program that asks for each
+//! line (`rl.question`, `readline/promises`, `events.once`: `fx-stdio-js-question`). An exception
+//! is a trap with the traceback, in the program's own files and lines, in its log.
 //!
 //! Needs the bots built (`cargo xtask bots`) and `node`.
 
@@ -35,15 +36,16 @@ fn answers(record: &MatchRecord<Suitebot>) -> Vec<String> {
     turns_of(record, 0).iter().map(|seat_turn| answer_line(seat_turn.answer.expect("an answer every turn"))).collect()
 }
 
-#[test]
-fn a_stdio_javascript_program_plays_the_moves_it_plays_natively() {
-    let built = build_outside_the_repository("tests/foreign-bots/fx-stdio-js");
-    let record = play([built, bot_path("suitebot-random")], 12, 7);
+/// Builds the program in `folder` outside the repository, plays 12 rounds of it in seat 0, and
+/// asserts that it played every round cleanly, answering what `node main.js` answers when fed
+/// the lines the arena sent it (read back from the `in: ` lines it echoes to its log) one at a
+/// time.
+fn assert_plays_as_natively(folder: &str, seed: u64) {
+    let built = build_outside_the_repository(folder);
+    let record = play([built, bot_path("suitebot-random")], 12, seed);
     let player = &record.result.players[0];
     assert_eq!((player.traps, player.invalid_actions, player.skipped_turns, player.forfeit), (0, 0, 0, false));
     assert_eq!(record.result.turns, 12);
-
-    // The lines the arena sent, from the bot's own log; its answers, from the replay.
     let lines: Vec<String> = turns_of(&record, 0)
         .into_iter()
         .flat_map(|seat_turn| logged(seat_turn, LogSource::Stderr))
@@ -52,10 +54,20 @@ fn a_stdio_javascript_program_plays_the_moves_it_plays_natively() {
         })
         .collect();
     assert_eq!(lines.len(), 12, "one state per round: {lines:?}");
-    assert_eq!(
-        answer_natively_line_by_line("node", "tests/foreign-bots/fx-stdio-js/main.js", &lines),
-        answers(&record)
-    );
+    assert_eq!(answer_natively_line_by_line("node", &format!("{folder}/main.js"), &lines), answers(&record));
+}
+
+#[test]
+fn a_stdio_javascript_program_plays_the_moves_it_plays_natively() {
+    assert_plays_as_natively("tests/foreign-bots/fx-stdio-js", 7);
+}
+
+/// A program that asks for each line (`rl.question` with a callback, `readline/promises`, and
+/// `events.once(rl, 'line')`, in turn, from an async loop) answers every round in that round:
+/// what the line resolves runs before the arena reads on.
+#[test]
+fn a_program_that_asks_for_each_line_answers_in_its_round() {
+    assert_plays_as_natively("tests/foreign-bots/fx-stdio-js-question", 5);
 }
 
 #[test]

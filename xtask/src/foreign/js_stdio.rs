@@ -30,7 +30,7 @@ const WORLD: &str = "command";
 const ENTRY: &str = "arena_stdio_main.js";
 
 /// The built-in modules `guest-sdk/js/stdio/node.js` provides (`BUILTINS` there).
-const PROVIDED: [&str; 4] = ["readline", "fs", "events", "process"];
+const PROVIDED: [&str; 5] = ["readline", "readline/promises", "fs", "events", "process"];
 
 /// Node's other built-in modules: a program requiring one is refused with a clear message
 /// rather than failing when the match starts.
