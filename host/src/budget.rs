@@ -12,6 +12,11 @@ pub const FUEL_COSTS: &str = "wasmtime default operator costs (1 per operator), 
 /// for `poll`): host work a bot causes is paid from its budget (`host_fuel`).
 pub const FUEL_PER_BYTE: u64 = 1;
 
+/// Most bytes a bot may hand the host in one call (a string or list argument, or its answer),
+/// checked by wasmtime before it copies them (`Store::set_hostcall_fuel`). Over it, a host call
+/// traps and an answer is malformed. Far above any game's answer and the log's bounds.
+pub const MAX_HOSTCALL_BYTES: usize = 1 << 20;
+
 /// Default fuel per turn.
 pub const DEFAULT_TURN_FUEL: u64 = 10_000_000;
 /// Default fuel per game.

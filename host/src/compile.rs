@@ -110,12 +110,16 @@ pub struct Request<'a, C> {
 
 /// Compiles `request.bytes` with `engine` (built from `options`): through `cache` if there is
 /// one (a hit skips the checks and returns the facts stored with the entry), in `worker` if
-/// there is one.
+/// there is one. With `pool_check` (an arena that allocates on demand: see
+/// [`crate::engine::pool_check_engine`]) a component the pooling allocator could never hold is
+/// refused, with the pool's own message, before it is stored; a pooling `engine` refuses it
+/// itself.
 pub fn compile(
     engine: &Engine,
     options: &ArenaOptions,
     cache: Option<&ArtifactCache>,
     worker: Option<&CompileWorker>,
+    pool_check: Option<&Engine>,
     request: Request<'_, impl FnOnce() -> Result<EntryFacts, String>>,
 ) -> Result<(Component, EntryFacts), CompileError> {
     let Request { bytes, sha256, context, check } = request;
@@ -125,6 +129,11 @@ pub fn compile(
             Some(worker) => compile_in_worker(engine, options, worker, bytes),
             None => Component::new(engine, bytes),
         }?;
+        if let Some(pool) = pool_check {
+            // wasmtime checks a component against its engine's pool whenever one is built
+            // from code or an artifact: the artifact, built into the checking engine.
+            deserialize(pool, &component.serialize()?)?;
+        }
         Ok((component, facts))
     };
     let compiled = match cache {
@@ -258,15 +267,19 @@ fn wait_until(child: &mut std::process::Child, deadline: Instant) -> std::io::Re
     }
 }
 
-/// Deserialises the worker's artifact.
+/// Deserialises the worker's artifact, or the artifact of a component just compiled (for the
+/// pool check).
 #[allow(unsafe_code)]
 fn deserialize(engine: &Engine, artifact: &[u8]) -> wasmtime::Result<Component> {
     // SAFETY: `Component::deserialize` runs the artifact's machine code as is, so it must come
-    // from `Component::serialize` of a compatible engine. This artifact was written to a pipe
-    // by our own executable (`worker_main`, started by `compile_in_worker` from the path the
-    // embedder configured, normally `std::env::current_exe()`), straight from
-    // `Component::serialize` of an engine built from this arena's options; nothing else writes
-    // to that pipe. wasmtime also checks its own version and settings header.
+    // from `Component::serialize` of a compatible engine. This artifact is either what
+    // `compile` just serialised from a component of this arena's engine (the pool-check engine
+    // is built from the same options, with only the allocator changed, which compiled code does
+    // not depend on), or was written to a pipe by our own executable (`worker_main`, started by
+    // `compile_in_worker` from the path the embedder configured, normally
+    // `std::env::current_exe()`), straight from `Component::serialize` of an engine built from
+    // this arena's options; nothing else writes to that pipe. wasmtime also checks its own
+    // version and settings header.
     unsafe { Component::deserialize(engine, artifact) }
 }
 

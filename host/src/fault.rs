@@ -70,6 +70,12 @@ pub enum TrapKind {
     },
     /// A line-protocol bot left more unread input than the host keeps for it.
     InputBacklog,
+    /// The bot asked for more host resources (timers, streams) than it may hold at once
+    /// ([`crate::store::MAX_HOST_RESOURCES`]).
+    HostResources {
+        /// The cap.
+        limit: u32,
+    },
     /// Any other trap or host-side failure during the call, rendered.
     Other {
         /// What wasmtime reported.
@@ -194,6 +200,10 @@ pub fn classify(err: &wasmtime::Error) -> TrapKind {
     use wasmtime::Trap;
     if let Some(code) = exit_code(err) {
         return TrapKind::Exited { code };
+    }
+    if let Some(wasmtime::component::ResourceTableError::Full) = err.downcast_ref() {
+        let limit = u32::try_from(crate::store::MAX_HOST_RESOURCES).unwrap_or(u32::MAX);
+        return TrapKind::HostResources { limit };
     }
     match err.downcast_ref::<Trap>() {
         Some(Trap::StackOverflow) => TrapKind::StackOverflow,

@@ -3,8 +3,8 @@
 //! doing the work, so a bot within its fuel can never keep the host busy for long.
 //!
 //! Charged here (the arena's linker defines these over wasmtime-wasi's, see
-//! [`add_to_linker`]): the `arena:common/log` message (validated in place, paid for, and only
-//! what fits in the log's bounds copied), `get-random-bytes` and
+//! [`add_to_linker`]): the `arena:common/log` message (validated in place, paid for whether or
+//! not it is valid, and only what fits in the log's bounds copied), `get-random-bytes` and
 //! `get-insecure-random-bytes`, the output-stream writes (`write`, `blocking-write-and-flush`,
 //! `write-zeroes`, `blocking-write-zeroes-and-flush`; a write over the stream's `check-write`
 //! permit traps before its bytes are copied) and `poll` (per pollable). Name lookups (not
@@ -21,7 +21,7 @@
 //! iterations of 7 fuel each.
 
 use crate::bindings::common::arena::common::log::Level;
-use crate::budget::FUEL_PER_BYTE;
+use crate::budget::{FUEL_PER_BYTE, MAX_HOSTCALL_BYTES};
 use crate::log::{BotLog, LogSource};
 use std::future::Future;
 use wasmtime::component::{Linker, Resource, ResourceAny, WasmList, WasmStr};
@@ -112,14 +112,18 @@ pub fn add_to_linker<T: FuelPayer>(linker: &mut Linker<T>) -> wasmtime::Result<(
                 Level::Error => LogSource::Error,
             };
             let log = store.data().bot_log().clone();
-            // Validated in place (at most MAX_HOSTCALL_BYTES), then paid for; only what fits
-            // in the log's bounds is copied, the rest is counted.
-            let len = match message.to_str(&store) {
-                Ok(text) => text.len(),
-                Err(_) => return Ok(()),
+            // Validated in place (at most MAX_HOSTCALL_BYTES), and paid for whatever the
+            // outcome: the bytes validated (and transcoded, for a UTF-16 bot) are host work
+            // even when the last one is invalid. Only what fits in the log's bounds is copied,
+            // the rest is counted; an invalid message is dropped.
+            let (work, text) = match message.to_str(&store) {
+                Ok(text) => (text.len() as u64, Some(text.len())),
+                Err(err) => (failed_validation_work(&err), None),
             };
-            charge(&mut store, len as u64).await?;
-            if let Ok(text) = message.to_str(&store) {
+            charge(&mut store, work).await?;
+            if text.is_some()
+                && let Ok(text) = message.to_str(&store)
+            {
                 log.append(source, text.as_bytes());
             }
             Ok(())
@@ -231,6 +235,17 @@ pub fn add_to_linker<T: FuelPayer>(linker: &mut Linker<T>) -> wasmtime::Result<(
     )?;
     linker.allow_shadowing(false);
     Ok(())
+}
+
+/// The bytes a string's validation went through before it failed, as fuel's unit of host work:
+/// for UTF-8, up to and including the invalid sequence (the error says where); for UTF-16,
+/// whose error does not say where, the most a call may carry ([`MAX_HOSTCALL_BYTES`]: wasmtime
+/// refuses a longer string before the host sees it), an upper bound on the work done.
+fn failed_validation_work(err: &wasmtime::Error) -> u64 {
+    match err.downcast_ref::<std::str::Utf8Error>() {
+        Some(utf8) => (utf8.valid_up_to() + utf8.error_len().unwrap_or(0)) as u64,
+        None => MAX_HOSTCALL_BYTES as u64,
+    }
 }
 
 /// The WIT `error-code` of `wasi:sockets`.

@@ -40,7 +40,7 @@ pub mod engine;
 pub mod fault;
 pub mod fuel_profile;
 mod host_fuel;
-mod limits;
+pub mod limits;
 pub mod loader;
 pub mod log;
 pub mod meter;

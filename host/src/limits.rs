@@ -8,20 +8,27 @@
 //! guest's `memory.grow` returns -1; instantiation fails for an initial size). The number of
 //! instances, memories and tables is capped too, and each table at
 //! [`MAX_TABLE_ELEMENTS`] elements.
+//!
+//! These are the per-bot limits of both instance allocators: the pooling allocator is
+//! configured from the same constants (`engine::pool_config`), and a component over them is
+//! refused at load whatever the allocator, so a bot plays, and its replay verifies, the same
+//! in `arena match` as in a tournament.
 
 use wasmtime::ResourceLimiter;
 
-/// Most elements a bot's table may hold (a table declared larger is refused at load).
+/// Most elements a bot's table may hold (a table declared larger is refused at load; `table.grow`
+/// past it returns -1).
 pub const MAX_TABLE_ELEMENTS: usize = 100_000;
 
 /// Bytes one table element is counted as (a pointer-sized slot on the host).
 pub const TABLE_ELEMENT_BYTES: usize = 8;
-/// Core instances a bot may create (components are made of several).
-pub const MAX_INSTANCES: usize = 64;
-/// Linear memories a bot may create.
-pub const MAX_MEMORIES: usize = 16;
-/// Tables a bot may create.
-pub const MAX_TABLES: usize = 64;
+/// Core instances a bot's component may create (components are made of several; an
+/// interpreter bot links a dozen). The host's fuel burner is one more in the bot's store.
+pub const MAX_CORE_INSTANCES: usize = 32;
+/// Linear memories a bot may create (across its core instances).
+pub const MAX_MEMORIES: usize = 4;
+/// Tables a bot may create (across its core instances).
+pub const MAX_TABLES: usize = 8;
 
 /// One store's running total against its limit.
 #[derive(Debug)]
@@ -83,7 +90,8 @@ impl ResourceLimiter for BotLimits {
     }
 
     fn instances(&self) -> usize {
-        MAX_INSTANCES
+        // The host's fuel burner is a core instance in the bot's store too (`host_fuel`).
+        MAX_CORE_INSTANCES + 1
     }
 
     fn tables(&self) -> usize {

@@ -14,7 +14,7 @@
 use crate::bindings::Binding;
 use crate::cache::{EntryFacts, FileStamp};
 use crate::compile::{CompileError, one_line};
-use crate::limits::MAX_TABLE_ELEMENTS;
+use crate::limits::{MAX_CORE_INSTANCES, MAX_MEMORIES, MAX_TABLE_ELEMENTS, MAX_TABLES};
 use crate::record::BotRef;
 use crate::runtime::Arena;
 use crate::shape::{Shape, ShapeLimits, scan};
@@ -40,6 +40,12 @@ pub enum LoadError {
         path: PathBuf,
         /// Why.
         source: std::io::Error,
+    },
+    /// The path names something other than a regular file (a FIFO, a device, a folder).
+    #[error("{path}: not a regular file")]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
     },
     /// The file is larger than [`MAX_BOT_FILE`].
     #[error("{path}: {size} bytes is larger than the {MAX_BOT_FILE}-byte limit for a bot")]
@@ -271,11 +277,22 @@ pub fn read_bot_file(path: &Path) -> Result<Vec<u8>, LoadError> {
     read_open_bot_file(path, &mut file, metadata.len())
 }
 
-/// Opens a bot file, refusing one whose size is over [`MAX_BOT_FILE`].
+/// Opens a bot file, refusing one that is not a regular file (a FIFO, a device, a folder) or
+/// whose size is over [`MAX_BOT_FILE`]. The file is opened without blocking (a path may name a
+/// FIFO no one writes to: a plain open would wait forever) and checked on the opened handle.
 fn open_bot_file(path: &Path) -> Result<(std::fs::File, std::fs::Metadata), LoadError> {
+    use std::os::unix::fs::OpenOptionsExt;
     let read_error = |source| LoadError::Read { path: path.to_owned(), source };
-    let file = std::fs::File::open(path).map_err(read_error)?;
+    let nonblocking = rustix::fs::OFlags::NONBLOCK.bits();
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(i32::try_from(nonblocking).unwrap_or(0))
+        .open(path)
+        .map_err(read_error)?;
     let metadata = file.metadata().map_err(read_error)?;
+    if !metadata.is_file() {
+        return Err(LoadError::NotAFile { path: path.to_owned() });
+    }
     if metadata.len() > MAX_BOT_FILE {
         return Err(LoadError::TooLarge { path: path.to_owned(), size: metadata.len() });
     }
@@ -337,10 +354,21 @@ fn shape_context() -> Vec<u8> {
         module_functions,
         module_code_bytes,
     } = ShapeLimits::DEFAULT;
-    let mut context = b"shape scan 1".to_vec();
-    for limit in
-        [function_bytes, function_locals, nesting_depth, locals_times_depth, module_functions, module_code_bytes]
-    {
+    // "2": entries are stored only once they fit the pool's per-bot limits, whatever the
+    // allocator (`compile::compile`'s pool check); those limits are part of the key.
+    let mut context = b"shape scan 2".to_vec();
+    for limit in [
+        function_bytes,
+        function_locals,
+        nesting_depth,
+        locals_times_depth,
+        module_functions,
+        module_code_bytes,
+        MAX_CORE_INSTANCES as u64,
+        MAX_MEMORIES as u64,
+        MAX_TABLES as u64,
+        MAX_TABLE_ELEMENTS as u64,
+    ] {
         context.extend_from_slice(&limit.to_le_bytes());
     }
     context

@@ -5,14 +5,14 @@
 
 use crate::budget::Budget;
 use crate::cache::ArtifactCache;
-use crate::compile::{CompileError, CompileWorker};
-use crate::engine::{ArenaOptions, new_engine};
+use crate::compile::{CompileError, CompileWorker, one_line};
+use crate::engine::{Allocator, ArenaOptions, new_engine, pool_check_engine};
 use crate::host_fuel::{Burner, WASI_P2_VERSION};
 use crate::limits::BotLimits;
 use crate::profiler::Profiled;
 use crate::store::{BotState, MAX_HOSTCALL_BYTES, StoreHandles};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 use wasmtime::component::{Component, Linker};
 use wasmtime::{Engine, Store, UpdateDeadline};
@@ -131,6 +131,7 @@ impl Arena {
 pub struct LoadSettings {
     worker: Option<CompileWorker>,
     memory_limit_mib: Option<u32>,
+    pool_check: Arc<OnceLock<Engine>>,
     pub(crate) references: Arc<Mutex<Vec<(&'static str, Component)>>>,
 }
 
@@ -160,7 +161,22 @@ impl Arena {
         &self,
         request: crate::compile::Request<'_, impl FnOnce() -> Result<crate::cache::EntryFacts, String>>,
     ) -> Result<(Component, crate::cache::EntryFacts), CompileError> {
-        crate::compile::compile(&self.engine, &self.options, self.cache(), self.compile_worker(), request)
+        let pool_check = match self.options.allocator {
+            Allocator::OnDemand => Some(self.pool_check_engine().map_err(|err| CompileError::Invalid(one_line(&err)))?),
+            Allocator::Pooling { .. } => None,
+        };
+        crate::compile::compile(&self.engine, &self.options, self.cache(), self.compile_worker(), pool_check, request)
+    }
+
+    /// The engine an on-demand arena checks components against the pool's limits with
+    /// ([`crate::engine::pool_check_engine`]), built on first use and shared by the arena's
+    /// clones.
+    fn pool_check_engine(&self) -> wasmtime::Result<&Engine> {
+        if let Some(engine) = self.load.pool_check.get() {
+            return Ok(engine);
+        }
+        let engine = pool_check_engine(self.options.max_memory_mib)?;
+        Ok(self.load.pool_check.get_or_init(|| engine))
     }
 
     /// The memory limit, in MiB, bots' declared initial memory is checked against at load.

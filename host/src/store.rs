@@ -12,10 +12,15 @@ use std::sync::atomic::AtomicU64;
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
-/// Most bytes a bot may hand the host in one call (a string or list argument, or its answer),
-/// checked by wasmtime before it copies them (`Store::set_hostcall_fuel`). Over it, a host call
-/// traps and an answer is malformed. Far above any game's answer and the log's bounds.
-pub const MAX_HOSTCALL_BYTES: usize = 1 << 20;
+pub use crate::budget::MAX_HOSTCALL_BYTES;
+
+/// Most host resources a bot may hold at once: entries of its WASI resource table (timers and
+/// other pollables, streams, errors). Each costs the host a few hundred bytes outside the
+/// bot's memory limit (a timer about 230 with its guest handle: 95,000 live timers pinned
+/// 22 MiB), so they are capped low enough not to matter: at this cap, about 1 MiB. A bot asking
+/// for one more traps ([`crate::fault::TrapKind::HostResources`]). Real bots hold a handful
+/// (the interpreters' stdio streams, a JavaScript bot's pending timers).
+pub const MAX_HOST_RESOURCES: usize = 4096;
 
 /// The host state inside each bot's [`Store`](wasmtime::Store).
 pub struct BotState {
@@ -62,9 +67,11 @@ impl BotState {
     /// The state of a fresh instance: its locked-down WASI context (built with `handles.clock`),
     /// its limits, the bot's handles and a burner for host charges.
     pub(crate) fn new(wasi: WasiCtx, limits: BotLimits, handles: &StoreHandles, burner: Burner) -> BotState {
+        let mut table = ResourceTable::new();
+        table.set_max_capacity(MAX_HOST_RESOURCES);
         BotState {
             wasi,
-            table: ResourceTable::new(),
+            table,
             limits,
             log: handles.log.clone(),
             deadline: handles.deadline.clone(),

@@ -29,7 +29,7 @@ use arena_host::registry::{ReplayText, find_game};
 use arena_host::replay::{Verdict, compare};
 use arena_host::runtime::Arena;
 use common::{arena, bot, scratch, stderr};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// One match of the matrix.
@@ -51,20 +51,30 @@ impl Spec {
 
     /// Plays the match in this process on `arena`; returns the replay JSON and the result.
     fn play(&self, arena: &Arena) -> (String, MatchResult) {
+        self.play_at(arena, &self.paths())
+    }
+
+    /// [`Spec::play`] with the bots at `paths`.
+    fn play_at(&self, arena: &Arena, paths: &[String]) -> (String, MatchResult) {
         let game = find_game(self.game).expect("the game is registered");
-        let paths: Vec<PathBuf> = self.paths().into_iter().map(PathBuf::from).collect();
+        let paths: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
         let played = game
             .play(arena, &paths, &self.options(), self.seed, Budget::default())
             .unwrap_or_else(|err| panic!("{}: {err}", self.game));
         (played.replay, played.result)
     }
 
-    /// Plays the match with `arena match --replay FILE` in a child process; returns the file.
-    fn play_in_a_child_process(&self) -> String {
-        let file = scratch(&format!("matrix-{}-{}.json", self.game, self.bots.join("-")));
+    /// Plays the match with `arena match --replay FILE` in a child process, with the bots at
+    /// `paths`; returns the file.
+    fn play_in_a_child_process(&self, paths: &[String]) -> String {
+        let stems: Vec<String> = paths
+            .iter()
+            .map(|path| Path::new(path).file_stem().unwrap_or_default().to_string_lossy().into_owned())
+            .collect();
+        let file = scratch(&format!("matrix-{}-{}.json", self.game, stems.join("-")));
         let seed = self.seed.to_string();
         let mut args = vec!["match".to_owned(), "--game".into(), self.game.into(), "--seed".into(), seed];
-        args.extend(self.paths());
+        args.extend(paths.iter().cloned());
         for (key, value) in self.options {
             args.extend(["--option".into(), format!("{key}={value}")]);
         }
@@ -122,32 +132,37 @@ fn assert_identical<G: Game>(what: &str, expected: &str, actual: &str) {
 /// Plays `spec` in every configuration of the matrix and asserts every replay is byte-identical
 /// to the on-demand one; returns the match's result for the caller's own checks.
 fn matrix<G: Game>(spec: &Spec) -> MatchResult {
+    matrix_at::<G>(spec, &spec.paths())
+}
+
+/// [`matrix`] with the bots at `paths`.
+fn matrix_at<G: Game>(spec: &Spec, paths: &[String]) -> MatchResult {
     assert_eq!(G::NAME, spec.game);
-    let (expected, result) = spec.play(on_demand());
+    let (expected, result) = spec.play_at(on_demand(), paths);
 
     let pool = pooling();
-    assert_identical::<G>("pooling allocator", &expected, &spec.play(&pool).0);
+    assert_identical::<G>("pooling allocator", &expected, &spec.play_at(&pool, paths).0);
     for run in ["compiling into its cache", "loading from its cache"] {
         let what = format!("`arena match` in a child process, {run}");
-        assert_identical::<G>(&what, &expected, &spec.play_in_a_child_process());
+        assert_identical::<G>(&what, &expected, &spec.play_in_a_child_process(paths));
     }
 
     let concurrent: Vec<String> = std::thread::scope(|scope| {
-        let threads: Vec<_> = (0..2).map(|_| scope.spawn(|| spec.play(&pool).0)).collect();
+        let threads: Vec<_> = (0..2).map(|_| scope.spawn(|| spec.play_at(&pool, paths).0)).collect();
         threads.into_iter().map(|thread| thread.join().expect("the match thread")).collect()
     });
     for (index, replay) in concurrent.iter().enumerate() {
         assert_identical::<G>(&format!("thread {index} of 2 concurrent matches"), &expected, replay);
     }
-    digest_is_the_replays::<G>(spec, &pool);
+    digest_is_the_replays::<G>(spec, paths, &pool);
     result
 }
 
 /// The digest a tournament stores, computed without the replay's text, is the digest of the
 /// record the replay describes; one unit of fuel more in one turn changes it.
-fn digest_is_the_replays<G: Game>(spec: &Spec, arena: &Arena) {
+fn digest_is_the_replays<G: Game>(spec: &Spec, paths: &[String], arena: &Arena) {
     let game = find_game(spec.game).expect("the game is registered");
-    let paths: Vec<PathBuf> = spec.paths().into_iter().map(PathBuf::from).collect();
+    let paths: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
     let pool = game.load_pool(arena, &paths, &spec.options(), DEFAULT_MEMORY_MIB).unwrap();
     let seating: Vec<usize> = (0..paths.len()).collect();
     let quiet = pool.play(arena, &seating, spec.seed, Budget::default(), ReplayText::DigestOnly).unwrap();
@@ -217,4 +232,80 @@ fn suitebot_replays_identically_everywhere() {
     let spec = Spec { game: "suitebot", bots: &["suitebot-stdio-random", "suitebot-harvester"], options: &[], seed: 9 };
     let result = matrix::<arena_suitebot::Suitebot>(&spec);
     assert!(result.turns > 0);
+}
+
+/// A Paint bot written as a core module and wrapped into a component with wit-component (the
+/// canonical ABI by hand, so it can use what no language's SDK exposes: its table). Its table
+/// starts at `initial` elements; each turn it grows the table by `step` elements and walks when
+/// the growth succeeded, shoots when `table.grow` returned -1. Written to this process's scratch
+/// folder; returns the path.
+fn table_bot(name: &str, initial: u32, step: u32) -> String {
+    let wat = format!(
+        r#"(module
+  (memory (export "memory") 1)
+  (table $table {initial} funcref)
+  (global $heap (mut i32) (i32.const 1024))
+  ;; A bump allocator for the view's lists, reset after every turn.
+  (func (export "cabi_realloc") (param i32 i32) (param $align i32) (param $size i32) (result i32)
+    (local $at i32)
+    (local.set $at (i32.and (i32.add (global.get $heap) (i32.sub (local.get $align) (i32.const 1)))
+                            (i32.sub (i32.const 0) (local.get $align))))
+    (global.set $heap (i32.add (local.get $at) (local.get $size)))
+    (block $fits
+      (br_if $fits (i32.le_u (global.get $heap) (i32.shl (memory.size) (i32.const 16))))
+      (if (i32.eq (memory.grow (i32.add (i32.shr_u (global.get $heap) (i32.const 16)) (i32.const 1))) (i32.const -1))
+        (then unreachable)))
+    (local.get $at))
+  (func (export "arena:paint/player@0.1.0#init") (param i32 i32 i32 i64 i64 i64 i64))
+  ;; The view, flattened: seat, width, height, squares, positions, turns-left, turns-played,
+  ;; last-actions, then the turn info. The action goes back through memory at 16.
+  (func (export "arena:paint/player@0.1.0#take-turn")
+    (param i32 i32 i32 i32 i32 i32 i32 i32 i32 i32 i32 i32 i64 i64 i32) (result i32)
+    (i32.store8 (i32.const 16)
+      (i32.eq (table.grow $table (ref.null func) (i32.const {step})) (i32.const -1)))
+    (i32.store (i32.const 20) (i32.const 0))
+    (i32.store (i32.const 24) (i32.const 1))
+    (global.set $heap (i32.const 1024))
+    (i32.const 16)))"#
+    );
+    let mut module = wat::parse_str(&wat).unwrap();
+    let mut resolve = wit_parser::Resolve::default();
+    let wit = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../wit/paint");
+    let (package, _) = resolve.push_dir(&wit).unwrap();
+    let world = resolve.select_world(&[package], Some("bot")).unwrap();
+    wit_component::embed_component_metadata(&mut module, &resolve, world, wit_component::StringEncoding::UTF8).unwrap();
+    let component =
+        wit_component::ComponentEncoder::default().validate(true).module(&module).unwrap().encode().unwrap();
+    let path = scratch(&format!("{name}.wasm"));
+    std::fs::write(&path, component).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// Issue 35 item 3: one set of limits whatever the allocator. A bot that decides its moves from
+/// `table.grow` grows its table 15,000 elements a turn: under [`MAX_TABLE_ELEMENTS`] it walks,
+/// past it it shoots, on demand, pooled, in `arena match` and in concurrent matches alike (the
+/// pool's tables held 20,000 elements, on-demand ones 100,000: it shot from its second turn in a
+/// tournament, from its seventh in `arena match`, and its replays did not verify across them).
+/// Its opponent declares a table of 30,000 elements, which the pool refused at load.
+#[test]
+fn table_limits_are_the_same_whatever_the_allocator() {
+    use arena_host::limits::MAX_TABLE_ELEMENTS;
+    let grower = table_bot("fx-wat-table-grow", 1, 15_000);
+    let declarer = table_bot("fx-wat-table-30k", 30_000, 0);
+    let spec = Spec { game: "paint", bots: &[], options: &[("turns", "10")], seed: 6 };
+    let paths = [grower, declarer];
+    let result = matrix_at::<arena_paint::Paint>(&spec, &paths);
+    assert_eq!(result.turns, 10);
+    // The grower walked while its table fit, and shot from the turn it would not.
+    let (replay, _) = spec.play_at(on_demand(), &paths);
+    let record: serde_json::Value = serde_json::from_str(&replay).unwrap();
+    let kinds: Vec<String> = record["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|turn| turn["seats"][0]["answer"]["type"].as_str().unwrap_or("none").to_owned())
+        .collect();
+    let fitting = (MAX_TABLE_ELEMENTS - 1) / 15_000;
+    let expected: Vec<&str> = (0..10).map(|turn| if turn < fitting { "walk" } else { "shoot" }).collect();
+    assert_eq!(kinds, expected, "{fitting} growths fit");
 }

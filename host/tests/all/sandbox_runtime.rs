@@ -7,6 +7,7 @@ use crate::common;
 
 use arena_host::Budget;
 use arena_host::driver::{Driven, drive};
+use arena_host::engine::Allocator;
 use arena_host::log::BotLog;
 use arena_host::runtime::Arena;
 use arena_host::store::{BotState, StoreHandles};
@@ -160,5 +161,255 @@ fn a_full_instance_pool_is_a_host_error_not_a_bot_fault() {
         }
         Err(other) => panic!("another error: {other}"),
         Ok(record) => panic!("the match was played: {:?}", record.setup[1].faults),
+    }
+}
+
+/// A bot that recurses `depth` levels and, at the bottom, asks the host for one random byte: the
+/// host lowers the answer through the bot's own `cabi_realloc`, which recurses `realloc-depth`
+/// levels first (`u32::MAX`: until the stack is exhausted). wasmtime checks the wasm stack limit
+/// again from where the host re-enters wasm, so that second recursion starts a second stack
+/// segment on the same fiber.
+const RECURSE_THEN_REALLOC: &str = r#"(component
+  (import "wasi:random/random@0.2.0" (instance $random
+    (export "get-random-bytes" (func (param "len" u64) (result (list u8))))))
+  (alias export $random "get-random-bytes" (func $get))
+  (core module $mem (memory (export "memory") 1))
+  (core instance $mem (instantiate $mem))
+  (core module $alloc
+    (import "mem" "memory" (memory 1))
+    (func $down (param $n i32) (result i32)
+      (if (result i32) (i32.eqz (local.get $n))
+        (then (i32.const 0))
+        (else (i32.add (call $down (i32.sub (local.get $n) (i32.const 1))) (i32.const 1)))))
+    (func (export "realloc") (param i32 i32 i32 i32) (result i32)
+      (drop (call $down (i32.load (i32.const 0))))
+      (i32.const 1024)))
+  (core instance $alloc (instantiate $alloc (with "mem" (instance $mem))))
+  (core func $get_lowered (canon lower (func $get) (memory (core memory $mem "memory")) (realloc (core func $alloc "realloc"))))
+  (core module $bot
+    (import "mem" "memory" (memory 1))
+    (import "host" "get" (func $get (param i64 i32)))
+    (func $deeper (param $n i32) (result i32)
+      (if (result i32) (i32.eqz (local.get $n))
+        (then (call $get (i64.const 1) (i32.const 16)) (i32.const 0))
+        (else (i32.add (call $deeper (i32.sub (local.get $n) (i32.const 1))) (i32.const 1)))))
+    (func (export "run") (param $depth i32) (param $realloc_depth i32) (result i32)
+      (i32.store (i32.const 0) (local.get $realloc_depth))
+      (call $deeper (local.get $depth))))
+  (core instance $bot (instantiate $bot
+    (with "mem" (instance $mem))
+    (with "host" (instance (export "get" (func $get_lowered))))))
+  (func (export "run") (param "depth" u32) (param "realloc-depth" u32) (result u32)
+    (canon lift (core func $bot "run"))))"#;
+
+/// Runs [`RECURSE_THEN_REALLOC`] once in a fresh store (a trapped instance cannot be entered
+/// again): `Ok(levels)` or the trap.
+fn recurse_then_realloc(component: &Component, depth: u32, realloc_depth: u32) -> Result<u32, wasmtime::Error> {
+    let (mut store, handles) = new_store(&Budget::default());
+    let instance = run(&handles, arena().linker().instantiate_async(&mut store, component)).unwrap();
+    let call = instance.get_typed_func::<(u32, u32), (u32,)>(&mut store, "run").unwrap();
+    run(&handles, call.call_async(&mut store, (depth, realloc_depth))).map(|(levels,)| levels)
+}
+
+fn is_stack_overflow(err: &wasmtime::Error) -> bool {
+    err.downcast_ref::<wasmtime::Trap>() == Some(&wasmtime::Trap::StackOverflow)
+}
+
+/// DESIGN.md section 1, "Memory and sizes" and "Traps": whatever a bot does on its stack ends in
+/// a typed trap for that bot. A bot that recursed to just under its stack limit and then made
+/// its `cabi_realloc` recurse again while the host lowered a host call's answer used to run off
+/// the end of the fiber stack and abort the whole host process ("execution on async fiber has
+/// overflowed its stack"): the fiber held the limit plus 1 MiB, not the two stack segments
+/// wasmtime allows (one per entry into wasm; `realloc` may not call the host, so there is no
+/// third).
+#[test]
+fn recursing_again_in_realloc_at_the_stack_limit_is_a_stack_overflow_trap() {
+    let component = Component::new(arena().engine(), RECURSE_THEN_REALLOC).unwrap();
+    // The deepest recursion that still returns when the realloc does not recurse.
+    let (mut fits, mut overflows) = (0u32, 1u32 << 20);
+    while overflows - fits > 1 {
+        let middle = fits + (overflows - fits) / 2;
+        match recurse_then_realloc(&component, middle, 0) {
+            Ok(levels) => {
+                assert_eq!(levels, middle);
+                fits = middle;
+            }
+            Err(err) => {
+                assert!(is_stack_overflow(&err), "{err:?}");
+                overflows = middle;
+            }
+        }
+    }
+    assert!(fits > 1_000, "the wasm stack holds more than a thousand small frames: {fits}");
+    // Obeyed: at that depth a realloc that recurses a little returns, and so does the call.
+    assert_eq!(recurse_then_realloc(&component, fits, 1_000).unwrap(), fits);
+    // Violated: a realloc that recurses without bound traps with a stack overflow, at the
+    // deepest level and at shallower ones, and the host goes on.
+    for depth in [fits, fits - fits / 64, fits / 2, 1] {
+        let err = recurse_then_realloc(&component, depth, u32::MAX).unwrap_err();
+        assert!(is_stack_overflow(&err), "depth {depth}: {err:?}");
+    }
+}
+
+/// A bot that logs `len` bytes (UTF-8) or `len` code units (UTF-16) from the start of its memory,
+/// which `fill8`/`fill16` fill with valid text whose last byte or unit is `last`.
+const LOG_FILLED: &str = r#"(component
+  (type $log_instance (instance
+    (type $level (enum "debug" "info" "warn" "error"))
+    (export "level" (type $level_eq (eq $level)))
+    (export "log" (func (param "level" $level_eq) (param "message" string)))))
+  (import "arena:common/log@0.1.0" (instance $log (type $log_instance)))
+  (alias export $log "log" (func $log_fn))
+  (core module $mem (memory (export "memory") 17))
+  (core instance $mem (instantiate $mem))
+  (core func $log8 (canon lower (func $log_fn) (memory (core memory $mem "memory")) string-encoding=utf8))
+  (core func $log16 (canon lower (func $log_fn) (memory (core memory $mem "memory")) string-encoding=utf16))
+  (core module $bot
+    (import "mem" "memory" (memory 17))
+    (import "host" "log8" (func $log8 (param i32 i32 i32)))
+    (import "host" "log16" (func $log16 (param i32 i32 i32)))
+    (func (export "fill8") (param $len i32) (param $last i32)
+      (memory.fill (i32.const 0) (i32.const 0x61) (local.get $len))
+      (i32.store8 (i32.sub (local.get $len) (i32.const 1)) (local.get $last)))
+    (func (export "fill16") (param $units i32) (param $last i32)
+      (memory.fill (i32.const 0) (i32.const 0x61) (i32.shl (local.get $units) (i32.const 1)))
+      (i32.store16 (i32.shl (i32.sub (local.get $units) (i32.const 1)) (i32.const 1)) (local.get $last)))
+    (func (export "log8") (param $len i32) (call $log8 (i32.const 1) (i32.const 0) (local.get $len)))
+    (func (export "log16") (param $units i32) (call $log16 (i32.const 1) (i32.const 0) (local.get $units))))
+  (core instance $bot (instantiate $bot
+    (with "mem" (instance $mem))
+    (with "host" (instance (export "log8" (func $log8)) (export "log16" (func $log16))))))
+  (func (export "fill8") (param "len" u32) (param "last" u32) (canon lift (core func $bot "fill8")))
+  (func (export "fill16") (param "units" u32) (param "last" u32) (canon lift (core func $bot "fill16")))
+  (func (export "log8") (param "len" u32) (canon lift (core func $bot "log8")))
+  (func (export "log16") (param "units" u32) (canon lift (core func $bot "log16"))))"#;
+
+/// Fills [`LOG_FILLED`]'s memory with `len` bytes or units (`encoding` 8 or 16) ending in
+/// `last`, logs them, and returns the fuel the log call spent and what the bot's log holds.
+fn log_filled(component: &Component, encoding: u8, len: u32, last: u32) -> (u64, String) {
+    let (mut store, handles) = new_store(&Budget::default());
+    let instance = run(&handles, arena().linker().instantiate_async(&mut store, component)).unwrap();
+    let fill = instance.get_typed_func::<(u32, u32), ()>(&mut store, &format!("fill{encoding}")).unwrap();
+    let log = instance.get_typed_func::<(u32,), ()>(&mut store, &format!("log{encoding}")).unwrap();
+    run(&handles, fill.call_async(&mut store, (len, last))).unwrap();
+    let before = store.get_fuel().unwrap();
+    run(&handles, log.call_async(&mut store, (len,))).unwrap();
+    let spent = before - store.get_fuel().unwrap();
+    let logged = handles.log.take_turn().entries.iter().map(|entry| entry.text.clone()).collect();
+    (spent, logged)
+}
+
+/// DESIGN.md section 1, "host work is fuel too": a `log` message is paid for whatever its
+/// validation finds. A 1 MiB UTF-8 message whose last byte is invalid costs exactly what the
+/// valid one does (it cost nothing before: a loop of them kept the host busy at about 1,200 ns
+/// per unit of fuel, into the wall-clock backstop), and is dropped; a UTF-16 message ending in
+/// a lone surrogate costs at least its bytes (its error does not say where it stopped, so the
+/// most a call may carry is charged).
+#[test]
+fn a_log_message_that_fails_validation_is_paid_for() {
+    use arena_host::store::MAX_HOSTCALL_BYTES;
+    let component = Component::new(arena().engine(), LOG_FILLED).unwrap();
+    let len = 1 << 20;
+    // Obeyed: valid text is charged and logged.
+    let (valid_fuel, valid_log) = log_filled(&component, 8, len, u32::from(b'a'));
+    assert!(valid_fuel >= u64::from(len), "charged per byte: {valid_fuel}");
+    assert!(valid_log.starts_with("aaaa"), "logged");
+    // Violated: an invalid last byte is charged the same, and nothing is logged.
+    let (invalid_fuel, invalid_log) = log_filled(&component, 8, len, 0xff);
+    assert_eq!(invalid_fuel, valid_fuel, "the bytes validated are paid for");
+    assert_eq!(invalid_log, "", "an invalid message is dropped");
+    // UTF-16: valid units are charged by the text they become; a lone surrogate at the end at
+    // least by the bytes a call may carry.
+    let units = (MAX_HOSTCALL_BYTES / 2) as u32;
+    let (valid16_fuel, valid16_log) = log_filled(&component, 16, units, u32::from(b'a'));
+    assert!(valid16_fuel >= u64::from(units) * 2, "{valid16_fuel}");
+    assert!(!valid16_log.is_empty(), "logged");
+    let (surrogate_fuel, surrogate_log) = log_filled(&component, 16, units, 0xd800);
+    assert!(surrogate_fuel >= MAX_HOSTCALL_BYTES as u64, "{surrogate_fuel}");
+    assert_eq!(surrogate_log, "");
+}
+
+/// A bot that takes `n` timers (`subscribe-duration`) and keeps every one.
+const HOLD_TIMERS: &str = r#"(component
+  (import "wasi:io/poll@0.2.0" (instance $poll (export "pollable" (type (sub resource)))))
+  (alias export $poll "pollable" (type $pollable))
+  (import "wasi:clocks/monotonic-clock@0.2.0" (instance $clock
+    (alias outer 1 $pollable (type $outer))
+    (export "pollable" (type $p (eq $outer)))
+    (export "subscribe-duration" (func (param "when" u64) (result (own $p))))))
+  (alias export $clock "subscribe-duration" (func $subscribe))
+  (core func $subscribe_lowered (canon lower (func $subscribe)))
+  (core module $bot
+    (import "host" "subscribe" (func $subscribe (param i64) (result i32)))
+    (func (export "hold") (param $n i32)
+      (block $done
+        (loop $again
+          (br_if $done (i32.eqz (local.get $n)))
+          (drop (call $subscribe (i64.const 1000)))
+          (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+          (br $again)))))
+  (core instance $bot (instantiate $bot (with "host" (instance (export "subscribe" (func $subscribe_lowered))))))
+  (func (export "hold") (param "n" u32) (canon lift (core func $bot "hold"))))"#;
+
+/// Issue 35 item 5: host resources count against a cap ([`arena_host::store::MAX_HOST_RESOURCES`]
+/// entries, a timer taking two: its clock entry and its pollable), not only the bot's memory.
+/// A bot holding a thousand timers plays on (obeyed); one holding more than the cap allows
+/// traps with the typed fault (violated). 95,000 live timers used to pin 22 MiB of host memory
+/// outside the bot's 64 MiB.
+#[test]
+fn host_resources_a_bot_holds_are_capped_with_a_typed_trap() {
+    use arena_host::TrapKind;
+    use arena_host::store::MAX_HOST_RESOURCES;
+    let component = Component::new(arena().engine(), HOLD_TIMERS).unwrap();
+    let hold = |n: u32| {
+        let (mut store, handles) = new_store(&Budget::default());
+        let instance = run(&handles, arena().linker().instantiate_async(&mut store, &component)).unwrap();
+        let hold = instance.get_typed_func::<(u32,), ()>(&mut store, "hold").unwrap();
+        run(&handles, hold.call_async(&mut store, (n,)))
+    };
+    hold(1_000).unwrap();
+    hold((MAX_HOST_RESOURCES / 2) as u32).unwrap();
+    let err = hold((MAX_HOST_RESOURCES / 2 + 1) as u32).unwrap_err();
+    assert_eq!(
+        arena_host::fault::classify(&err),
+        TrapKind::HostResources { limit: MAX_HOST_RESOURCES as u32 },
+        "{err:?}"
+    );
+}
+
+/// Issue 35 item 3: a tournament's pool holds as many bots as it is sized for, each at the
+/// per-bot limits ([`arena_host::limits::MAX_CORE_INSTANCES`] core instances), so a match of such
+/// bots plays instead of waiting forever "to retry (the host ran out of instances)" (the pool
+/// held 16 core instances per bot on average while a bot could have 32: two such bots filled a
+/// pool sized for four).
+#[test]
+fn a_tournament_pool_holds_its_bots_at_the_per_bot_limits() {
+    use arena_host::engine::ArenaOptions;
+    use arena_host::limits::MAX_CORE_INSTANCES;
+    let options = ArenaOptions::for_tournament(1, 2, 64);
+    let arena = Arena::with_options(options).unwrap();
+    let Allocator::Pooling { max_bots } = options.allocator else { panic!("a tournament pools") };
+    let wat = format!("(component (core module $m) {})", "(core instance (instantiate $m))".repeat(MAX_CORE_INSTANCES));
+    let component = Component::new(arena.engine(), wat).unwrap();
+    let mut live = Vec::new();
+    for bot in 0..max_bots {
+        let handles = StoreHandles::fresh(&BotLog::default(), &Arc::new(AtomicU64::new(u64::MAX)));
+        let wasi = locked_down_ctx(1, &[0; 32], &handles.log, &handles.clock);
+        let mut store = arena.new_store(&Budget::default(), wasi, &handles);
+        store.set_fuel(10_000_000).unwrap();
+        let instantiated = match drive(
+            &arena,
+            &handles.deadline,
+            10_000,
+            &handles.meter,
+            std::pin::pin!(arena.linker().instantiate_async(&mut store, &component)),
+            false,
+            &|| false,
+        ) {
+            Driven::Ready(result) => result,
+            _ => panic!("instantiation did not finish"),
+        };
+        instantiated.unwrap_or_else(|err| panic!("bot {bot} of {max_bots}: {err:?}"));
+        live.push(store);
     }
 }

@@ -116,23 +116,58 @@ fn a_cache_hit_still_refuses_a_memory_that_can_never_fit() {
     assert_eq!((cache.misses(), cache.hits()), (2, 1), "refused from the cache entry, not compiled again");
 }
 
-/// Tournaments allocate instances from a pool whose slots hold at most 4 memories per bot
-/// (`ArenaOptions::for_tournament`). A bot with more is refused when it loads, naming the limit
-/// (violated), not retried match after match; the same file loads in an on-demand arena, as
-/// `arena match` uses (obeyed), and so does a bot with 4.
+/// One set of per-bot limits whatever the allocator (`arena_host::limits`): a bot over them is
+/// refused when it loads, with the pool's own message, both in a tournament's pooling arena and
+/// in the on-demand arena `arena match` and `replay verify` use (violated); a bot at them loads
+/// in both (obeyed). A bot over the pool's limits used to load and play in `arena match` and be
+/// refused (or retried forever) in a tournament, so its replays did not verify there.
 #[test]
-fn a_bot_over_the_pools_per_bot_limits_is_refused_at_load_in_a_tournament() {
-    let memories = |count: usize| {
-        let modules: String = (0..count).map(|_| "(core module (memory 1))".to_owned()).collect();
-        let instances: String = (0..count).map(|index| format!("(core instance (instantiate {index}))")).collect();
-        wat::parse_str(format!("(component {modules} {instances})")).unwrap()
+fn a_bot_over_the_per_bot_limits_is_refused_at_load_whatever_the_allocator() {
+    use arena_host::limits::{MAX_CORE_INSTANCES, MAX_MEMORIES, MAX_TABLE_ELEMENTS, MAX_TABLES};
+    // `count` core instances of a module defining `memories` memories and `tables` tables of
+    // `elements` elements each.
+    let component = |count: usize, memories: usize, tables: usize, elements: usize| {
+        let module = format!(
+            "(core module $m {} {})",
+            "(memory 1)".repeat(memories),
+            format!("(table {elements} funcref)").repeat(tables)
+        );
+        let instances = "(core instance (instantiate $m))".repeat(count);
+        wat::parse_str(format!("(component {module} {instances})")).unwrap()
     };
+    let cases = [
+        (
+            "instances",
+            component(MAX_CORE_INSTANCES, 0, 0, 0),
+            component(MAX_CORE_INSTANCES + 1, 0, 0, 0),
+            "core module instances",
+        ),
+        ("memories", component(MAX_MEMORIES, 1, 0, 0), component(MAX_MEMORIES + 1, 1, 0, 0), "memories"),
+        ("memories in a module", component(1, MAX_MEMORIES, 0, 0), component(1, MAX_MEMORIES + 1, 0, 0), "memor"),
+        ("tables", component(MAX_TABLES, 0, 1, 1), component(MAX_TABLES + 1, 0, 1, 1), "tables"),
+        ("tables in a module", component(1, 0, MAX_TABLES, 1), component(1, 0, MAX_TABLES + 1, 1), "table"),
+        ("table elements", component(1, 0, 1, MAX_TABLE_ELEMENTS), component(1, 0, 1, MAX_TABLE_ELEMENTS + 1), "table"),
+    ];
     let pooled = Arena::with_options(arena_host::engine::ArenaOptions::for_tournament(1, 2, 64)).unwrap();
-    let err = compile(&pooled, Path::new("five.wasm"), &memories(5), AzulBinding::EXPORT).err().unwrap();
-    assert!(matches!(err, LoadError::Invalid { .. }), "{err}");
-    assert!(err.to_string().contains("memories"), "{err}");
-    compile(&pooled, Path::new("four.wasm"), &memories(4), AzulBinding::EXPORT).unwrap();
-    compile(&Arena::new().unwrap(), Path::new("five.wasm"), &memories(5), AzulBinding::EXPORT).unwrap();
+    let on_demand = Arena::new().unwrap();
+    for (what, at_limit, over_limit, message) in &cases {
+        let mut refusals = Vec::new();
+        for (allocator, arena) in [("pooling", &pooled), ("on demand", &on_demand)] {
+            compile(arena, Path::new("at.wasm"), at_limit, AzulBinding::EXPORT)
+                .unwrap_or_else(|err| panic!("{what} at the limit, {allocator}: {err}"));
+            let err = match compile(arena, Path::new("over.wasm"), over_limit, AzulBinding::EXPORT) {
+                Err(err) => err,
+                Ok(_) => panic!("{what} over the limit loaded, {allocator}"),
+            };
+            assert!(
+                matches!(err, LoadError::Invalid { .. } | LoadError::InitialTable { .. }),
+                "{what}, {allocator}: {err}"
+            );
+            assert!(err.to_string().contains(message), "{what}, {allocator}: {err}");
+            refusals.push(err.to_string());
+        }
+        assert_eq!(refusals[0], refusals[1], "{what}: the same refusal whatever the allocator");
+    }
 }
 
 /// A core module whose start function never returns, instantiated by a component exporting
