@@ -125,10 +125,20 @@ pub fn compile(
     let Request { bytes, sha256, context, check } = request;
     let build = || {
         let facts = check().map_err(|refusal| wasmtime::Error::new(Refused(refusal)))?;
-        let component = match worker {
+        let compile_bytes = |bytes: &[u8]| match worker {
             Some(worker) => compile_in_worker(engine, options, worker, bytes),
             None => Component::new(engine, bytes),
-        }?;
+        };
+        // What runs is the bot with its stack use counted (`crate::stack`). Bytes the
+        // instrumentation cannot read are compiled as they are, so that an invalid file is
+        // refused with wasmtime's own message; one wasmtime would accept is refused here.
+        let component = match crate::stack::instrument(bytes) {
+            Ok(instrumented) => compile_bytes(&instrumented)?,
+            Err(err) => {
+                compile_bytes(bytes)?;
+                wasmtime::bail!("the stack instrumentation cannot read this component: {err}");
+            }
+        };
         if let Some(pool) = pool_check {
             // wasmtime checks a component against its engine's pool whenever one is built
             // from code or an artifact: the artifact, built into the checking engine.

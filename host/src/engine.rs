@@ -10,8 +10,14 @@
 use crate::limits::{MAX_CORE_INSTANCES, MAX_MEMORIES, MAX_TABLE_ELEMENTS, MAX_TABLES};
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 
-/// Wasm stack limit per bot (unbounded recursion traps with `StackOverflow`).
-pub const MAX_WASM_STACK: usize = 1 << 20;
+/// Native stack limit per bot: a backstop. Where a bot's recursion stops is decided by the stack
+/// height its code counts ([`crate::stack::STACK_LIMIT`] units, instrumented at load), which the
+/// native stack a bot's frames take at that height stays far below: Cranelift's frames take
+/// under 3 bytes a unit for plain recursion, and this limit allows over 20 (a unit stands for
+/// one value's slot; a 16-byte vector value spilled is one). It was the only limit and 1 MiB,
+/// and where it fired depended on the host's own frames: the same bot overflowed after a few
+/// hundred fuel more or less under a debug build than under a release build.
+pub const MAX_WASM_STACK: usize = 8 << 20;
 
 /// Native stack a bot's calls run on (each call on its own fiber). wasmtime sets the wasm stack
 /// limit again from wherever the host enters wasm, and on a fiber that includes re-entries
@@ -108,6 +114,9 @@ fn pool_config(max_bots: u32, max_memory_mib: u32) -> PoolingAllocationConfig {
     let per_bot = |limit: usize| max_bots.saturating_mul(u32::try_from(limit).unwrap_or(u32::MAX));
     let mut pool = PoolingAllocationConfig::default();
     pool.total_component_instances(max_bots)
+        // A bot's call runs on a fiber stack from the pool, and the host's fuel burner, called
+        // during a host call, on a second one.
+        .total_stacks(max_bots.saturating_mul(2))
         .total_core_instances(per_bot(MAX_CORE_INSTANCES + 1))
         .total_memories(per_bot(MAX_MEMORIES))
         .total_tables(per_bot(MAX_TABLES))
@@ -138,8 +147,7 @@ fn pool_config(max_bots: u32, max_memory_mib: u32) -> PoolingAllocationConfig {
 /// nothing and runs nothing; its pool reserves one bot's slots.
 pub fn pool_check_engine(max_memory_mib: u32) -> wasmtime::Result<Engine> {
     let mut config = engine_config(&ArenaOptions { allocator: Allocator::OnDemand, max_memory_mib });
-    let mut pool = pool_config(1, max_memory_mib);
-    pool.total_stacks(1);
+    let pool = pool_config(1, max_memory_mib);
     config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
     Engine::new(&config)
 }

@@ -44,7 +44,8 @@ pub enum Phase {
 pub enum TrapKind {
     /// Instantiation or `init` spent more than one turn budget.
     StartupFuelExhausted,
-    /// Wasm stack exhausted (unbounded recursion).
+    /// Wasm stack exhausted (unbounded recursion): the bot's counted stack passed its limit
+    /// ([`crate::stack`]), or, as a backstop, wasmtime's native limit.
     StackOverflow,
     /// Out-of-bounds linear memory access.
     MemoryOutOfBounds,
@@ -204,6 +205,9 @@ pub fn classify(err: &wasmtime::Error) -> TrapKind {
     if let Some(wasmtime::component::ResourceTableError::Full) = err.downcast_ref() {
         let limit = u32::try_from(crate::store::MAX_HOST_RESOURCES).unwrap_or(u32::MAX);
         return TrapKind::HostResources { limit };
+    }
+    if crate::stack::is_stack_exhausted(err) {
+        return TrapKind::StackOverflow;
     }
     match err.downcast_ref::<Trap>() {
         Some(Trap::StackOverflow) => TrapKind::StackOverflow,

@@ -20,7 +20,8 @@
 //!   ([`bindings::common`]: the `arena:common` types every game shares).
 //! - [`protocol`]: line-protocol bots (WASI commands speaking a game's original text protocol).
 //! - [`play`]: the match loop; [`record`]: what a match leaves (the replay record, the result);
-//!   [`replay`]: the replay file and its verification.
+//!   [`replay`]: the replay file and its verification; [`regular_file`]: opening a path a
+//!   replay names only if it is a regular file, never blocking on a named pipe.
 //! - [`profiler`]: where one seat's fuel went (`arena profile`), sampled deterministically by
 //!   fuel.
 //! - [`registry`]: every game by name, for front ends; [`tournament`]: whole competitions (plan,
@@ -49,10 +50,12 @@ pub mod profiler;
 pub mod protocol;
 pub mod record;
 pub mod registry;
+pub mod regular_file;
 pub mod replay;
 pub mod runtime;
 pub mod seat;
 pub mod shape;
+pub mod stack;
 pub mod store;
 pub mod tournament;
 mod typecheck;

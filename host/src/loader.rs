@@ -41,11 +41,14 @@ pub enum LoadError {
         /// Why.
         source: std::io::Error,
     },
-    /// The path names something other than a regular file (a FIFO, a device, a folder).
-    #[error("{path}: not a regular file")]
+    /// The path names something other than a regular file (a FIFO, a device, a folder): not
+    /// opened, or opened without blocking.
+    #[error("{path}: is {kind}, not a regular file")]
     NotAFile {
         /// The path.
         path: PathBuf,
+        /// What it is: "a named pipe (FIFO)", "a directory", ...
+        kind: &'static str,
     },
     /// The file is larger than [`MAX_BOT_FILE`].
     #[error("{path}: {size} bytes is larger than the {MAX_BOT_FILE}-byte limit for a bot")]
@@ -277,22 +280,14 @@ pub fn read_bot_file(path: &Path) -> Result<Vec<u8>, LoadError> {
     read_open_bot_file(path, &mut file, metadata.len())
 }
 
-/// Opens a bot file, refusing one that is not a regular file (a FIFO, a device, a folder) or
-/// whose size is over [`MAX_BOT_FILE`]. The file is opened without blocking (a path may name a
-/// FIFO no one writes to: a plain open would wait forever) and checked on the opened handle.
+/// Opens a bot file, refusing one that is not a regular file (a FIFO, a device, a folder: a
+/// path may name a FIFO no one writes to, where a plain open would wait forever; see
+/// [`crate::regular_file`]) or whose size is over [`MAX_BOT_FILE`].
 fn open_bot_file(path: &Path) -> Result<(std::fs::File, std::fs::Metadata), LoadError> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let read_error = |source| LoadError::Read { path: path.to_owned(), source };
-    let nonblocking = rustix::fs::OFlags::NONBLOCK.bits();
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(i32::try_from(nonblocking).unwrap_or(0))
-        .open(path)
-        .map_err(read_error)?;
-    let metadata = file.metadata().map_err(read_error)?;
-    if !metadata.is_file() {
-        return Err(LoadError::NotAFile { path: path.to_owned() });
-    }
+    let (file, metadata) = crate::regular_file::open(path).map_err(|err| match err {
+        crate::regular_file::OpenError::Io { path, source } => LoadError::Read { path, source },
+        crate::regular_file::OpenError::NotRegular { path, kind } => LoadError::NotAFile { path, kind },
+    })?;
     if metadata.len() > MAX_BOT_FILE {
         return Err(LoadError::TooLarge { path: path.to_owned(), size: metadata.len() });
     }
@@ -355,8 +350,10 @@ fn shape_context() -> Vec<u8> {
         module_code_bytes,
     } = ShapeLimits::DEFAULT;
     // "2": entries are stored only once they fit the pool's per-bot limits, whatever the
-    // allocator (`compile::compile`'s pool check); those limits are part of the key.
+    // allocator (`compile::compile`'s pool check); those limits are part of the key, and so is
+    // the stack instrumentation the compiled code carries (`crate::stack`).
     let mut context = b"shape scan 2".to_vec();
+    context.extend_from_slice(crate::stack::VERSION);
     for limit in [
         function_bytes,
         function_locals,
@@ -368,6 +365,8 @@ fn shape_context() -> Vec<u8> {
         MAX_MEMORIES as u64,
         MAX_TABLES as u64,
         MAX_TABLE_ELEMENTS as u64,
+        u64::from(crate::stack::STACK_LIMIT),
+        u64::from(crate::stack::FRAME_UNITS),
     ] {
         context.extend_from_slice(&limit.to_le_bytes());
     }

@@ -34,6 +34,8 @@ pub struct GameInfo {
     pub min_players: usize,
     /// Most bots.
     pub max_players: usize,
+    /// Most turns a match lasts ([`Game::MAX_TURNS`]).
+    pub max_turns: u32,
     /// `--option` keys.
     pub options: Vec<OptionDoc>,
     /// The kinds of bot file it accepts.
@@ -245,6 +247,7 @@ fn info_of<G: Game>(bot_kinds: Vec<String>) -> GameInfo {
         name: G::NAME,
         min_players: G::MIN_PLAYERS,
         max_players: G::MAX_PLAYERS,
+        max_turns: G::MAX_TURNS,
         options: G::option_docs(),
         bot_kinds,
     }
@@ -437,6 +440,13 @@ pub fn games() -> Vec<&'static dyn GameEntry> {
 /// The game called `name`.
 pub fn find_game(name: &str) -> Option<&'static dyn GameEntry> {
     games().into_iter().find(|game| game.info().name == name)
+}
+
+/// What a replay's header scan needs to know of the game called `name`, if the arena plays it
+/// (the [`crate::replay::KnownGames`] the CLI hands to `replay_game` and `replay_bots`).
+pub fn replay_limits(name: &str) -> Option<crate::replay::GameLimits> {
+    let info = find_game(name)?.info();
+    Some(crate::replay::GameLimits { name: info.name, max_turns: info.max_turns, max_players: info.max_players })
 }
 
 /// Every game's name.

@@ -255,6 +255,10 @@ impl Game for Azul {
     const NAME: &'static str = "azul";
     const MIN_PLAYERS: usize = 2;
     const MAX_PLAYERS: usize = 2;
+    /// Every move takes at least one tile off the table, and a restock puts at most
+    /// [`FACTORIES`] x [`TILES_PER_FACTORY`] tiles on it: at most 20 moves a round, for at most
+    /// [`ROUND_CAP`] rounds.
+    const MAX_TURNS: u32 = ROUND_CAP * FACTORIES as u32 * TILES_PER_FACTORY as u32;
 
     fn new(_config: &AzulConfig, players: usize, seed: u64) -> Result<Self, SetupError> {
         if players != 2 {

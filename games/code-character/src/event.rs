@@ -19,10 +19,14 @@ pub enum Event {
         /// The command and why.
         rejection: Rejection,
     },
-    /// A bot walking to a blast or transform target (or waiting to transform) was also given a
-    /// `move`, which it keeps and never carries out: the original's NO_MULTIPLE_BOT_TASK,
-    /// reported every turn until the bot is gone. Both players' views show the kept move too
-    /// ([`crate::BotView::extra_move`]).
+    /// The original's NO_MULTIPLE_BOT_TASK: a bot holding two targets got no command in its
+    /// seat's answer this turn. It holds two when it was given a `move` (kept, never carried
+    /// out) while walking to a blast or transform target, or when, waiting in TRANSFORM, it
+    /// was given a blast or transform order and then a `move` (both stored, neither carried
+    /// out; they stay for the one turn the bot remains visible once it is a tower or dead).
+    /// Reported while the seat's answer is read, after its rejections; a seat without an answer
+    /// reports nothing. Both players' views show the targets ([`crate::BotView::intent`] and
+    /// [`crate::BotView::extra_move`]).
     MultipleTasks {
         /// Its owner.
         seat: u8,

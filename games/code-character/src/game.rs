@@ -174,6 +174,7 @@ impl CodeCharacter {
             state: BotState::Idle,
             intent: Intent::None,
             extra_move: None,
+            held: None,
         });
         id
     }
@@ -229,7 +230,9 @@ impl CodeCharacter {
             hp: bot.hp,
             position: view_pos(observer, owner, bot.pos),
             state: bot.state.status(),
-            intent: bot.intent.map_target(|p| view_pos(observer, owner, p)),
+            // An order stored in TRANSFORM shows as the intent, as the original's view shows
+            // the targets the bot holds.
+            intent: bot.held.unwrap_or(bot.intent).map_target(|p| view_pos(observer, owner, p)),
             extra_move: bot.extra_move.map(|p| view_pos(observer, owner, p)),
         }
     }
@@ -272,6 +275,8 @@ impl Game for CodeCharacter {
     const NAME: &'static str = "code-character";
     const MIN_PLAYERS: usize = 2;
     const MAX_PLAYERS: usize = 2;
+    /// One turn a step, at most [`CodeCharacterConfig::MAX_TURNS`] of them.
+    const MAX_TURNS: u32 = CodeCharacterConfig::MAX_TURNS;
 
     fn option_docs() -> Vec<OptionDoc> {
         vec![
@@ -467,6 +472,10 @@ impl Game for CodeCharacter {
                 }
                 if (bot.hp == 0) != (bot.state == BotState::Dead) {
                     return Err(format!("bot {} has {} hp in state {:?}", bot.id, bot.hp, bot.state));
+                }
+                // Orders are stored only in TRANSFORM (and kept, beside a move, once dead).
+                if bot.held.is_some() && !matches!(bot.state, BotState::Transform | BotState::Dead) {
+                    return Err(format!("bot {} holds an order in state {:?}", bot.id, bot.state));
                 }
                 let p = bot.pos;
                 let on_map = |v: f64| (0.0..=MAP_SIZE as f64).contains(&v);

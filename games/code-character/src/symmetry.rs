@@ -55,9 +55,9 @@ fn permute_event(event: &Event, perm: &[Seat]) -> Event {
 /// Where an event comes in a step (code-character.md "One turn"): its phase, then its seat.
 fn order_key(event: &Event) -> (u8, u8) {
     match event {
-        Event::Rejected { seat, .. } => (0, *seat),
-        // Reported as each bot's state machine runs, so in the same phase as bot blasts.
-        Event::MultipleTasks { seat, .. } | Event::BotBlasted { seat, .. } => (1, *seat),
+        // Both come from reading a seat's answer: its rejections, then its reports.
+        Event::Rejected { seat, .. } | Event::MultipleTasks { seat, .. } => (0, *seat),
+        Event::BotBlasted { seat, .. } => (1, *seat),
         Event::TowerBlasted { seat, .. } => (2, *seat),
         Event::Died { seat, tower: false, .. } => (3, *seat),
         Event::Died { seat, tower: true, .. } => (4, *seat),

@@ -5,9 +5,10 @@
 //! spec's "IDLE picks the next intent in the order move, blast-at, transform-at, blast,
 //! transform" collapses to one choice because a command replaces every earlier intent, with the
 //! original's exceptions for busy bots (code-character.md "Orders to busy bots",
-//! [`give_order`]): a `move(p)` to a bot walking to a blast or transform target is kept aside
-//! and never carried out (the bot reports NO_MULTIPLE_BOT_TASK every turn from then on), and a
-//! bot in TRANSFORM ignores every order.
+//! [`give_order`]): a `move(p)` to a bot walking to a blast or transform target, or waiting in
+//! TRANSFORM, is kept aside and never carried out, and a bot in TRANSFORM stores a blast or
+//! transform order without acting on it. A bot that so holds two targets is the original's
+//! NO_MULTIPLE_BOT_TASK ([`Bot::holds_two_targets`]).
 
 use crate::command::Order;
 use crate::geometry::{Tile, Vec2};
@@ -118,32 +119,73 @@ pub(crate) struct Bot {
     pub(crate) pos: Vec2,
     pub(crate) state: BotState,
     pub(crate) intent: Intent,
-    /// A `move(p)` given while it walked to a blast or transform target: kept beside the
-    /// intent, never carried out; while it is set the bot reports NO_MULTIPLE_BOT_TASK.
+    /// A `move(p)` given while it walked to a blast or transform target or waited in
+    /// TRANSFORM: kept beside the intent, never carried out (the original's `destination`,
+    /// which those states never look at).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) extra_move: Option<Vec2>,
+    /// A blast or transform order given while it waited in TRANSFORM: stored, never carried out
+    /// (the original sets the bot's blast or transform target, which its TRANSFORM state never
+    /// looks at). Only a bot in TRANSFORM, or one that left it holding two targets (see
+    /// [`Bot::drop_orders`]), has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) held: Option<Intent>,
 }
 
-/// Sets `bot`'s intent for an accepted `order` (code-character.md "Units and commands"): a new
+impl Bot {
+    /// Whether the bot holds two targets, which the original reports as NO_MULTIPLE_BOT_TASK on
+    /// every turn its player gives it no command (code-character.md "Orders to busy bots"): a
+    /// kept move beside the target it walks to, or beside an order stored in TRANSFORM (also
+    /// once the bot is dead or a tower, see [`Bot::drop_orders`]).
+    pub(crate) fn holds_two_targets(&self) -> bool {
+        self.extra_move.is_some()
+            && (self.held.is_some() || matches!(self.state, BotState::MoveToBlast | BotState::MoveToTransform))
+    }
+
+    /// The bot died or became a tower: it shows no intent **\[ours\]** and drops its kept move,
+    /// except a kept move beside an order stored in TRANSFORM: both stay, for the one turn the
+    /// dead bot remains visible, so it is reported once more. In the original, leaving a
+    /// walking state clears the target walked to (one target is left, nothing to report),
+    /// while leaving TRANSFORM clears nothing.
+    pub(crate) fn drop_orders(&mut self) {
+        self.intent = Intent::None;
+        if self.held.is_none() || self.extra_move.is_none() {
+            self.held = None;
+            self.extra_move = None;
+        }
+    }
+}
+
+/// Sets `bot`'s intent for an accepted `order` (code-character.md "Orders to busy bots"): a new
 /// order replaces the intent, except that
-/// - `move(p)` to a bot in MOVE_TO_BLAST or MOVE_TO_TRANSFORM leaves the intent as it is (the bot
-///   walks on to its target and acts there) and is kept as its extra move;
-/// - a bot in TRANSFORM ignores every order until it becomes a tower or dies.
+/// - `move(p)` to a bot in MOVE_TO_BLAST, MOVE_TO_TRANSFORM or TRANSFORM leaves the intent as it
+///   is (the bot walks on to its target and acts there, or waits on) and is kept as its extra
+///   move;
+/// - a bot in TRANSFORM stores any other order and acts on none until it becomes a tower or
+///   dies.
 ///
-/// `blast()`, `blast(p)`, `transform()` and `transform(p)` to a walking blaster or transformer
-/// replace its target (a kept extra move stays **\[ours\]**: only the bot's death clears it).
+/// As in the original, where a blast or transform target clears the move target: `blast()`,
+/// `blast(p)`, `transform()` and `transform(p)` drop a kept extra move, whether they replace a
+/// walking bot's target or are stored by a bot in TRANSFORM.
 pub(crate) fn give_order(bot: &mut Bot, order: Order) {
+    let intent = match order {
+        Order::Move(p) => Intent::Move(p),
+        Order::Blast => Intent::Blast,
+        Order::BlastAt(p) => Intent::BlastAt(p),
+        Order::Transform => Intent::Transform,
+        Order::TransformAt(p) => Intent::TransformAt(p),
+    };
     match (bot.state, order) {
-        (BotState::Transform, _) => {}
-        (BotState::MoveToBlast | BotState::MoveToTransform, Order::Move(p)) => bot.extra_move = Some(p),
-        (_, order) => {
-            bot.intent = match order {
-                Order::Move(p) => Intent::Move(p),
-                Order::Blast => Intent::Blast,
-                Order::BlastAt(p) => Intent::BlastAt(p),
-                Order::Transform => Intent::Transform,
-                Order::TransformAt(p) => Intent::TransformAt(p),
-            }
+        (BotState::MoveToBlast | BotState::MoveToTransform | BotState::Transform, Order::Move(p)) => {
+            bot.extra_move = Some(p);
+        }
+        (BotState::Transform, _) => {
+            bot.held = Some(intent);
+            bot.extra_move = None;
+        }
+        (_, _) => {
+            bot.intent = intent;
+            bot.extra_move = None;
         }
     }
 }
@@ -259,7 +301,7 @@ mod tests {
     use super::*;
 
     fn bot(intent: Intent, state: BotState) -> Bot {
-        Bot { id: 1, hp: 200, pos: Vec2::new(1.5, 1.5), state, intent, extra_move: None }
+        Bot { id: 1, hp: 200, pos: Vec2::new(1.5, 1.5), state, intent, extra_move: None, held: None }
     }
 
     /// One unit per turn straight toward the target.

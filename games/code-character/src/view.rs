@@ -42,12 +42,15 @@ pub struct BotView {
     pub position: Vec2,
     /// Its state (MOVE_TO_BLAST shows as BLAST, MOVE_TO_TRANSFORM as TRANSFORM).
     pub state: BotStatus,
-    /// Its current intent (the enemy's too, as the original showed them).
+    /// Its current intent (the enemy's too, as the original showed them); for a bot in
+    /// TRANSFORM given a blast or transform order, that stored order (never carried out).
     pub intent: Intent,
-    /// The `move(p)` target kept aside while it walks to a blast or transform target, in the
-    /// observer's frame like [`BotView::intent`]'s target (the enemy's too). A bot with an extra
-    /// move is the original's NO_MULTIPLE_BOT_TASK, reported every turn; it never walks there
-    /// (code-character.md "Orders to busy bots").
+    /// The `move(p)` target kept aside while it walks to a blast or transform target or waits
+    /// in TRANSFORM, in the observer's frame like [`BotView::intent`]'s target (the enemy's
+    /// too); it never walks there. Beside a blast or transform target (a walking blaster or
+    /// transformer, or an order stored in TRANSFORM) it is the original's two tasks:
+    /// NO_MULTIPLE_BOT_TASK on every turn the bot gets no command (code-character.md "Orders to
+    /// busy bots").
     pub extra_move: Option<Vec2>,
 }
 

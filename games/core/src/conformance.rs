@@ -4,7 +4,8 @@
 //! clone independence, serialisation round trips, `to_act`/`is_over` agreement, that the
 //! fallback is valid, that refused joint actions change nothing (wrong seats, and actions the game
 //! refuses: near misses of valid ones), that a missing action is the fallback, the game's own
-//! invariants, and that every game ends with ranks consistent with the outcome.
+//! invariants, and that every game ends, within [`Game::MAX_TURNS`] steps, with ranks consistent
+//! with the outcome.
 //!
 //! Games that declare themselves symmetric ([`crate::SeatSymmetric`]) also get
 //! [`check_symmetry`]: every match, replayed with two seats swapped, is the exact image of the
@@ -100,6 +101,7 @@ fn playout<G: Game>(plan: &Plan<G>, players: usize, seed: u64) -> Vec<u64> {
             break;
         }
         assert!(steps < plan.max_steps, "{ctx}: no end after {} steps", plan.max_steps);
+        assert!(steps < G::MAX_TURNS as usize, "{ctx}: not over after MAX_TURNS = {} steps", G::MAX_TURNS);
         let to_act = game.to_act();
         check_refusals(&mut game, &to_act, &ctx);
         // Every few steps (they clone and step the game several times): refused actions change

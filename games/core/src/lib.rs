@@ -105,6 +105,11 @@ pub trait Game: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'st
     const MIN_PLAYERS: usize;
     /// Most seats the game supports.
     const MAX_PLAYERS: usize;
+    /// The most turns (steps) a match that [`Game::new`] sets up can last, whatever its config
+    /// and player count: such a game is over after at most this many steps. The host refuses a
+    /// replay that records more turns before it holds them in memory (a small compressed file
+    /// must not stand for millions of turns), and the conformance kit fails a playout past it.
+    const MAX_TURNS: u32;
 
     /// The options `--option key=value` accepts, for `arena games`.
     fn option_docs() -> Vec<OptionDoc> {

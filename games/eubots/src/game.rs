@@ -142,6 +142,8 @@ impl Game for Eubots {
     const NAME: &'static str = "eubots";
     const MIN_PLAYERS: usize = MIN_PLAYERS;
     const MAX_PLAYERS: usize = MAX_PLAYERS;
+    /// The match ends at [`TURN_CAP`] turns at the latest ([`rules::match_end`]).
+    const MAX_TURNS: u32 = TURN_CAP;
 
     fn option_docs() -> Vec<OptionDoc> {
         vec![

@@ -20,12 +20,17 @@ pub struct PaintConfig {
     pub board: BoardName,
     /// Where players start **\[ours\]**.
     pub placement: Placement,
-    /// Turns in the game; `None` (`null`) takes the template's **\[ours\]**. Must be at least 1.
+    /// Turns in the game; `None` (`null`) takes the template's **\[ours\]**. Must be within
+    /// 1..=[`MAX_TURNS`].
     pub turns: Option<u32>,
     /// Obstacle squares (paint.md "Obstacles" **\[ours\]**; none by default, as in the original
     /// engine). Each must be on the board and not a start or pre-painted square.
     pub obstacles: Vec<Pos>,
 }
+
+/// Most turns a game may be set up with **\[ours\]**: a thousand times a template's, and a bound
+/// on how long a match (and its replay) can be ([`Game::MAX_TURNS`]).
+pub const MAX_TURNS: u32 = 100_000;
 
 /// Why [`Paint::from_parts`] refused a state.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -221,6 +226,8 @@ impl Game for Paint {
     const MIN_PLAYERS: usize = 2;
     /// **\[ours\]** [`crate::MAX_SEATS`]: the symmetric placement seats at most eight.
     const MAX_PLAYERS: usize = MAX_SEATS;
+    /// One turn a step, at most [`MAX_TURNS`] of them.
+    const MAX_TURNS: u32 = MAX_TURNS;
 
     fn option_docs() -> Vec<OptionDoc> {
         vec![
@@ -238,7 +245,7 @@ impl Game for Paint {
             },
             OptionDoc {
                 name: "turns",
-                help: "turns in the game (at least 1); null takes the template's",
+                help: "turns in the game (1 to 100000); null takes the template's",
                 default: "null".to_string(),
             },
             OptionDoc {
@@ -261,8 +268,8 @@ impl Game for Paint {
         }
         let bad = |reason: String| SetupError::Config { game: Self::NAME, reason };
         let turns = config.turns.unwrap_or(config.board.template().turns);
-        if turns == 0 {
-            return Err(bad("turns must be at least 1".to_string()));
+        if !(1..=MAX_TURNS).contains(&turns) {
+            return Err(bad(format!("turns must be within 1..={MAX_TURNS}")));
         }
         let placement = Self::placement(config, players)?;
         let template = config.board.template();

@@ -27,7 +27,7 @@ pub mod wit_glue;
 pub use action::{Action, ActionKind, Invalid};
 pub use board::Board;
 pub use event::{Event, ShotStop, WalkDrop};
-pub use game::{Paint, PaintConfig, StateError};
+pub use game::{MAX_TURNS, Paint, PaintConfig, StateError};
 pub use grid::{DIRECTIONS, Direction, Pos};
 pub use template::{BOARD_NAMES, BoardName, MAX_SEATS, Placement, Template, symmetric_starts};
 pub use view::View;

@@ -17,7 +17,7 @@
 //!   the counts of mined points and of enemy kills, and the score is derived from them.
 
 use crate::board::by_seat;
-use crate::config::SuitebotConfig;
+use crate::config::{MAX_ROUNDS, SuitebotConfig};
 use crate::event::Event;
 use crate::rules::{self, BOMB_COUNTDOWN, FIELD_POINTS, KILL_POINTS, MAX_PLAYERS, MIN_PLAYERS, Torus};
 use crate::{Action, Bomb, Invalid, PlayerView, Pos, View};
@@ -180,6 +180,8 @@ impl Game for Suitebot {
     const NAME: &'static str = "suitebot";
     const MIN_PLAYERS: usize = MIN_PLAYERS;
     const MAX_PLAYERS: usize = MAX_PLAYERS;
+    /// One round a step, at most [`MAX_ROUNDS`] of them.
+    const MAX_TURNS: u32 = MAX_ROUNDS;
 
     fn option_docs() -> Vec<OptionDoc> {
         SuitebotConfig::option_docs()

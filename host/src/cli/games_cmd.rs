@@ -1,4 +1,4 @@
-//! `arena games`: every game, its player counts, options and accepted bot kinds.
+//! `arena games`: every game, its player counts, most turns, options and accepted bot kinds.
 
 use arena_host::registry::{games, player_count};
 use std::process::ExitCode;
@@ -15,7 +15,8 @@ pub fn run(json: bool) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     for info in infos {
-        outln!("{}  ({} players)", info.name, player_count(info.min_players, info.max_players));
+        let players = player_count(info.min_players, info.max_players);
+        outln!("{}  ({players} players, at most {} turns)", info.name, info.max_turns);
         for kind in &info.bot_kinds {
             outln!("  bots: {kind}");
         }

@@ -73,7 +73,7 @@ pub struct WorkerArgs {
 
 pub fn run_enqueue(args: EnqueueArgs) -> anyhow::Result<ExitCode> {
     let text = std::fs::read_to_string(&args.plan).with_context(|| format!("cannot read {}", args.plan.display()))?;
-    let plan = Plan::from_jsonl(&text)?;
+    let plan = Plan::from_jsonl(&text).with_context(|| args.plan.display().to_string())?;
     let queue = Queue::connect(&args.nats)?;
     let ack_wait = Duration::from_secs(args.ack_wait.max(1));
     let report = enqueue(&queue, &plan, args.batch, ack_wait, args.bots_dir.as_deref())?;

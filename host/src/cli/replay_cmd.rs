@@ -16,7 +16,9 @@ Examples:
 Prints `identical`, or the first turn that differs and exits with status 1. Each seat's bot is
 --bot's file if given, else the first with the recorded sha256 of: the recorded path, that path
 from the replay's folder, the recorded file name in each --bot-dir, any .wasm file in a --bot-dir.
-A replay recorded with another wasmtime version or fuel cost settings is refused (status 2).
+A replay recorded with another wasmtime version or fuel cost settings is refused (status 2), as is
+one recording more turns than its game can last (`arena games`) or naming a path that is not a
+regular file (a named pipe is refused, not waited on).
 Compiled bots are cached (`arena cache --help`); --no-cache compiles every bot afresh.";
 
 /// `arena replay ...`.
@@ -46,9 +48,9 @@ fn parse_bot_override(text: &str) -> Result<(usize, PathBuf), String> {
 
 pub fn run(command: ReplayCommand) -> anyhow::Result<ExitCode> {
     let ReplayCommand::Verify { file, bots, bot_dirs, cache } = command;
-    let name = replay_game(&file)?;
+    let name = replay_game(&file, arena_host::registry::replay_limits)?;
     let game = find_game(&name).with_context(|| format!("{}: unknown game {name:?}", file.display()))?;
-    let recorded = replay_bots(&file)?;
+    let recorded = replay_bots(&file, arena_host::registry::replay_limits)?;
     let replay_dir = file.parent().unwrap_or(Path::new("."));
     let seats = bots.iter().map(|(seat, _)| seat + 1).max().unwrap_or(0).max(recorded.len());
     let mut paths = vec![None; seats];

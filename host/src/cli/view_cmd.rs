@@ -15,7 +15,8 @@ Examples:
 
 The page is one self-contained HTML file: it needs no network and opens from disk. It re-plays the
 recorded actions on this arena's engine first; a replay its engine does not reproduce is refused.
-Compressed replays (`arena tournament run --replays DIR`) are read as they are.";
+Compressed replays (`arena tournament run --replays DIR`) are read as they are. A replay recording
+more turns than its game can last (`arena games`) is refused before its turns are read.";
 
 /// `arena view`.
 #[derive(Debug, Args)]
@@ -31,7 +32,7 @@ pub struct ViewArgs {
 }
 
 pub fn run(args: ViewArgs) -> anyhow::Result<ExitCode> {
-    let name = replay_game(&args.replay)?;
+    let name = replay_game(&args.replay, arena_host::registry::replay_limits)?;
     let game = find_game(&name).with_context(|| format!("{}: unknown game {name:?}", args.replay.display()))?;
     let page = game.view(&args.replay)?;
     let output = args.output.unwrap_or_else(|| default_output(&args.replay));

@@ -122,7 +122,8 @@ impl Merger {
             }
             Some(_) => self.report.duplicates += 1,
             None => {
-                // `seen` keeps each id to one copy (the database has no unique index).
+                // A copy is expected here (shards run twice, a NATS message delivered again), so
+                // it is compared and counted above; the store would refuse it.
                 self.out.insert_stored(&stored)?;
                 self.report.merged += 1;
                 self.seen.insert(stored.id.clone(), (stored, source.to_owned()));
@@ -140,5 +141,67 @@ impl Merger {
             }
         }
         self.report
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn result(id: &str, turns: i64) -> StoredMatch {
+        StoredMatch {
+            id: id.into(),
+            spec: "{}".into(),
+            played: true,
+            detail: None,
+            turns: Some(turns),
+            winner: Some(0),
+            result: Some("{}".into()),
+            replay_digest: Some("blake3:aa".into()),
+            seat_turns: Some("[1,1]".into()),
+        }
+    }
+
+    /// A new database path and a plan of matches `m1` and `m2`.
+    fn output(name: &str) -> (PathBuf, StoredPlan) {
+        let path = std::env::temp_dir().join(format!("arena-merge-{name}-{}.sqlite", std::process::id()));
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
+        let plan =
+            StoredPlan { digest: "d".into(), match_ids: vec!["m1".into(), "m2".into()], bots: Vec::new(), shard: None };
+        (path, plan)
+    }
+
+    /// Obeyed: a result found twice (a shard run twice, a NATS message delivered again) is
+    /// copied once and counted as a duplicate: planned and merged agree.
+    #[test]
+    fn a_result_found_twice_is_copied_once_and_counted() {
+        let (path, plan) = output("twice");
+        let mut merger = Merger::new(&path, plan).unwrap();
+        merger.add(result("m1", 5), "a").unwrap();
+        merger.add(result("m2", 6), "a").unwrap();
+        merger.add(result("m1", 5), "b").unwrap();
+        let report = merger.finish(None);
+        assert_eq!((report.planned, report.merged, report.duplicates), (2, 2, 1));
+        assert!(report.complete(), "{report:?}");
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.progress("d").unwrap(), (2, 2, 0));
+        assert_eq!(store.stored_matches().unwrap().len(), 2);
+    }
+
+    /// Violated: a second result for one id that says another thing is a determinism failure,
+    /// named, and not copied.
+    #[test]
+    fn a_result_that_differs_is_a_mismatch_and_not_copied() {
+        let (path, plan) = output("differs");
+        let mut merger = Merger::new(&path, plan).unwrap();
+        merger.add(result("m1", 5), "a").unwrap();
+        merger.add(result("m1", 7), "b").unwrap();
+        let report = merger.finish(None);
+        assert_eq!(report.mismatches, [("m1".to_owned(), "a".to_owned(), "b".to_owned())]);
+        assert_eq!(report.merged, 1);
+        assert_eq!(Store::open(&path).unwrap().stored_matches().unwrap(), [result("m1", 5)]);
     }
 }

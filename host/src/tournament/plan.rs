@@ -13,6 +13,7 @@ use super::spec::{Format, Resolved};
 use crate::budget::{Budget, WASMTIME_VERSION};
 use crate::loader::{bot_file_sha256_hex, sha256};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// A bot of the tournament.
@@ -88,6 +89,16 @@ pub enum PlanError {
     /// line whose id or bots do not match its spec, an empty plan, mixed games.
     #[error("{0}")]
     Invalid(String),
+    /// A match is planned twice: it would be played and counted twice ("2 planned, 3 played").
+    #[error("plan line {line}: match {id} is already planned on line {first}: a plan names each match once")]
+    Duplicate {
+        /// The match id.
+        id: String,
+        /// The line (1-based; for a plan in memory, its position in plan order) planning it again.
+        line: usize,
+        /// The line that planned it first.
+        first: usize,
+    },
 }
 
 /// Plans the tournament `spec` describes. A swiss tournament is paired round by round from its
@@ -210,13 +221,20 @@ impl Plan {
         lines
     }
 
-    /// Reads a plan file, checking every id against its spec and every bot file against the
-    /// sha256 the plan names (a plan is run where its bots may have been replaced).
+    /// Reads a plan file, checking every id against its spec, that no id is planned twice, and
+    /// every bot file against the sha256 the plan names (a plan is run where its bots may have
+    /// been replaced).
     pub fn from_jsonl(text: &str) -> Result<Plan, PlanError> {
         let mut plan = Plan { bots: Vec::new(), matches: Vec::new(), digest: None };
+        // Each id's line, to name both lines of a duplicate.
+        let mut lines: HashMap<String, usize> = HashMap::new();
         for (number, line) in text.lines().enumerate().filter(|(_, line)| !line.trim().is_empty()) {
             let at = |what: String| PlanError::Invalid(format!("plan line {}: {what}", number + 1));
             let line = PlanLine::parse(line).map_err(at)?;
+            if let Some(&first) = lines.get(&line.id) {
+                return Err(PlanError::Duplicate { id: line.id, line: number + 1, first });
+            }
+            lines.insert(line.id.clone(), number + 1);
             let mut seating = Vec::with_capacity(line.bots.len());
             for bot in line.bots {
                 let index = match plan.bots.iter().position(|known| known.sha256 == bot.sha256) {
@@ -236,6 +254,20 @@ impl Plan {
         }
         Ok(plan)
     }
+
+    /// Refuses a plan that names a match twice ([`PlanError::Duplicate`], lines counted in plan
+    /// order): [`Plan::from_jsonl`] refuses such a file, and a plan made in memory is checked
+    /// before it is run.
+    pub fn check_unique_ids(&self) -> Result<(), PlanError> {
+        let mut positions: HashMap<&str, usize> = HashMap::with_capacity(self.matches.len());
+        for (position, planned) in self.matches.iter().enumerate() {
+            if let Some(&first) = positions.get(planned.id.as_str()) {
+                return Err(PlanError::Duplicate { id: planned.id.clone(), line: position + 1, first });
+            }
+            positions.insert(&planned.id, position + 1);
+        }
+        Ok(())
+    }
 }
 
 /// Every `k`-element subset of `items`, each in `items` order, in lexicographic order.
@@ -253,9 +285,90 @@ fn combinations(items: &[usize], k: usize) -> Vec<Vec<usize>> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
-mod tests {
+#[allow(clippy::unwrap_used, clippy::panic)]
+pub(crate) mod tests {
     use super::*;
+
+    /// A plan of one match per seed between two bot files written into `dir` (any bytes: a plan
+    /// only hashes its bots).
+    pub(crate) fn two_bot_plan(dir: &Path, seeds: &[u64]) -> Plan {
+        std::fs::create_dir_all(dir).unwrap();
+        let bots: Vec<PlanBot> = ["a", "b"]
+            .iter()
+            .map(|name| {
+                let path = dir.join(format!("{name}.wasm"));
+                std::fs::write(&path, format!("bot {name}")).unwrap();
+                PlanBot { name: (*name).into(), sha256: bot_file_sha256_hex(&path).unwrap(), path }
+            })
+            .collect();
+        let matches = seeds
+            .iter()
+            .map(|&seed| {
+                let spec = MatchSpec {
+                    arena: env!("CARGO_PKG_VERSION").into(),
+                    wasmtime: WASMTIME_VERSION.into(),
+                    game: "azul".into(),
+                    options: vec![],
+                    budget: Budget::default(),
+                    seed,
+                    seats: bots.iter().map(|bot| bot.sha256.clone()).collect(),
+                };
+                PlannedMatch { id: spec.id(), spec, seating: vec![0, 1] }
+            })
+            .collect();
+        Plan { bots, matches, digest: None }
+    }
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("arena-plan-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    /// Obeyed: a plan file of distinct matches reads back as written.
+    #[test]
+    fn a_plan_file_of_distinct_matches_reads_back() {
+        let dir = scratch("distinct");
+        let plan = two_bot_plan(&dir, &[1, 2]);
+        let read = Plan::from_jsonl(&plan.to_jsonl()).unwrap();
+        assert_eq!(read.matches, plan.matches);
+        assert!(read.check_unique_ids().is_ok());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Violated: a plan file with one match's line twice (it was played and counted twice: "2
+    /// planned, 3 played") is refused, naming the match and both lines.
+    #[test]
+    fn a_plan_file_naming_a_match_twice_is_refused_with_both_lines() {
+        let dir = scratch("twice");
+        let plan = two_bot_plan(&dir, &[1, 2]);
+        let text = plan.to_jsonl();
+        let first = text.lines().next().unwrap();
+        let doubled = format!("{text}\n{first}\n");
+        let err = Plan::from_jsonl(&doubled).unwrap_err();
+        assert!(matches!(&err, PlanError::Duplicate { id, line: 4, first: 1 } if *id == plan.matches[0].id), "{err:?}");
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "plan line 4: match {} is already planned on line 1: a plan names each match once",
+                plan.matches[0].id
+            )
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Violated: a plan made in memory with a match twice is refused by the check a run makes.
+    #[test]
+    fn a_plan_in_memory_naming_a_match_twice_fails_the_check() {
+        let dir = scratch("memory");
+        let mut plan = two_bot_plan(&dir, &[1, 2]);
+        plan.matches.push(plan.matches[1].clone());
+        match plan.check_unique_ids() {
+            Err(PlanError::Duplicate { id, line: 3, first: 2 }) => assert_eq!(id, plan.matches[1].id),
+            other => panic!("expected a duplicate, got {other:?}"),
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn combinations_are_every_subset_once() {

@@ -162,6 +162,8 @@ pub fn run_plan(
             other.id, first.id
         ))));
     }
+    // A match planned twice would be played twice and counted twice against one plan row.
+    plan.check_unique_ids()?;
     let digest = plan.digest.clone().unwrap_or_else(|| spec_digest(plan));
     // Taken before reading what is finished, held until the last match is recorded.
     let _writer = super::lock::WriterLock::acquire(database)?;
@@ -346,5 +348,54 @@ impl Recorder {
         self.done += 1;
         progress(Progress { total, done: self.done, forfeits: self.forfeits });
         Ok(())
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use crate::tournament::plan::PlanError;
+    use crate::tournament::plan::tests::two_bot_plan;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("arena-run-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    const ONE_JOB: RunOptions = RunOptions { jobs: 1, replays: None };
+
+    /// Obeyed: each match of a plan is recorded once (here as not played: the plan's bot files
+    /// are not WebAssembly), and the database counts as many finished as planned.
+    #[test]
+    fn each_planned_match_is_recorded_once() {
+        let dir = scratch("once");
+        let plan = two_bot_plan(&dir, &[1, 2]);
+        let (arena, database) = (Arena::new().unwrap(), dir.join("t.sqlite"));
+        let report = run_plan(&arena, &plan, Shard::WHOLE, &database, &ONE_JOB, &|_| {}).unwrap();
+        assert_eq!((report.planned, report.played, report.not_played), (2, 0, 2));
+        assert_eq!(Store::open(&database).unwrap().progress(&report.spec_digest).unwrap(), (2, 0, 2));
+        let again = run_plan(&arena, &plan, Shard::WHOLE, &database, &ONE_JOB, &|_| {}).unwrap();
+        assert_eq!((again.already_done, again.not_played), (2, 0));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Violated: a plan naming a match twice is refused before anything is recorded (it was
+    /// played twice and counted twice: "2 planned, 3 played").
+    #[test]
+    fn a_plan_naming_a_match_twice_is_refused_before_any_match_is_played() {
+        let dir = scratch("twice");
+        let mut plan = two_bot_plan(&dir, &[1, 2]);
+        plan.matches.push(plan.matches[0].clone());
+        let (arena, database) = (Arena::new().unwrap(), dir.join("t.sqlite"));
+        match run_plan(&arena, &plan, Shard::WHOLE, &database, &ONE_JOB, &|_| {}) {
+            Err(TournamentError::Plan(PlanError::Duplicate { id, line: 3, first: 1 })) => {
+                assert_eq!(id, plan.matches[0].id);
+            }
+            other => panic!("expected a duplicate match, got {other:?}"),
+        }
+        assert!(!database.exists(), "nothing recorded");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

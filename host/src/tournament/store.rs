@@ -11,8 +11,8 @@
 use super::plan::{Plan, PlanBot, PlannedMatch};
 use crate::record::MatchResult;
 use rusqlite::{Connection, OptionalExtension, params};
-use std::collections::BTreeSet;
-use std::path::Path;
+use std::collections::{BTreeSet, HashSet};
+use std::path::{Path, PathBuf};
 
 /// The schema; `user_version` tells a database of this layout.
 const SCHEMA: &str = "
@@ -33,8 +33,10 @@ CREATE TABLE IF NOT EXISTS matches (
 /// of one table, appended, so a commit writes one page. Layout 2 also kept a `seats` table and
 /// a unique index of match ids: three pages per commit, 33 us of a 200 us match (measured by
 /// the `tournament` bench section). A seat's figures are now read from the match's `result`
-/// (they always were in it) and `seat_turns`; an id is recorded once because one run at a time
-/// writes a database ([`WriterLock`](super::lock::WriterLock)) and it plays only the ids the database does not have.
+/// (they always were in it) and `seat_turns`; an id is recorded once because one process at a
+/// time writes a database ([`WriterLock`](super::lock::WriterLock) for a run, a new file for a
+/// merge) and [`Store::insert_stored`] refuses an id the database has, from the ids it read
+/// once: a lookup in memory instead of an index page per commit.
 /// The match's digest is BLAKE3 of its record's bincode encoding (`blake3:<hex>`), which needs no
 /// replay JSON text: sha256 of the JSON text took 13.5 us of a 200 us Azul match, and writing the
 /// text another 50 us.
@@ -60,12 +62,26 @@ PRAGMA user_version = 3;
 COMMIT;
 ";
 
-/// A database error, with what was being done.
+/// Why the database could not do what was asked.
 #[derive(Debug, thiserror::Error)]
-#[error("{what}: {source}")]
-pub struct StoreError {
-    what: String,
-    source: rusqlite::Error,
+pub enum StoreError {
+    /// SQLite failed, with what was being done.
+    #[error("{what}: {source}")]
+    Sql {
+        /// What was being done.
+        what: String,
+        /// SQLite's error.
+        source: rusqlite::Error,
+    },
+    /// A second result for a match the database already has one for: a match is recorded
+    /// once, so that its plan's "planned" and "played" counts agree.
+    #[error("{path}: match {id} already has a result: a match is recorded once")]
+    DuplicateResult {
+        /// The database.
+        path: PathBuf,
+        /// The match id.
+        id: String,
+    },
 }
 
 trait Context<T> {
@@ -74,7 +90,7 @@ trait Context<T> {
 
 impl<T> Context<T> for Result<T, rusqlite::Error> {
     fn doing(self, what: &str) -> Result<T, StoreError> {
-        self.map_err(|source| StoreError { what: what.to_owned(), source })
+        self.map_err(|source| StoreError::Sql { what: what.to_owned(), source })
     }
 }
 
@@ -208,6 +224,12 @@ pub struct StoredPlan {
 /// An open results database.
 pub struct Store {
     connection: Connection,
+    /// The file, for messages.
+    path: PathBuf,
+    /// The ids that have a result, read on the first [`Store::insert_stored`] and kept up to
+    /// date by it: what refuses a second result for one id (see [`LAYOUT`] for why no unique
+    /// index does).
+    recorded: Option<HashSet<String>>,
 }
 
 impl Store {
@@ -227,7 +249,7 @@ impl Store {
                 .execute_batch(MIGRATE_2_TO_3)
                 .doing(&format!("updating {} to layout {LAYOUT}", path.display()))?,
             _ => {
-                return Err(StoreError {
+                return Err(StoreError::Sql {
                     what: format!("{} has layout {layout}, this arena reads {LAYOUT} (and updates 2)", path.display()),
                     source: rusqlite::Error::InvalidQuery,
                 });
@@ -235,7 +257,7 @@ impl Store {
         }
         connection.execute_batch(SCHEMA).doing("creating the tables")?;
         connection.pragma_update(None, "user_version", LAYOUT).doing("recording the layout")?;
-        Ok(Store { connection })
+        Ok(Store { connection, path: path.to_owned(), recorded: None })
     }
 
     /// Records the bots and the plan of a SPEC (digest `spec_digest`), in one transaction, and
@@ -282,9 +304,9 @@ impl Store {
         ids.collect::<Result<_, _>>().doing("reading finished matches")
     }
 
-    /// Records one finished match in one transaction (one appended row). The caller records an
-    /// id once: a run plays only the ids [`Store::finished_ids`] lacks, holding the
-    /// [`WriterLock`](super::lock::WriterLock).
+    /// Records one finished match in one transaction (one appended row); a second result for
+    /// one id is refused ([`StoreError::DuplicateResult`]). A run plays only the ids
+    /// [`Store::finished_ids`] lacks, holding the [`WriterLock`](super::lock::WriterLock).
     pub fn record_match(&mut self, planned: &PlannedMatch, outcome: Outcome<'_>) -> Result<(), StoreError> {
         self.insert_stored(&StoredMatch::new(planned, outcome))
     }
@@ -404,9 +426,17 @@ impl Store {
         matches.collect::<Result<_, _>>().doing("reading matches")
     }
 
-    /// Copies a stored match in (one transaction). The caller copies an id once (a merge
-    /// keeps track of the ids it copied).
+    /// Copies a stored match in (one transaction), refusing an id the database already has a
+    /// result for ([`StoreError::DuplicateResult`]): every path that records results (a run, a
+    /// merge, a NATS collect) goes through here, so none can count a match twice. A merge
+    /// compares a copy with the first before it gets here ([`super::merge::Merger`]).
     pub fn insert_stored(&mut self, stored: &StoredMatch) -> Result<(), StoreError> {
+        if self.recorded.is_none() {
+            self.recorded = Some(self.finished_ids()?.into_iter().collect());
+        }
+        if self.recorded.as_ref().is_some_and(|recorded| recorded.contains(&stored.id)) {
+            return Err(StoreError::DuplicateResult { path: self.path.clone(), id: stored.id.clone() });
+        }
         self.connection
             .prepare_cached(
                 "INSERT INTO matches (id, spec, played, detail, turns, winner, result, replay_digest, seat_turns)
@@ -425,8 +455,11 @@ impl Store {
                     stored.seat_turns
                 ])
             })
-            .doing("copying a match")
-            .map(drop)
+            .doing("copying a match")?;
+        if let Some(recorded) = &mut self.recorded {
+            recorded.insert(stored.id.clone());
+        }
+        Ok(())
     }
 
     /// SQLite's `PRAGMA integrity_check`: `ok` for an intact database.
@@ -508,7 +541,7 @@ impl Store {
                 let turns: Vec<u32> = turns.as_deref().map(serde_json::from_str).transpose()?.unwrap_or_default();
                 Ok((result, turns))
             });
-            let (result, turns) = parsed.map_err(|err| StoreError {
+            let (result, turns) = parsed.map_err(|err| StoreError::Sql {
                 what: format!("reading the result of match {match_id}"),
                 source: rusqlite::Error::FromSqlConversionFailure(1, rusqlite::types::Type::Text, Box::new(err)),
             })?;
@@ -634,6 +667,70 @@ mod tests {
             m.replay_digest = Some("sha256:ff".into());
             m.winner = Some(1);
         }));
+    }
+
+    /// A stored result of match `id`.
+    fn result(id: &str) -> StoredMatch {
+        StoredMatch {
+            id: id.into(),
+            spec: "{}".into(),
+            played: false,
+            detail: Some("not played".into()),
+            turns: None,
+            winner: None,
+            result: None,
+            replay_digest: None,
+            seat_turns: None,
+        }
+    }
+
+    fn remove_database(path: &Path) {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
+    }
+
+    /// Obeyed: results of distinct matches are each recorded, also by a store opened later.
+    #[test]
+    fn results_of_distinct_matches_are_each_recorded() {
+        let path = std::env::temp_dir().join(format!("arena-store-distinct-{}.sqlite", std::process::id()));
+        remove_database(&path);
+        let mut store = Store::open(&path).unwrap();
+        store.insert_stored(&result("m1")).unwrap();
+        store.insert_stored(&result("m2")).unwrap();
+        drop(store);
+        let mut store = Store::open(&path).unwrap();
+        store.insert_stored(&result("m3")).unwrap();
+        assert_eq!(store.finished_ids().unwrap(), BTreeSet::from(["m1".into(), "m2".into(), "m3".into()]));
+        drop(store);
+        remove_database(&path);
+    }
+
+    /// Violated: a second result for one match id is refused, naming the database and the match,
+    /// whether the first was recorded by this store or is already in the file; the database
+    /// keeps one row.
+    #[test]
+    fn a_second_result_for_one_match_is_refused() {
+        let path = std::env::temp_dir().join(format!("arena-store-twice-{}.sqlite", std::process::id()));
+        remove_database(&path);
+        let mut store = Store::open(&path).unwrap();
+        store.insert_stored(&result("m1")).unwrap();
+        let refused = |store: &mut Store| match store.insert_stored(&result("m1")) {
+            Err(err @ StoreError::DuplicateResult { .. }) => {
+                assert_eq!(
+                    err.to_string(),
+                    format!("{}: match m1 already has a result: a match is recorded once", path.display())
+                );
+            }
+            other => panic!("expected a duplicate result, got {other:?}"),
+        };
+        refused(&mut store);
+        drop(store);
+        let mut reopened = Store::open(&path).unwrap();
+        refused(&mut reopened);
+        assert_eq!(reopened.stored_matches().unwrap(), [result("m1")]);
+        drop(reopened);
+        remove_database(&path);
     }
 
     #[test]

@@ -308,7 +308,7 @@ fn every_subcommand_has_help_with_examples() {
     assert!(stdout(&top).contains("match") && stdout(&top).contains("replay"));
 }
 
-/// `arena games` lists each game with its players, options and accepted bots; `--option`
+/// `arena games` lists each game with its players, most turns, options and accepted bots; `--option`
 /// names an unknown key in a one-line refusal (status 2).
 #[test]
 fn games_are_listed_and_unknown_options_refused() {
@@ -317,9 +317,10 @@ fn games_are_listed_and_unknown_options_refused() {
     let games: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     let azul = games.as_array().unwrap().iter().find(|game| game["name"] == "azul").expect("azul is listed");
     assert_eq!((azul["min_players"].as_u64(), azul["max_players"].as_u64()), (Some(2), Some(2)));
+    assert_eq!(azul["max_turns"].as_u64(), Some(2000));
     assert!(azul["bot_kinds"][0].as_str().unwrap().contains("arena:azul/player@0.2.0"));
     let text = stdout(&arena(&["games"]));
-    assert!(text.starts_with("azul  (exactly 2 players)"), "{text}");
+    assert!(text.starts_with("azul  (exactly 2 players, at most 2000 turns)"), "{text}");
 
     let out = arena(&["match", "--game", "azul", &bot("azul-greedy"), &bot("azul-random"), "--option", "size=3"]);
     assert_eq!(out.status.code(), Some(2));

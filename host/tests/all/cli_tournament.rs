@@ -482,3 +482,40 @@ fn swiss_rounds_never_repeat_a_pairing_and_resume_to_the_same_pairings() {
     assert_eq!(planned.status.code(), Some(2));
     assert!(stderr(&planned).contains("round by round"), "{}", stderr(&planned));
 }
+
+/// Issue 35 item 6: a plan file with one match's line twice was played and counted twice ("2
+/// planned, 3 played"). Violated: `run-plan` and `enqueue` refuse it before anything is played
+/// or queued, naming the file, the match and both lines. Obeyed: the plan as written plays each
+/// match once, and the database counts as many played as planned.
+#[test]
+fn a_plan_naming_a_match_twice_is_refused_and_each_match_counts_once() {
+    let spec = round_robin("plan-twice", &["azul-trivial", "fx-trivial"], "1..1");
+    let dir = spec.parent().unwrap().to_path_buf();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let planned = arena(&["tournament", "plan", spec.to_str().unwrap(), "-o", &path("plan.jsonl")]);
+    assert_eq!(planned.status.code(), Some(0), "{}", stderr(&planned));
+    let text = std::fs::read_to_string(dir.join("plan.jsonl")).unwrap();
+    assert_eq!(text.lines().count(), 2);
+    let first = text.lines().next().unwrap();
+    let id = serde_json::from_str::<serde_json::Value>(first).unwrap()["id"].as_str().unwrap().to_owned();
+    std::fs::write(dir.join("doubled.jsonl"), format!("{text}{first}\n")).unwrap();
+    let refusal = format!("plan line 3: match {id} is already planned on line 1: a plan names each match once");
+
+    let doubled = arena(&["tournament", "run-plan", &path("doubled.jsonl"), "--db", &path("doubled.sqlite")]);
+    assert_eq!(doubled.status.code(), Some(2), "{}", stderr(&doubled));
+    assert!(stderr(&doubled).contains(&path("doubled.jsonl")), "names the file: {}", stderr(&doubled));
+    assert!(stderr(&doubled).contains(&refusal), "{}", stderr(&doubled));
+    assert!(!dir.join("doubled.sqlite").exists(), "nothing recorded");
+    // Refused before connecting: no server listens on port 9.
+    let enqueued = arena(&["tournament", "enqueue", "--nats", "nats://127.0.0.1:9", &path("doubled.jsonl")]);
+    assert_eq!(enqueued.status.code(), Some(2), "{}", stderr(&enqueued));
+    assert!(stderr(&enqueued).contains(&refusal), "{}", stderr(&enqueued));
+
+    let once = arena(&["tournament", "run-plan", &path("plan.jsonl"), "--db", &path("once.sqlite")]);
+    assert_eq!(once.status.code(), Some(0), "{}", stderr(&once));
+    assert!(stderr(&once).contains("2 matches planned: 0 already in"), "{}", stderr(&once));
+    assert!(stderr(&once).contains("2 played now"), "{}", stderr(&once));
+    let shown = arena(&["tournament", "show", &path("once.sqlite"), "--format", "json"]);
+    let board: serde_json::Value = serde_json::from_str(&stdout(&shown)).unwrap();
+    assert_eq!((board["matches_planned"].as_u64(), board["matches_played"].as_u64()), (Some(2), Some(2)));
+}

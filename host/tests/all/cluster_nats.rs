@@ -234,3 +234,39 @@ fn the_queue_costs_per_match_and_the_batch_that_amortises_it_are_printed() {
         None => println!("  90% of one process's throughput: not reached with batches of up to 50"),
     }
 }
+
+/// Issue 35 item 6, the collector: a result delivered twice (a match whose message was delivered
+/// again is played and published twice) is merged once and counted as an identical duplicate,
+/// so the collected database counts as many played as planned.
+#[test]
+fn a_result_published_twice_is_collected_once() {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let dir = fresh_scratch("nats-twice");
+    let (_, total) = planned_round_robin(&dir, &["fx-trivial", "azul-trivial"], "1..2");
+    assert_eq!(total, 4);
+    let nats = Nats::start(&dir.join("nats"));
+    let plan = dir.join("plan.jsonl");
+    let enqueued = arena(&["tournament", "enqueue", "--nats", &nats.url, plan.to_str().unwrap()]);
+    assert_eq!(enqueued.status.code(), Some(0), "{}", stderr(&enqueued));
+    let digest = enqueued_digest(&enqueued);
+    let played = worker(&nats.url).wait_with_output().unwrap();
+    assert!(played.status.success(), "{}", stderr(&played));
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let once = arena(&["tournament", "collect", "--nats", &nats.url, "-o", &path("once.sqlite")]);
+    assert_eq!(once.status.code(), Some(0), "{}", stderr(&once));
+
+    // The same result again, as a redelivered match publishes it.
+    let queue = Queue::connect(&nats.url).unwrap();
+    let copy = Store::open(&dir.join("once.sqlite")).unwrap().stored_matches().unwrap().remove(0);
+    queue.publish_results(&digest, std::slice::from_ref(&copy), "a redelivery").unwrap();
+    assert_eq!(queue.results(&digest).unwrap(), 5);
+    let twice = arena(&["tournament", "collect", "--nats", &nats.url, "-o", &path("twice.sqlite")]);
+    assert_eq!(twice.status.code(), Some(0), "{}", stderr(&twice));
+    let report = stderr(&twice);
+    assert!(report.contains("4 planned, 4 merged"), "{report}");
+    assert!(report.contains("1 identical duplicates, 0 missing, 0 differing"), "{report}");
+    let store = Store::open(&dir.join("twice.sqlite")).unwrap();
+    assert_eq!(store.stored_matches().unwrap().len(), 4, "every match once");
+    let digest_in_db = store.current_spec().unwrap().unwrap();
+    assert_eq!(store.progress(&digest_in_db).unwrap(), (4, 4, 0), "planned and played agree");
+}

@@ -49,12 +49,8 @@ impl Spec {
         self.options.iter().map(|(key, value)| (key.to_string(), value.to_string())).collect()
     }
 
-    /// Plays the match in this process on `arena`; returns the replay JSON and the result.
-    fn play(&self, arena: &Arena) -> (String, MatchResult) {
-        self.play_at(arena, &self.paths())
-    }
-
-    /// [`Spec::play`] with the bots at `paths`.
+    /// Plays the match in this process on `arena` with the bots at `paths`; returns the replay
+    /// JSON and the result.
     fn play_at(&self, arena: &Arena, paths: &[String]) -> (String, MatchResult) {
         let game = find_game(self.game).expect("the game is registered");
         let paths: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
@@ -308,4 +304,30 @@ fn table_limits_are_the_same_whatever_the_allocator() {
     let fitting = (MAX_TABLE_ELEMENTS - 1) / 15_000;
     let expected: Vec<&str> = (0..10).map(|turn| if turn < fitting { "walk" } else { "shoot" }).collect();
     assert_eq!(kinds, expected, "{fitting} growths fit");
+}
+
+/// Issue 35 item 2: where a stack overflow fires is fixed by the bot's code (`arena_host::stack`
+/// counts its stack use), not by how much native stack the host used before entering wasm. Two
+/// bots that recurse until their stack is exhausted, one with a host call at every level, replay
+/// identically everywhere the matrix runs them, and every overflow costs the fuel pinned in
+/// `tests/golden/stack-overflow-fuel.txt`, which `cargo xtask bench` checks again on a release
+/// build (wasmtime's native limit alone fired a few hundred fuel apart under a debug and a
+/// release build of the same host, and a few thousand with a host call per level).
+#[test]
+fn stack_overflows_replay_identically_everywhere_at_a_fuel_the_code_fixes() {
+    use common::stack_fuel::{STACK_GOLDEN, stack_overflow_fuel};
+    for recursing in ["fx-recurse", "fx-recurse-hostcall"] {
+        let bots: &'static [&'static str] = if recursing == "fx-recurse" {
+            &["fx-recurse", "azul-greedy"]
+        } else {
+            &["fx-recurse-hostcall", "azul-greedy"]
+        };
+        let result = matrix::<arena_azul::Azul>(&Spec { game: "azul", bots, options: &[], seed: 1 });
+        let player = &result.players[0];
+        assert!(player.forfeit && player.traps == 3, "{player:?}");
+    }
+    let text = stack_overflow_fuel(on_demand(), &|name| PathBuf::from(bot(name))).unwrap();
+    assert!(!text.contains("no overflow"), "{text}");
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(STACK_GOLDEN);
+    arena_game::golden::check_golden(&golden, &text, "cargo test -p arena-host --test all determinism_matrix::stack");
 }

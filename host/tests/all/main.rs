@@ -13,6 +13,7 @@ mod cli_paint;
 mod cli_paint_protocol;
 mod cli_profile;
 mod cli_protocol;
+mod cli_replay_files;
 mod cli_slurm;
 mod cli_suitebot;
 mod cli_tournament;

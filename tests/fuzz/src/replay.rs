@@ -190,7 +190,7 @@ pub fn replay_file(data: &[u8]) {
 
 /// What `arena replay verify` does with a file before running bots.
 fn read(path: &Path) {
-    let Ok(name) = replay_game(path) else { return };
+    let Ok(name) = replay_game(path, arena_host::registry::replay_limits) else { return };
     match name.as_str() {
         "azul" => check::<arena_azul::Azul>(path),
         "paint" => check::<arena_paint::Paint>(path),

@@ -45,6 +45,7 @@ fn put_bot(game: &mut CodeCharacter, seat: usize, at: Vec2) -> u32 {
         state: BotState::Idle,
         intent: Intent::None,
         extra_move: None,
+        held: None,
     });
     id
 }
@@ -680,8 +681,8 @@ fn seen_extra_move(game: &CodeCharacter, id: u32) -> [Option<Vec2>; 2] {
 
 /// code-character.md "Orders to busy bots": `move(p)` to a bot in MOVE_TO_BLAST changes
 /// nothing: it walks on to its blast target and blasts there, reporting NO_MULTIPLE_BOT_TASK
-/// every turn from the order on (its view, in both seats, carries the kept move beside the
-/// intent); the move is accepted, not rejected.
+/// on every later turn it gets no command (its view, in both seats, carries the kept move
+/// beside the intent); the move is accepted, not rejected.
 #[test]
 fn move_to_a_walking_blaster_is_kept_aside() {
     let mut game = empty(10);
@@ -693,7 +694,7 @@ fn move_to_a_walking_blaster_is_kept_aside() {
     assert_eq!(seen_extra_move(&game, b), [None, None]);
     let events = play(&mut game, &[cmd(b, Order::Move(v(8.5, 2.5)))], &[]);
     assert!(game.observe(0).rejected.is_empty(), "accepted");
-    assert_eq!(multiple_tasks(&events, b), 1);
+    assert_eq!(multiple_tasks(&events, b), 0, "commanded this turn");
     assert_eq!(bot(&game, b).intent, Intent::BlastAt(v(2.5, 5.0)), "the blast target stays");
     assert_eq!(bot(&game, b).pos, v(2.5, 4.5), "walking on towards it");
     // Both seats see both intents, each in its own frame (the enemy's mirrored).
@@ -702,7 +703,7 @@ fn move_to_a_walking_blaster_is_kept_aside() {
     assert_eq!((own.intent, own.extra_move), (Intent::BlastAt(v(2.5, 5.0)), Some(v(8.5, 2.5))));
     assert_eq!((enemy.intent, enemy.extra_move), (Intent::BlastAt(v(27.5, 25.0)), Some(v(21.5, 27.5))));
     let events = play(&mut game, &[], &[]);
-    assert_eq!(multiple_tasks(&events, b), 1, "every turn");
+    assert_eq!(multiple_tasks(&events, b), 1, "no command this turn");
     assert_eq!(bot(&game, b).pos, v(2.5, 5.0), "arrived");
     assert_eq!(seen_extra_move(&game, b), [Some(v(8.5, 2.5)), Some(v(21.5, 27.5))], "every turn");
     let events = play(&mut game, &[], &[]);
@@ -724,7 +725,7 @@ fn move_to_a_walking_transformer_is_kept_aside() {
     assert_eq!(bot(&game, b).state, BotState::MoveToTransform);
     assert_eq!(seen_extra_move(&game, b), [None, None]);
     let events = play(&mut game, &[cmd(b, Order::Move(v(8.5, 2.5)))], &[]);
-    assert_eq!(multiple_tasks(&events, b), 1);
+    assert_eq!(multiple_tasks(&events, b), 0, "commanded this turn");
     assert_eq!(bot(&game, b).pos, v(2.5, 4.5));
     // Both seats see both intents, each in its own frame (the enemy's mirrored).
     let (own, enemy) = (game.observe(0), game.observe(1));
@@ -739,8 +740,9 @@ fn move_to_a_walking_transformer_is_kept_aside() {
     assert_eq!(multiple_tasks(&events, b), 0);
 }
 
-/// code-character.md "Orders to busy bots": a bot in TRANSFORM accepts and ignores every
-/// order (move, blast, blast(p), transform(p), transform) until it becomes a tower or dies.
+/// code-character.md "Orders to busy bots": a bot in TRANSFORM accepts every order (move,
+/// blast, blast(p), transform(p), transform) and acts on none until it becomes a tower or dies
+/// (it stores them: see `orders_to_a_transforming_bot_are_stored`).
 #[test]
 fn a_transforming_bot_ignores_every_order() {
     let orders = [
@@ -798,4 +800,187 @@ fn blast_and_transform_orders_replace_a_walking_target() {
         let moved = bot(&game, b);
         assert_eq!((moved.state, moved.intent), (BotState::MoveToTransform, Intent::TransformAt(v(4.5, 3.5))));
     }
+}
+
+/// Plays `orders` for seat 0, one entry a turn (`None`: seat 0 gives no answer at all; `Some`
+/// of an empty list: an answer with no command), and returns, per turn, how many times seat 0's
+/// bot `id` was reported NO_MULTIPLE_BOT_TASK.
+fn reports_per_turn(game: &mut CodeCharacter, id: u32, orders: &[Option<Vec<Command>>]) -> Vec<usize> {
+    orders
+        .iter()
+        .map(|answer| {
+            let events = game.step(&[(0, answer.clone()), (1, Some(Vec::new()))]).unwrap();
+            game.check_invariants().unwrap();
+            multiple_tasks(&events, id)
+        })
+        .collect()
+}
+
+/// code-character.md "Orders to busy bots" (a): a bot holding a kept move beside its blast
+/// target is reported only on turns it gets no command, as in the original, whose player API
+/// clears the view's intents on every command. Any command naming it counts, a rejected one
+/// too; a seat that gives no answer at all has nothing read, so nothing is reported.
+#[test]
+fn a_kept_move_is_reported_only_on_turns_without_a_command() {
+    let mut game = empty(20);
+    let b = put_bot(&mut game, 0, v(2.5, 2.5));
+    let none = Some(Vec::new());
+    let reports = reports_per_turn(
+        &mut game,
+        b,
+        &[
+            Some(vec![cmd(b, Order::BlastAt(v(2.5, 12.5)))]),
+            // The move is kept aside: this turn it was commanded, so no report.
+            Some(vec![cmd(b, Order::Move(v(8.5, 2.5)))]),
+            none.clone(),
+            // Another move replaces the kept one: commanded again.
+            Some(vec![cmd(b, Order::Move(v(9.5, 2.5)))]),
+            // A command that is rejected (a water tile) still names the bot.
+            Some(vec![cmd(b, Order::Move(v(14.5, 2.5)))]),
+            // No answer at all.
+            None,
+            none.clone(),
+            none,
+        ],
+    );
+    assert_eq!(reports, [0, 0, 1, 0, 0, 0, 1, 1]);
+    let walker = bot(&game, b);
+    assert_eq!((walker.state, walker.intent), (BotState::MoveToBlast, Intent::BlastAt(v(2.5, 12.5))));
+    assert_eq!(walker.pos, v(2.5, 10.5), "walking on to its blast target all along");
+    assert_eq!(seen_extra_move(&game, b), [Some(v(9.5, 2.5)), Some(v(20.5, 27.5))]);
+}
+
+/// code-character.md "Orders to busy bots" (b): `blast`, `blast-at`, `transform` and
+/// `transform-at` given to a walking blaster with a kept move replace its target and clear the
+/// kept move (nothing is reported afterwards), as in the original; a further `move` only
+/// replaces the kept move (still reported on turns without a command).
+#[test]
+fn a_blast_or_transform_order_clears_the_kept_move() {
+    let cases = [
+        (Order::BlastAt(v(2.5, 10.5)), [0, 0, 0]),
+        (Order::TransformAt(v(2.5, 10.5)), [0, 0, 0]),
+        (Order::Blast, [0, 0, 0]),
+        (Order::Transform, [0, 0, 0]),
+        (Order::Move(v(9.5, 2.5)), [0, 1, 1]),
+    ];
+    for (order, expected) in cases {
+        let mut game = empty(20);
+        let b = put_bot(&mut game, 0, v(2.5, 2.5));
+        let none = Some(Vec::new());
+        let kept = reports_per_turn(
+            &mut game,
+            b,
+            &[
+                Some(vec![cmd(b, Order::BlastAt(v(2.5, 12.5)))]),
+                Some(vec![cmd(b, Order::Move(v(8.5, 2.5)))]),
+                none.clone(),
+            ],
+        );
+        assert_eq!(kept[2], 1, "{order:?}: the kept move is reported on a turn without a command");
+        let reports = reports_per_turn(&mut game, b, &[Some(vec![cmd(b, order)]), none.clone(), none]);
+        assert_eq!(reports, expected, "{order:?}");
+        if matches!(order, Order::BlastAt(_) | Order::TransformAt(_)) {
+            assert_eq!(seen_extra_move(&game, b), [None, None], "{order:?}");
+        }
+    }
+}
+
+/// code-character.md "Orders to busy bots" (c): a bot in TRANSFORM stores the orders it is
+/// given, without acting on them: a blast or transform order followed (on a later turn) by a
+/// `move` makes two targets, reported on every turn without a command, and both players'
+/// views show them. A `move` alone, or a `move` then a blast or transform order (which clears
+/// the move), is one target: no report.
+#[test]
+fn orders_to_a_transforming_bot_are_stored() {
+    let stored = [Order::Blast, Order::BlastAt(v(5.5, 2.5)), Order::Transform, Order::TransformAt(v(5.5, 2.5))];
+    for first in stored {
+        for (orders, expected) in
+            [([first, Order::Move(v(8.5, 2.5))], [0, 0, 1, 1]), ([Order::Move(v(8.5, 2.5)), first], [0, 0, 0, 0])]
+        {
+            let mut game = empty(20);
+            let b = put_bot(&mut game, 0, v(2.5, 2.5));
+            // Another bot on its tile keeps the transform waiting.
+            put_bot(&mut game, 0, v(2.7, 2.7));
+            play(&mut game, &[cmd(b, Order::Transform)], &[]);
+            assert_eq!(bot(&game, b).state, BotState::Transform);
+            let none = Some(Vec::new());
+            let reports = reports_per_turn(
+                &mut game,
+                b,
+                &[Some(vec![cmd(b, orders[0])]), Some(vec![cmd(b, orders[1])]), none.clone(), none],
+            );
+            assert_eq!(reports, expected, "{orders:?}");
+            let after = bot(&game, b);
+            assert_eq!((after.state, after.pos), (BotState::Transform, v(2.5, 2.5)), "{orders:?}: nothing acted on");
+            let own = game.observe(0).bot(b).copied().unwrap();
+            if orders[1] == first {
+                assert_eq!(own.extra_move, None, "{orders:?}");
+            } else {
+                assert_eq!(own.extra_move, Some(v(8.5, 2.5)), "{orders:?}");
+            }
+        }
+    }
+    // Both seats see the stored order as the intent, beside the move.
+    let mut game = empty(20);
+    let b = put_bot(&mut game, 0, v(2.5, 2.5));
+    put_bot(&mut game, 0, v(2.7, 2.7));
+    play(&mut game, &[cmd(b, Order::Transform)], &[]);
+    play(&mut game, &[cmd(b, Order::BlastAt(v(5.5, 2.5)))], &[]);
+    play(&mut game, &[cmd(b, Order::Move(v(8.5, 2.5)))], &[]);
+    let (own, enemy) = (game.observe(0), game.observe(1));
+    let (own, enemy) = (own.bot(b).unwrap(), enemy.bot(ENEMY_ID_BASE + b).unwrap());
+    assert_eq!(
+        (own.state, own.intent, own.extra_move),
+        (BotStatus::Transform, Intent::BlastAt(v(5.5, 2.5)), Some(v(8.5, 2.5)))
+    );
+    assert_eq!((enemy.intent, enemy.extra_move), (Intent::BlastAt(v(24.5, 27.5)), Some(v(21.5, 27.5))));
+}
+
+/// code-character.md "Orders to busy bots" (d): a bot in TRANSFORM holding two targets (c)
+/// keeps them when it becomes a tower or dies, so it is reported once more, on the one turn
+/// it stays visible; then it is gone. A bot holding one target, or a walking blaster with a
+/// kept move (its blast target goes with its state), is not reported once dead.
+#[test]
+fn two_stored_targets_are_reported_once_more_when_the_bot_is_gone() {
+    // ends: how the bot goes (false: it transforms, true: an enemy tower's blast kills it).
+    for killed in [false, true] {
+        for two in [true, false] {
+            let mut game = empty(20);
+            let b = put_bot(&mut game, 0, v(2.5, 2.5));
+            let blocker = put_bot(&mut game, 0, v(2.7, 2.7));
+            let tower = put_tower(&mut game, 1, Tile::new(2, 4), TOWER_MIN_BLAST_AGE);
+            play(&mut game, &[cmd(b, Order::Transform)], &[]);
+            if two {
+                play(&mut game, &[cmd(b, Order::Blast)], &[]);
+            }
+            play(&mut game, &[cmd(b, Order::Move(v(8.5, 2.5)))], &[]);
+            // This turn the bot goes: the blocker walks off its tile, or the tower blasts it.
+            let last = if killed {
+                game.step(&[(0, Some(Vec::new())), (1, Some(vec![cmd(tower, Order::Blast)]))]).unwrap()
+            } else {
+                play(&mut game, &[cmd(blocker, Order::Move(v(5.5, 2.5)))], &[])
+            };
+            let gone = if killed {
+                Event::Died { seat: 0, id: b, tower: false }
+            } else {
+                Event::Transformed { seat: 0, id: b, tile: Tile::new(2, 2), hp: 600 }
+            };
+            assert!(last.contains(&gone), "{last:?}");
+            let expected = usize::from(two);
+            assert_eq!(multiple_tasks(&last, b), expected, "killed {killed}, two {two}: the turn it goes");
+            let after = reports_per_turn(&mut game, b, &[Some(Vec::new()), Some(Vec::new())]);
+            assert_eq!(after, [expected, 0], "killed {killed}, two {two}: once more, then gone");
+        }
+    }
+    // A walking blaster with a kept move, killed on the way: its blast target went with its
+    // state, one target is left, no report once dead.
+    let mut game = empty(20);
+    let b = put_bot(&mut game, 0, v(2.5, 2.5));
+    let tower = put_tower(&mut game, 1, Tile::new(4, 4), TOWER_MIN_BLAST_AGE);
+    play(&mut game, &[cmd(b, Order::BlastAt(v(2.5, 12.5)))], &[]);
+    play(&mut game, &[cmd(b, Order::Move(v(8.5, 2.5)))], &[]);
+    let last = game.step(&[(0, Some(Vec::new())), (1, Some(vec![cmd(tower, Order::Blast)]))]).unwrap();
+    assert!(last.contains(&Event::Died { seat: 0, id: b, tower: false }), "{last:?}");
+    assert_eq!(multiple_tasks(&last, b), 1, "reported the turn it dies");
+    assert_eq!(reports_per_turn(&mut game, b, &[Some(Vec::new())]), [0], "not once dead");
 }

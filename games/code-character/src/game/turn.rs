@@ -19,7 +19,7 @@ use crate::geometry::{MAP_SIZE, Vec2};
 use crate::path::Scratch;
 use crate::perspective::{cross_distance, enemy_own_id, engine_tile};
 use crate::rules::{self, BOT_SPEED, MAX_NUM_BOTS, MAX_NUM_TOWERS};
-use crate::unit::{self, BotState, Intent, Tower, TowerState};
+use crate::unit::{self, BotState, Tower, TowerState};
 use std::collections::BTreeMap;
 
 /// A blast recorded during the update, applied once every blast is known.
@@ -55,11 +55,6 @@ impl CodeCharacter {
         let mut pending: [Vec<Option<Vec2>>; 2] = Default::default();
         for (seat, player) in self.players.iter_mut().enumerate() {
             for (i, bot) in player.bots.iter_mut().enumerate() {
-                // A move kept beside a blast or transform target is reported every turn, as the
-                // original's NO_MULTIPLE_BOT_TASK.
-                if bot.extra_move.is_some() && bot.state != BotState::Dead {
-                    events.push(Event::MultipleTasks { seat: seat as u8, id: bot.id });
-                }
                 let step =
                     unit::run_bot(bot, |from, to| planner.next_position(seat, from, to, BOT_SPEED, &mut scratch));
                 pending[seat].push(step.pending);
@@ -120,9 +115,7 @@ impl CodeCharacter {
                 if bot.hp == 0 {
                     if bot.state != BotState::Dead {
                         bot.state = BotState::Dead;
-                        // A dead bot shows no intent [ours].
-                        bot.intent = Intent::None;
-                        bot.extra_move = None;
+                        bot.drop_orders();
                         events.push(Event::Died { seat: seat as u8, id: bot.id, tower: false });
                     }
                     continue;
@@ -180,7 +173,15 @@ impl CodeCharacter {
     }
 
     /// Step 2 for one seat: validates its commands, sets the intents of the accepted ones and
-    /// records the rejected ones for its next observation.
+    /// records the rejected ones for its next observation; then reports NO_MULTIPLE_BOT_TASK
+    /// for each of its bots that holds two targets and got no command.
+    ///
+    /// As in the original, where the report comes from reading the player's view of its bots:
+    /// the view carries every target a bot holds, and any command (the player API's call)
+    /// clears that bot's targets in the view before setting its own, so only a bot left
+    /// without a command shows two. Every command naming the bot counts, a rejected one too.
+    /// A seat without an answer has nothing read, so nothing reported (the original skips a
+    /// player's whole command phase on a turn it is over its budget).
     fn apply_commands(&mut self, seat: usize, answer: Option<&[Command]>, events: &mut Vec<Event>) {
         self.rejected[seat].clear();
         let Some(commands) = answer else {
@@ -217,7 +218,13 @@ impl CodeCharacter {
             player.towers.len(),
         );
         let player = &mut self.players[seat];
+        let mut commanded = vec![false; player.bots.len()];
         for (command, result) in commands.iter().zip(results) {
+            if let Some(&(false, i)) = own.get(&command.id)
+                && let Some(flag) = commanded.get_mut(i)
+            {
+                *flag = true;
+            }
             if let Err(reason) = result {
                 let rejection = Rejection { command: *command, reason };
                 self.rejected[seat].push(rejection);
@@ -236,6 +243,11 @@ impl CodeCharacter {
                     }
                 }
                 None => {}
+            }
+        }
+        for (bot, commanded) in player.bots.iter().zip(commanded) {
+            if !commanded && bot.holds_two_targets() {
+                events.push(Event::MultipleTasks { seat: seat as u8, id: bot.id });
             }
         }
     }
@@ -282,8 +294,7 @@ impl CodeCharacter {
                 let id = bot.id;
                 bot.state = BotState::Dead;
                 bot.hp = 0;
-                bot.intent = Intent::None;
-                bot.extra_move = None;
+                bot.drop_orders();
                 player.towers.push(Tower {
                     id,
                     hp,

@@ -195,7 +195,10 @@ fn options_are_parsed_and_checked() {
         assert!(matches!(err, SetupError::Config { game: "paint", .. }), "{err}");
         err.to_string()
     };
-    assert!(refused(&[("turns", "0")]).contains("at least 1"));
+    assert!(refused(&[("turns", "0")]).contains("turns must be within 1..=100000"));
+    // A match (and its replay) is at most MAX_TURNS long.
+    assert_eq!(Paint::new(&config(&[("turns", "100000")]).unwrap(), 2, 0).unwrap().turns_left(), MAX_TURNS);
+    assert!(refused(&[("turns", "100001")]).contains("turns must be within 1..=100000"));
     assert!(refused(&[("obstacles", "[[10,0]]")]).contains("off the"));
     assert!(refused(&[("obstacles", "[[9,9]]")]).contains("start"));
     assert!(refused(&[("obstacles", "[[4,4],[4,4]]")]).contains("twice"));

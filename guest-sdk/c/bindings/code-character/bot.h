@@ -176,9 +176,10 @@ typedef struct arena_code_character_types_bot_t {
   // The position of a `move`, `blast-at` or `transform-at` intent; (0, 0) for the others.
   arena_code_character_types_vec2_t   intent_target;
   // The kept move (the enemy's too), when `has-extra-move` is 1, else (0, 0): the target
-  // of a `move` given while the bot walked to a blast or transform target. When set, the
-  // bot reports NO_MULTIPLE_BOT_TASK every turn; it never walks there (it acts at its
-  // intent's target; only its death or transform clears it).
+  // of a `move` given while the bot walked to a blast or transform target, or stored
+  // while it waited to transform. When set, the bot reports NO_MULTIPLE_BOT_TASK on each
+  // turn its player gives it no command; it never walks there (it acts at its intent's
+  // target). A later blast or transform order clears it.
   arena_code_character_types_vec2_t   extra_move;
 } arena_code_character_types_bot_t;
 
@@ -201,9 +202,11 @@ typedef struct arena_code_character_types_tower_t {
 // One unit's order. It replaces the unit's intent, except for busy bots (the original's
 // rule): `move` to a bot walking to a blast or transform target leaves its intent as it is
 // (it walks on and acts there) and is kept as the bot's `extra-move`, so the bot reports
-// NO_MULTIPLE_BOT_TASK every turn from then on (in both players' views and the match's
-// events); a bot waiting to transform ignores every order (both are accepted, not
-// rejected).
+// NO_MULTIPLE_BOT_TASK on each later turn its player gives it no command (in both players'
+// views and the match's events); a blast or transform order clears the kept move. A bot
+// waiting to transform stores the orders it is given without acting on them (both are
+// accepted, not rejected): a blast or transform order followed by a `move` makes it report
+// too. See docs/games/code-character.md, "Orders to busy bots".
 typedef struct arena_code_character_types_order_t {
   uint8_t tag;
   union {

@@ -49,13 +49,15 @@ pub fn collect(queue: &Queue, digest: Option<&str>, output: &Path) -> Result<Col
         }
     };
     let mut plan = StoredPlan { digest: digest.clone(), match_ids: Vec::new(), bots: Vec::new(), shard: None };
+    let mut planned = std::collections::HashSet::new();
     let subject = plans_subject(&digest);
     for message in plans.iter().filter(|message| message.subject.as_str() == subject) {
         let text = std::str::from_utf8(&message.payload).map_err(|err| QueueError::Io(err.to_string()))?;
         for line in text.lines().filter(|line| !line.trim().is_empty()) {
             let line = PlanLine::parse(line).map_err(|why| QueueError::Io(format!("a plan message: {why}")))?;
-            // The same batch enqueued twice is stored once; a line seen before is skipped anyway.
-            if plan.match_ids.contains(&line.id) {
+            // The same batch enqueued twice (past the duplicate window) is in the stream twice: a
+            // line seen before is skipped, so a match is planned once.
+            if !planned.insert(line.id.clone()) {
                 continue;
             }
             plan.match_ids.push(line.id);

@@ -57,3 +57,5 @@ pub fn fresh_scratch(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+pub mod stack_fuel;
