@@ -23,12 +23,21 @@
 //!    one `arena match` process per match, resident memory after 1,000 and 20,000 matches, and
 //!    the tournament's own overhead per match.
 //! 7. The fuel profiler ([`profiling`]): a whole match unprofiled and profiled.
+//! 8. Host calls ([`hostcalls`]): the wall time per unit of fuel of a loop of each host function
+//!    a bot can call (1 MiB inputs where the work grows with them), against pure wasm's.
+//! 9. Stack overflows on this (release) build: the fuel of each overflow of the recursing
+//!    fixtures must be the golden the tests pin on a debug build
+//!    (`tests/golden/stack-overflow-fuel.txt`, [`stack_fuel`]).
 //!
 //! 1 and 2 run on the default (on-demand) arena and on a pooling one (16 bots, 64 MiB).
 //! `cargo bench -p arena-host --bench arena -- turn` runs only the sections named `turn`
-//! (`greedy`, `search`, `turn`, `instantiate`, `load`, `glue`, `tournament`, `profile`).
+//! (`greedy`, `search`, `turn`, `instantiate`, `load`, `glue`, `tournament`, `profile`,
+//! `hostcalls`, `stack`).
 
+mod hostcalls;
 mod profiling;
+#[path = "../tests/all/common/stack_fuel.rs"]
+mod stack_fuel;
 mod tournament;
 mod unmetered;
 
@@ -118,6 +127,39 @@ fn main() -> Result<()> {
     if wanted("profile") {
         profiling::profiling(&bot_path)?;
     }
+    if wanted("hostcalls") {
+        hostcalls::hostcalls()?;
+    }
+    if wanted("stack") {
+        stack_overflows()?;
+    }
+    Ok(())
+}
+
+/// Section 9: the stack-overflow fuel golden, checked on this build (a release one under `cargo
+/// bench`): where a recursion stops is counted by the bot's own code (`arena_host::stack`), so it
+/// must not move with the host's build.
+fn stack_overflows() -> Result<()> {
+    println!("stack overflows on this build ({}):", if cfg!(debug_assertions) { "debug" } else { "release" });
+    let golden = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(stack_fuel::STACK_GOLDEN);
+    let expected = std::fs::read_to_string(&golden).with_context(|| format!("reading {}", golden.display()))?;
+    let measured = stack_fuel::stack_overflow_fuel(&Arena::new()?, &bot_path).map_err(anyhow::Error::msg)?;
+    for line in measured.lines() {
+        println!("  {line}");
+    }
+    verdict(
+        "fuel of every stack overflow",
+        "as the debug build's golden".into(),
+        &format!("= {}", stack_fuel::STACK_GOLDEN),
+        measured == expected,
+    );
+    ensure!(
+        measured == expected,
+        "the stack overflows cost other fuel on this build:
+{measured}
+the golden:
+{expected}"
+    );
     Ok(())
 }
 
