@@ -1,4 +1,5 @@
-//! Opening a file whose path comes from outside (a replay, a bot a replay names): only a regular
+//! Opening a file whose path comes from outside (a replay, a bot a replay names, a plan or a
+//! SPEC a user names): only a regular
 //! file is opened, and opening never blocks. `File::open` on a named pipe waits for a writer, so
 //! a replay naming a FIFO as its bot would hang `arena replay verify` forever; a directory, a
 //! socket or a device is no replay or bot either.
@@ -25,6 +26,47 @@ pub enum OpenError {
         /// What it is: "a named pipe (FIFO)", "a directory", ...
         kind: &'static str,
     },
+}
+
+/// Why a text file ([`read_text`]) could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum TextError {
+    /// It could not be opened as a regular file.
+    #[error(transparent)]
+    Open(#[from] OpenError),
+    /// It is larger than its reader's bound.
+    #[error("{path}: {size} bytes is over the {limit}-byte limit")]
+    TooLarge {
+        /// The path.
+        path: PathBuf,
+        /// Its size (at least).
+        size: u64,
+        /// The bound.
+        limit: u64,
+    },
+    /// It is not UTF-8.
+    #[error("{path}: not UTF-8 text")]
+    NotText {
+        /// The path.
+        path: PathBuf,
+    },
+}
+
+/// The whole text of the regular file at `path` ([`open`]), refused over `limit` bytes (at most
+/// one byte more is read) or when it is not UTF-8: for the plans and SPECs a user names.
+pub fn read_text(path: &Path, limit: u64) -> Result<String, TextError> {
+    use std::io::Read;
+    let (file, metadata) = open(path)?;
+    let too_large = |size| TextError::TooLarge { path: path.to_owned(), size, limit };
+    if metadata.len() > limit {
+        return Err(too_large(metadata.len()));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(|source| OpenError::Io { path: path.to_owned(), source })?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large(bytes.len() as u64));
+    }
+    String::from_utf8(bytes).map_err(|_| TextError::NotText { path: path.to_owned() })
 }
 
 /// Opens `path` for reading if it is a regular file (a symlink to one is followed), with the
@@ -135,7 +177,30 @@ mod tests {
             other => panic!("expected a FIFO refusal, got {other:?}"),
         }
         assert!(matches!(open(&dir), Err(OpenError::NotRegular { kind: "a directory", .. })));
+        // The same for a text file (a plan or a SPEC).
+        let (sent, received) = std::sync::mpsc::channel();
+        let path = fifo.clone();
+        std::thread::spawn(move || sent.send(read_text(&path, 1 << 20).map(drop)));
+        let refused = received.recv_timeout(std::time::Duration::from_secs(60)).expect("read_text blocked on a FIFO");
+        assert!(
+            matches!(refused, Err(TextError::Open(OpenError::NotRegular { kind: "a named pipe (FIFO)", .. }))),
+            "{refused:?}"
+        );
         assert!(matches!(open(&dir.join("missing")), Err(OpenError::Io { .. })));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A text file reads whole within its bound (obeyed); over it, or not UTF-8, it is refused
+    /// (violated).
+    #[test]
+    fn a_text_file_is_read_within_its_bound() {
+        let dir = scratch("text");
+        let path = dir.join("plan.jsonl");
+        std::fs::write(&path, "0123456789").unwrap();
+        assert_eq!(read_text(&path, 10).unwrap(), "0123456789");
+        assert!(matches!(read_text(&path, 9), Err(TextError::TooLarge { size: 10, limit: 9, .. })));
+        std::fs::write(&path, [0xff, 0xfe]).unwrap();
+        assert!(matches!(read_text(&path, 10), Err(TextError::NotText { .. })));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

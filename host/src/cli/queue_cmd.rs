@@ -72,7 +72,7 @@ pub struct WorkerArgs {
 }
 
 pub fn run_enqueue(args: EnqueueArgs) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read_to_string(&args.plan).with_context(|| format!("cannot read {}", args.plan.display()))?;
+    let text = arena_host::regular_file::read_text(&args.plan, arena_host::tournament::plan::MAX_PLAN_FILE)?;
     let plan = Plan::from_jsonl(&text).with_context(|| args.plan.display().to_string())?;
     let queue = Queue::connect(&args.nats)?;
     let ack_wait = Duration::from_secs(args.ack_wait.max(1));

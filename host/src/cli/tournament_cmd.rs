@@ -333,7 +333,7 @@ fn run_tournament(args: RunArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn run_shard(args: RunPlanArgs) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read_to_string(&args.plan).with_context(|| format!("cannot read {}", args.plan.display()))?;
+    let text = arena_host::regular_file::read_text(&args.plan, arena_host::tournament::plan::MAX_PLAN_FILE)?;
     let plan = Plan::from_jsonl(&text).with_context(|| args.plan.display().to_string())?;
     Store::open(&args.db)?.record_shard(&format!("{}/{}", args.shard.index, args.shard.count))?;
     let options = run_options(args.jobs, args.replays);
@@ -347,7 +347,7 @@ fn run_shard(args: RunPlanArgs) -> anyhow::Result<ExitCode> {
 /// Reads and checks a plan file for `emit`, refusing one that plans nothing; returns its digest
 /// (the jobs are named after it).
 fn plan_digest(path: &Path) -> anyhow::Result<String> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = arena_host::regular_file::read_text(path, arena_host::tournament::plan::MAX_PLAN_FILE)?;
     let plan = Plan::from_jsonl(&text).with_context(|| path.display().to_string())?;
     if plan.matches.is_empty() {
         anyhow::bail!("{} plans no match", path.display());

@@ -67,6 +67,10 @@ pub struct PlannedMatch {
     pub seating: Vec<usize>,
 }
 
+/// Largest plan file read (`tournament run-plan`, `emit`, `enqueue`): a plan line is a few
+/// hundred bytes, so this holds about a million matches.
+pub const MAX_PLAN_FILE: u64 = 512 << 20;
+
 /// Every match of a tournament, in a fixed order.
 #[derive(Debug, Clone)]
 pub struct Plan {

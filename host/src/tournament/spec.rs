@@ -79,14 +79,10 @@ pub struct SpecBudget {
 /// Why a SPEC is refused.
 #[derive(Debug, thiserror::Error)]
 pub enum SpecError {
-    /// The file cannot be read.
-    #[error("cannot read {path}: {source}")]
-    Read {
-        /// The SPEC.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
+    /// The file cannot be read: missing, not a regular file, over [`MAX_SPEC_FILE`] or not
+    /// text.
+    #[error("cannot read the SPEC: {0}")]
+    Read(#[from] crate::regular_file::TextError),
     /// Not TOML, an unknown key or a bad value (the message names the line).
     #[error("{path}: {message}")]
     Parse {
@@ -132,13 +128,16 @@ pub struct Resolved {
     pub budget: Budget,
 }
 
+/// Largest SPEC file read (a SPEC is a few lines of TOML naming bots, seeds and budgets).
+pub const MAX_SPEC_FILE: u64 = 1 << 20;
+
 /// The most seeds one SPEC may list: a typo such as `"1..1000000000"` is refused, not planned.
 pub const MAX_SEEDS: u64 = 100_000;
 
 impl Spec {
     /// Reads and parses the SPEC at `path`.
     pub fn read(path: &Path) -> Result<Spec, SpecError> {
-        let text = std::fs::read_to_string(path).map_err(|source| SpecError::Read { path: path.into(), source })?;
+        let text = crate::regular_file::read_text(path, MAX_SPEC_FILE)?;
         Spec::parse(path, &text)
     }
 
