@@ -8,9 +8,17 @@ use serde::{Deserialize, Serialize};
 pub const WASMTIME_VERSION: &str = "48.0.8";
 /// The fuel cost settings, recorded in replays: what one unit of fuel means.
 pub const FUEL_COSTS: &str = "wasmtime default operator costs (1 per operator), bulk memory per byte";
-/// Fuel charged per byte a host function reads, writes or generates for the bot (per pollable
-/// for `poll`): host work a bot causes is paid from its budget (`host_fuel`).
+/// Fuel charged per byte a host function reads, writes or generates for the bot: host work a bot
+/// causes is paid from its budget (`host_fuel`).
 pub const FUEL_PER_BYTE: u64 = 1;
+
+/// Fuel charged per pollable `poll` is given. Each distinct pollable costs the host about
+/// 170-190 ns (lifting the borrow, a table lookup, a map entry, a boxed future, polling it:
+/// `cargo xtask bench hostcalls`), the time pure wasm takes for a few thousand fuel; at 1 fuel a
+/// pollable a bot's turn of `poll` held the host about 1.7 s. At this charge it is within a
+/// small constant of the bot's own code, and a bot that polls a timer or two a turn pays a
+/// thousand fuel for it.
+pub const FUEL_PER_POLLABLE: u64 = 512;
 
 /// Most bytes a bot may hand the host in one call (a string or list argument, or its answer),
 /// checked by wasmtime before it copies them (`Store::set_hostcall_fuel`). Over it, a host call

@@ -7,9 +7,9 @@
 //! not it is valid, and only what fits in the log's bounds copied), `get-random-bytes` and
 //! `get-insecure-random-bytes`, the output-stream writes (`write`, `blocking-write-and-flush`,
 //! `write-zeroes`, `blocking-write-zeroes-and-flush`; a write over the stream's `check-write`
-//! permit traps before its bytes are copied) and `poll` (per pollable). Name lookups (not
-//! allowed) are refused without reading the name. What a bot may hand the host in one call is
-//! also bounded ([`crate::store::MAX_HOSTCALL_BYTES`]).
+//! permit traps before its bytes are copied) and `poll` ([`FUEL_PER_POLLABLE`] per pollable).
+//! Name lookups (not allowed) are refused without reading the name. What a bot may hand the host
+//! in one call is also bounded ([`crate::store::MAX_HOSTCALL_BYTES`]).
 //!
 //! **How fuel is charged.** wasmtime can only *set* a store's fuel, and setting it restarts the
 //! turn's fuel chunk, which would hand the bot a fresh turn budget at every host call. So the
@@ -21,7 +21,7 @@
 //! iterations of 7 fuel each.
 
 use crate::bindings::common::arena::common::log::Level;
-use crate::budget::{FUEL_PER_BYTE, MAX_HOSTCALL_BYTES};
+use crate::budget::{FUEL_PER_BYTE, FUEL_PER_POLLABLE, MAX_HOSTCALL_BYTES};
 use crate::log::{BotLog, LogSource};
 use std::future::Future;
 use wasmtime::component::{Linker, Resource, ResourceAny, WasmList, WasmStr};
@@ -80,7 +80,11 @@ impl Burner {
 
 /// Charges the bot `bytes` × [`FUEL_PER_BYTE`] by running the burner in its store.
 pub async fn charge<T: FuelPayer>(store: &mut StoreContextMut<'_, T>, bytes: u64) -> wasmtime::Result<()> {
-    let fuel = bytes.saturating_mul(FUEL_PER_BYTE);
+    charge_fuel(store, bytes.saturating_mul(FUEL_PER_BYTE)).await
+}
+
+/// Charges the bot `fuel` by running the burner in its store.
+pub async fn charge_fuel<T: FuelPayer>(store: &mut StoreContextMut<'_, T>, fuel: u64) -> wasmtime::Result<()> {
     if fuel == 0 {
         return Ok(());
     }
@@ -210,7 +214,7 @@ pub fn add_to_linker<T: FuelPayer>(linker: &mut Linker<T>) -> wasmtime::Result<(
         "poll",
         |mut store: StoreContextMut<'_, T>, (pollables,): (WasmList<Resource<DynPollable>>,)| {
             Box::new(async move {
-                charge(&mut store, pollables.len() as u64).await?;
+                charge_fuel(&mut store, (pollables.len() as u64).saturating_mul(FUEL_PER_POLLABLE)).await?;
                 let mut list = Vec::with_capacity(pollables.len());
                 for index in 0..pollables.len() {
                     match pollables.get(&mut store, index) {

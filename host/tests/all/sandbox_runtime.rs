@@ -413,3 +413,71 @@ fn a_tournament_pool_holds_its_bots_at_the_per_bot_limits() {
         live.push(store);
     }
 }
+
+/// A bot that takes `n` zero-length timers (their handles at the start of its memory) and polls
+/// the first `n` of them in one call.
+const POLL_TIMERS: &str = r#"(component
+  (import "wasi:io/poll@0.2.0" (instance $io_poll
+    (export "pollable" (type $p (sub resource)))
+    (export "poll" (func (param "in" (list (borrow $p))) (result (list u32))))))
+  (alias export $io_poll "pollable" (type $pollable))
+  (alias export $io_poll "poll" (func $poll))
+  (import "wasi:clocks/monotonic-clock@0.2.0" (instance $clock
+    (alias outer 1 $pollable (type $outer))
+    (export "pollable" (type $p (eq $outer)))
+    (export "subscribe-duration" (func (param "when" u64) (result (own $p))))))
+  (alias export $clock "subscribe-duration" (func $subscribe))
+  (core module $mem
+    (memory (export "memory") 1)
+    (global $next (mut i32) (i32.const 8192))
+    (func (export "realloc") (param i32 i32 i32 i32) (result i32)
+      (local $at i32)
+      (local.set $at (global.get $next))
+      (global.set $next (i32.add (global.get $next) (local.get 3)))
+      (local.get $at)))
+  (core instance $mem (instantiate $mem))
+  (core func $subscribe_lowered (canon lower (func $subscribe)))
+  (core func $poll_lowered (canon lower (func $poll) (memory (core memory $mem "memory")) (realloc (core func $mem "realloc"))))
+  (core module $bot
+    (import "mem" "memory" (memory 1))
+    (import "host" "subscribe" (func $subscribe (param i64) (result i32)))
+    (import "host" "poll" (func $poll (param i32 i32 i32)))
+    (func (export "take") (param $n i32)
+      (local $i i32)
+      (block $done
+        (loop $again
+          (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+          (i32.store (i32.shl (local.get $i) (i32.const 2)) (call $subscribe (i64.const 0)))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (br $again))))
+    (func (export "poll") (param $n i32) (call $poll (i32.const 0) (local.get $n) (i32.const 4096))))
+  (core instance $bot (instantiate $bot
+    (with "mem" (instance $mem))
+    (with "host" (instance (export "subscribe" (func $subscribe_lowered)) (export "poll" (func $poll_lowered))))))
+  (func (export "take") (param "n" u32) (canon lift (core func $bot "take")))
+  (func (export "poll") (param "n" u32) (canon lift (core func $bot "poll"))))"#;
+
+/// Bench section 8 (`cargo xtask bench hostcalls`) measured `poll` at about 180 ns of host work
+/// per pollable, charged 1 fuel each: a turn of polls held the host about 1.7 s. A poll is now
+/// charged [`arena_host::budget::FUEL_PER_POLLABLE`] per pollable: polling one timer costs about
+/// that (obeyed), and polling a hundred costs at least a hundred times it (violated: it cost 99
+/// fuel more).
+#[test]
+fn a_poll_is_charged_per_pollable_what_the_host_spends_on_it() {
+    use arena_host::budget::FUEL_PER_POLLABLE;
+    let component = Component::new(arena().engine(), POLL_TIMERS).unwrap();
+    let poll_fuel = |n: u32| {
+        let (mut store, handles) = new_store(&Budget::default());
+        let instance = run(&handles, arena().linker().instantiate_async(&mut store, &component)).unwrap();
+        let take = instance.get_typed_func::<(u32,), ()>(&mut store, "take").unwrap();
+        let poll = instance.get_typed_func::<(u32,), ()>(&mut store, "poll").unwrap();
+        run(&handles, take.call_async(&mut store, (n,))).unwrap();
+        let before = store.get_fuel().unwrap();
+        run(&handles, poll.call_async(&mut store, (n,))).unwrap();
+        before - store.get_fuel().unwrap()
+    };
+    let one = poll_fuel(1);
+    assert!((FUEL_PER_POLLABLE..FUEL_PER_POLLABLE + 200).contains(&one), "{one}");
+    let hundred = poll_fuel(100);
+    assert!(hundred >= 100 * FUEL_PER_POLLABLE, "{hundred} against {one}");
+}
