@@ -1,5 +1,5 @@
 //! Section 8 of the arena benchmarks: host calls against pure wasm, in wall time per unit of fuel
-//! (issue 35 item 4). Host work a bot causes is paid in fuel (`host_fuel`), so no host call
+//! (the bench the third attack round asked for). Host work a bot causes is paid in fuel (`host_fuel`), so no host call
 //! should buy much more of the host's time per unit of fuel than the bot's own code does.
 //!
 //! The reference is pure wasm: an export of [`HOSTCALLS_WAT`] running a plain arithmetic loop

@@ -1,4 +1,4 @@
-//! `arena replay verify` and `arena view` on replay files from elsewhere (issue 35, item 6): a
+//! `arena replay verify` and `arena view` on replay files from elsewhere (untrusted files): a
 //! small compressed file claiming more turns than its game can last is refused before its turns
 //! are held, and a path naming a named pipe (the replay, or a bot the replay names) is refused at
 //! once instead of blocking forever. Needs the example bots (`cargo xtask bots`).

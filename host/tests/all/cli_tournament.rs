@@ -483,7 +483,7 @@ fn swiss_rounds_never_repeat_a_pairing_and_resume_to_the_same_pairings() {
     assert!(stderr(&planned).contains("round by round"), "{}", stderr(&planned));
 }
 
-/// Issue 35 item 6: a plan file with one match's line twice was played and counted twice ("2
+/// A plan file with one match's line twice was played and counted twice ("2
 /// planned, 3 played"). Violated: `run-plan` and `enqueue` refuse it before anything is played
 /// or queued, naming the file, the match and both lines. Obeyed: the plan as written plays each
 /// match once, and the database counts as many played as planned.

@@ -235,7 +235,7 @@ fn the_queue_costs_per_match_and_the_batch_that_amortises_it_are_printed() {
     }
 }
 
-/// Issue 35 item 6, the collector: a result delivered twice (a match whose message was delivered
+/// The collector: a result delivered twice (a match whose message was delivered
 /// again is played and published twice) is merged once and counted as an identical duplicate,
 /// so the collected database counts as many played as planned.
 #[test]

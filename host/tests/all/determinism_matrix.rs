@@ -277,7 +277,7 @@ fn table_bot(name: &str, initial: u32, step: u32) -> String {
     path.to_string_lossy().into_owned()
 }
 
-/// Issue 35 item 3: one set of limits whatever the allocator. A bot that decides its moves from
+/// One set of limits whatever the allocator: a bot that decides its moves from
 /// `table.grow` grows its table 15,000 elements a turn: under [`MAX_TABLE_ELEMENTS`] it walks,
 /// past it it shoots, on demand, pooled, in `arena match` and in concurrent matches alike (the
 /// pool's tables held 20,000 elements, on-demand ones 100,000: it shot from its second turn in a
@@ -306,7 +306,7 @@ fn table_limits_are_the_same_whatever_the_allocator() {
     assert_eq!(kinds, expected, "{fitting} growths fit");
 }
 
-/// Issue 35 item 2: where a stack overflow fires is fixed by the bot's code (`arena_host::stack`
+/// Where a stack overflow fires is fixed by the bot's code (`arena_host::stack`
 /// counts its stack use), not by how much native stack the host used before entering wasm. Two
 /// bots that recurse until their stack is exhausted, one with a host call at every level, replay
 /// identically everywhere the matrix runs them, and every overflow costs the fuel pinned in

@@ -351,7 +351,7 @@ const HOLD_TIMERS: &str = r#"(component
   (core instance $bot (instantiate $bot (with "host" (instance (export "subscribe" (func $subscribe_lowered))))))
   (func (export "hold") (param "n" u32) (canon lift (core func $bot "hold"))))"#;
 
-/// Issue 35 item 5: host resources count against a cap ([`arena_host::store::MAX_HOST_RESOURCES`]
+/// Host resources count against a cap ([`arena_host::store::MAX_HOST_RESOURCES`]
 /// entries, a timer taking two: its clock entry and its pollable), not only the bot's memory.
 /// A bot holding a thousand timers plays on (obeyed); one holding more than the cap allows
 /// traps with the typed fault (violated). 95,000 live timers used to pin 22 MiB of host memory
@@ -377,7 +377,7 @@ fn host_resources_a_bot_holds_are_capped_with_a_typed_trap() {
     );
 }
 
-/// Issue 35 item 3: a tournament's pool holds as many bots as it is sized for, each at the
+/// A tournament's pool holds as many bots as it is sized for, each at the
 /// per-bot limits ([`arena_host::limits::MAX_CORE_INSTANCES`] core instances), so a match of such
 /// bots plays instead of waiting forever "to retry (the host ran out of instances)" (the pool
 /// held 16 core instances per bot on average while a bot could have 32: two such bots filled a
