@@ -30,6 +30,13 @@ fn new_store(budget: &Budget) -> (Store<BotState>, StoreHandles) {
     (store, handles)
 }
 
+/// A fresh store (default budget) with `component` instantiated in it by the arena's linker.
+fn instantiated(component: &Component) -> (Store<BotState>, StoreHandles, wasmtime::component::Instance) {
+    let (mut store, handles) = new_store(&Budget::default());
+    let instance = run(&handles, arena().linker().instantiate_async(&mut store, component)).unwrap();
+    (store, handles, instance)
+}
+
 /// Runs a future that needs no fuel yields to completion.
 fn run<F: std::future::Future>(handles: &StoreHandles, future: F) -> F::Output {
     match drive(arena(), &handles.deadline, 10_000, &handles.meter, std::pin::pin!(future), false, &|| false) {
@@ -205,8 +212,7 @@ const RECURSE_THEN_REALLOC: &str = r#"(component
 /// Runs [`RECURSE_THEN_REALLOC`] once in a fresh store (a trapped instance cannot be entered
 /// again): `Ok(levels)` or the trap.
 fn recurse_then_realloc(component: &Component, depth: u32, realloc_depth: u32) -> Result<u32, wasmtime::Error> {
-    let (mut store, handles) = new_store(&Budget::default());
-    let instance = run(&handles, arena().linker().instantiate_async(&mut store, component)).unwrap();
+    let (mut store, handles, instance) = instantiated(component);
     let call = instance.get_typed_func::<(u32, u32), (u32,)>(&mut store, "run").unwrap();
     run(&handles, call.call_async(&mut store, (depth, realloc_depth))).map(|(levels,)| levels)
 }
@@ -287,8 +293,7 @@ const LOG_FILLED: &str = r#"(component
 /// Fills [`LOG_FILLED`]'s memory with `len` bytes or units (`encoding` 8 or 16) ending in
 /// `last`, logs them, and returns the fuel the log call spent and what the bot's log holds.
 fn log_filled(component: &Component, encoding: u8, len: u32, last: u32) -> (u64, String) {
-    let (mut store, handles) = new_store(&Budget::default());
-    let instance = run(&handles, arena().linker().instantiate_async(&mut store, component)).unwrap();
+    let (mut store, handles, instance) = instantiated(component);
     let fill = instance.get_typed_func::<(u32, u32), ()>(&mut store, &format!("fill{encoding}")).unwrap();
     let log = instance.get_typed_func::<(u32,), ()>(&mut store, &format!("log{encoding}")).unwrap();
     run(&handles, fill.call_async(&mut store, (len, last))).unwrap();
@@ -362,8 +367,7 @@ fn host_resources_a_bot_holds_are_capped_with_a_typed_trap() {
     use arena_host::store::MAX_HOST_RESOURCES;
     let component = Component::new(arena().engine(), HOLD_TIMERS).unwrap();
     let hold = |n: u32| {
-        let (mut store, handles) = new_store(&Budget::default());
-        let instance = run(&handles, arena().linker().instantiate_async(&mut store, &component)).unwrap();
+        let (mut store, handles, instance) = instantiated(&component);
         let hold = instance.get_typed_func::<(u32,), ()>(&mut store, "hold").unwrap();
         run(&handles, hold.call_async(&mut store, (n,)))
     };
@@ -467,8 +471,7 @@ fn a_poll_is_charged_per_pollable_what_the_host_spends_on_it() {
     use arena_host::budget::FUEL_PER_POLLABLE;
     let component = Component::new(arena().engine(), POLL_TIMERS).unwrap();
     let poll_fuel = |n: u32| {
-        let (mut store, handles) = new_store(&Budget::default());
-        let instance = run(&handles, arena().linker().instantiate_async(&mut store, &component)).unwrap();
+        let (mut store, handles, instance) = instantiated(&component);
         let take = instance.get_typed_func::<(u32,), ()>(&mut store, "take").unwrap();
         let poll = instance.get_typed_func::<(u32,), ()>(&mut store, "poll").unwrap();
         run(&handles, take.call_async(&mut store, (n,))).unwrap();
