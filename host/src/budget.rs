@@ -12,6 +12,17 @@ pub const FUEL_COSTS: &str = "wasmtime default operator costs (1 per operator), 
 /// causes is paid from its budget (`host_fuel`).
 pub const FUEL_PER_BYTE: u64 = 1;
 
+/// Fuel charged per random byte a bot asks for (`get-random-bytes`, `get-insecure-random-bytes`):
+/// wasmtime-wasi draws each byte with one call of the boxed generator, 2.3-2.9 ns a byte
+/// (`cargo xtask bench hostcalls`), where a copy costs a tenth of that. A faster draw would
+/// change every bot's random bytes, so the charge follows the cost instead.
+pub const FUEL_PER_RANDOM_BYTE: u64 = 8;
+
+/// Fuel charged per byte of a string the host must transcode to UTF-8 (a log message from a
+/// bot whose strings are UTF-16 or Latin-1): checking and transcoding take about 0.6 ns a byte,
+/// twice a validation in place.
+pub const FUEL_PER_TRANSCODED_BYTE: u64 = 2;
+
 /// Fuel charged per pollable `poll` is given. Each distinct pollable costs the host about
 /// 170-190 ns (lifting the borrow, a table lookup, a map entry, a boxed future, polling it:
 /// `cargo xtask bench hostcalls`), the time pure wasm takes for a few thousand fuel; at 1 fuel a
@@ -19,6 +30,16 @@ pub const FUEL_PER_BYTE: u64 = 1;
 /// small constant of the bot's own code, and a bot that polls a timer or two a turn pays a
 /// thousand fuel for it.
 pub const FUEL_PER_POLLABLE: u64 = 512;
+
+/// Fuel charged for every call of a host function, whatever it does (`meter`). wasmtime's path
+/// into and out of the host (the call hook, lifting the arguments, lowering the answer, a
+/// resource table entry made or dropped) costs 75-300 ns a call (`cargo xtask bench
+/// hostcalls`), the time pure wasm takes for a few thousand fuel, while the call itself costs
+/// the bot only the few instructions around it: a bot looping on a clock held the host 130-900
+/// times longer per unit of fuel than its own code would. At this fee every host call is
+/// within a small constant of the bot's own code, and a bot that makes a few calls a turn pays
+/// a few thousand fuel of its 10 million.
+pub const FUEL_PER_HOST_CALL: u64 = 1024;
 
 /// Most bytes a bot may hand the host in one call (a string or list argument, or its answer),
 /// checked by wasmtime before it copies them (`Store::set_hostcall_fuel`). Over it, a host call

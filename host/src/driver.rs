@@ -60,6 +60,9 @@ pub fn drive<F: Future + ?Sized>(
         flag.woken.store(false, Ordering::SeqCst);
         let poll = wasmtime_wasi::runtime::with_ambient_tokio_runtime(|| call.as_mut().poll(&mut cx));
         let woken = flag.woken.load(Ordering::SeqCst);
+        if woken && poll.is_pending() {
+            meter.woke_suspended();
+        }
         match poll {
             Poll::Ready(output) => return Driven::Ready(output),
             Poll::Pending if woken && meter.in_fuel_yield() => {

@@ -4,12 +4,19 @@
 //!
 //! Charged here (the arena's linker defines these over wasmtime-wasi's, see
 //! [`add_to_linker`]): the `arena:common/log` message (validated in place, paid for whether or
-//! not it is valid, and only what fits in the log's bounds copied), `get-random-bytes` and
-//! `get-insecure-random-bytes`, the output-stream writes (`write`, `blocking-write-and-flush`,
+//! not it is valid, at [`FUEL_PER_TRANSCODED_BYTE`] when it must be transcoded, and only what
+//! fits in the log's bounds copied), `get-random-bytes` and `get-insecure-random-bytes`
+//! ([`FUEL_PER_RANDOM_BYTE`]), the output-stream writes (`write`, `blocking-write-and-flush`,
 //! `write-zeroes`, `blocking-write-zeroes-and-flush`; a write over the stream's `check-write`
 //! permit traps before its bytes are copied) and `poll` ([`FUEL_PER_POLLABLE`] per pollable).
 //! Name lookups (not allowed) are refused without reading the name. What a bot may hand the host
 //! in one call is also bounded ([`crate::store::MAX_HOSTCALL_BYTES`]).
+//!
+//! **Every call pays a fee** on top: [`crate::budget::FUEL_PER_HOST_CALL`], for wasmtime's own
+//! path into and out of the host, which costs more than most functions' work. Each function
+//! the linker defines counts its call once ([`FuelPayer::count_host_call`]: wasmtime-wasi's
+//! through the getters [`add_wasi_to_linker`] gives them, the arena's at their start) and the
+//! store's call meter charges the fees on the way back to wasm (`meter`).
 //!
 //! **How fuel is charged.** wasmtime can only *set* a store's fuel, and setting it restarts the
 //! turn's fuel chunk, which would hand the bot a fresh turn budget at every host call. So the
@@ -21,15 +28,23 @@
 //! iterations of 7 fuel each.
 
 use crate::bindings::common::arena::common::log::Level;
-use crate::budget::{FUEL_PER_BYTE, FUEL_PER_POLLABLE, MAX_HOSTCALL_BYTES};
-use crate::log::{BotLog, LogSource};
+use crate::budget::{
+    FUEL_PER_BYTE, FUEL_PER_POLLABLE, FUEL_PER_RANDOM_BYTE, FUEL_PER_TRANSCODED_BYTE, MAX_HOSTCALL_BYTES,
+};
+use crate::log::{BotLog, LOG_BYTES_PER_TURN, LogSource};
+use std::borrow::Cow;
 use std::future::Future;
-use wasmtime::component::{Linker, Resource, ResourceAny, WasmList, WasmStr};
+use wasmtime::component::{HasData, Linker, Resource, ResourceAny, ResourceTable, WasmList, WasmStr};
 use wasmtime::{Engine, Module, StoreContextMut, TypedFunc};
 use wasmtime_wasi::WasiView;
+use wasmtime_wasi::cli::{WasiCliCtxView, WasiCliView};
+use wasmtime_wasi::clocks::{WasiClocksCtxView, WasiClocksView};
+use wasmtime_wasi::filesystem::{WasiFilesystemCtxView, WasiFilesystemView};
 use wasmtime_wasi::p2::bindings::io::streams::HostOutputStream;
 use wasmtime_wasi::p2::bindings::random::{insecure, random};
 use wasmtime_wasi::p2::{DynOutputStream, DynPollable, StreamError};
+use wasmtime_wasi::random::WasiRandomCtx;
+use wasmtime_wasi::sockets::{WasiSocketsCtxView, WasiSocketsView};
 
 /// Fuel one iteration of the burner's loop costs (wasmtime's default costs: 7 operators).
 pub const FUEL_PER_BURN_STEP: u64 = 7;
@@ -57,6 +72,9 @@ pub trait FuelPayer: WasiView + Send + 'static {
     fn bot_log(&self) -> &BotLog;
     /// wasmtime-wasi's random sources (seeded per bot).
     fn random(&mut self) -> &mut wasmtime_wasi::random::WasiRandomCtx;
+    /// Counts one host call, whose fee ([`crate::budget::FUEL_PER_HOST_CALL`]) the store's
+    /// call meter charges on the way back to wasm.
+    fn count_host_call(&mut self);
 }
 
 /// The burner, compiled once per engine.
@@ -109,6 +127,7 @@ pub fn add_to_linker<T: FuelPayer>(linker: &mut Linker<T>) -> wasmtime::Result<(
     let mut log = linker.instance("arena:common/log@0.1.0")?;
     log.func_wrap_async("log", |mut store: StoreContextMut<'_, T>, (level, message): (Level, WasmStr)| {
         Box::new(async move {
+            store.data_mut().count_host_call();
             let source = match level {
                 Level::Debug => LogSource::Debug,
                 Level::Info => LogSource::Info,
@@ -116,19 +135,26 @@ pub fn add_to_linker<T: FuelPayer>(linker: &mut Linker<T>) -> wasmtime::Result<(
                 Level::Error => LogSource::Error,
             };
             let log = store.data().bot_log().clone();
-            // Validated in place (at most MAX_HOSTCALL_BYTES), and paid for whatever the
-            // outcome: the bytes validated (and transcoded, for a UTF-16 bot) are host work
-            // even when the last one is invalid. Only what fits in the log's bounds is copied,
-            // the rest is counted; an invalid message is dropped.
-            let (work, text) = match message.to_str(&store) {
-                Ok(text) => (text.len() as u64, Some(text.len())),
-                Err(err) => (failed_validation_work(&err), None),
+            // Validated (and transcoded, for a UTF-16 or Latin-1 bot) once, in place (at most
+            // MAX_HOSTCALL_BYTES), and paid for whatever the outcome: the bytes validated are
+            // host work even when the last one is invalid. A transcoded message is charged per
+            // byte the bot handed over, bounded above by twice its UTF-8 length (every unit
+            // becomes at least one UTF-8 byte). Only what a turn's log can keep is copied, the
+            // rest is counted; an invalid message is dropped.
+            let (work, kept) = match message.to_str(&store) {
+                Ok(text) => {
+                    let work = match &text {
+                        Cow::Borrowed(text) => text.len() as u64 * FUEL_PER_BYTE,
+                        Cow::Owned(text) => text.len() as u64 * 2 * FUEL_PER_TRANSCODED_BYTE,
+                    };
+                    let prefix = &text.as_bytes()[..text.len().min(LOG_BYTES_PER_TURN)];
+                    (work, Some((prefix.to_vec(), text.len())))
+                }
+                Err(err) => (failed_validation_fuel(&err), None),
             };
-            charge(&mut store, work).await?;
-            if text.is_some()
-                && let Ok(text) = message.to_str(&store)
-            {
-                log.append(source, text.as_bytes());
+            charge_fuel(&mut store, work).await?;
+            if let Some((prefix, len)) = kept {
+                log.append_prefix(source, &prefix, len);
             }
             Ok(())
         }) as HostFuture<'_, ()>
@@ -138,8 +164,9 @@ pub fn add_to_linker<T: FuelPayer>(linker: &mut Linker<T>) -> wasmtime::Result<(
     let mut secure = linker.instance(&format!("wasi:random/random@{WASI_P2_VERSION}"))?;
     secure.func_wrap_async("get-random-bytes", |mut store: StoreContextMut<'_, T>, (len,): (u64,)| {
         Box::new(async move {
+            store.data_mut().count_host_call();
             check_random_len(len)?;
-            charge(&mut store, len).await?;
+            charge_fuel(&mut store, len.saturating_mul(FUEL_PER_RANDOM_BYTE)).await?;
             let bytes = random::Host::get_random_bytes(store.data_mut().random(), len)?;
             Ok((bytes,))
         }) as HostFuture<'_, (Vec<u8>,)>
@@ -147,8 +174,9 @@ pub fn add_to_linker<T: FuelPayer>(linker: &mut Linker<T>) -> wasmtime::Result<(
     let mut insecure = linker.instance(&format!("wasi:random/insecure@{WASI_P2_VERSION}"))?;
     insecure.func_wrap_async("get-insecure-random-bytes", |mut store: StoreContextMut<'_, T>, (len,): (u64,)| {
         Box::new(async move {
+            store.data_mut().count_host_call();
             check_random_len(len)?;
-            charge(&mut store, len).await?;
+            charge_fuel(&mut store, len.saturating_mul(FUEL_PER_RANDOM_BYTE)).await?;
             let bytes = insecure::Host::get_insecure_random_bytes(store.data_mut().random(), len)?;
             Ok((bytes,))
         }) as HostFuture<'_, (Vec<u8>,)>
@@ -159,6 +187,7 @@ pub fn add_to_linker<T: FuelPayer>(linker: &mut Linker<T>) -> wasmtime::Result<(
         "[method]output-stream.write",
         |mut store: StoreContextMut<'_, T>, (stream, contents): (Resource<DynOutputStream>, WasmList<u8>)| {
             Box::new(async move {
+                store.data_mut().count_host_call();
                 if let Err(err) = pay_for_write(&mut store, &stream, contents.len() as u64, None).await? {
                     return stream_result(&mut store, Err(err));
                 }
@@ -172,6 +201,7 @@ pub fn add_to_linker<T: FuelPayer>(linker: &mut Linker<T>) -> wasmtime::Result<(
         "[method]output-stream.blocking-write-and-flush",
         |mut store: StoreContextMut<'_, T>, (stream, contents): (Resource<DynOutputStream>, WasmList<u8>)| {
             Box::new(async move {
+                store.data_mut().count_host_call();
                 let limit = Some(BLOCKING_WRITE_LIMIT);
                 if let Err(err) = pay_for_write(&mut store, &stream, contents.len() as u64, limit).await? {
                     return stream_result(&mut store, Err(err));
@@ -187,6 +217,7 @@ pub fn add_to_linker<T: FuelPayer>(linker: &mut Linker<T>) -> wasmtime::Result<(
         "[method]output-stream.write-zeroes",
         |mut store: StoreContextMut<'_, T>, (stream, len): (Resource<DynOutputStream>, u64)| {
             Box::new(async move {
+                store.data_mut().count_host_call();
                 if let Err(err) = pay_for_write(&mut store, &stream, len, None).await? {
                     return stream_result(&mut store, Err(err));
                 }
@@ -199,6 +230,7 @@ pub fn add_to_linker<T: FuelPayer>(linker: &mut Linker<T>) -> wasmtime::Result<(
         "[method]output-stream.blocking-write-zeroes-and-flush",
         |mut store: StoreContextMut<'_, T>, (stream, len): (Resource<DynOutputStream>, u64)| {
             Box::new(async move {
+                store.data_mut().count_host_call();
                 if let Err(err) = pay_for_write(&mut store, &stream, len, Some(BLOCKING_WRITE_LIMIT)).await? {
                     return stream_result(&mut store, Err(err));
                 }
@@ -214,6 +246,7 @@ pub fn add_to_linker<T: FuelPayer>(linker: &mut Linker<T>) -> wasmtime::Result<(
         "poll",
         |mut store: StoreContextMut<'_, T>, (pollables,): (WasmList<Resource<DynPollable>>,)| {
             Box::new(async move {
+                store.data_mut().count_host_call();
                 charge_fuel(&mut store, (pollables.len() as u64).saturating_mul(FUEL_PER_POLLABLE)).await?;
                 let mut list = Vec::with_capacity(pollables.len());
                 for index in 0..pollables.len() {
@@ -233,7 +266,8 @@ pub fn add_to_linker<T: FuelPayer>(linker: &mut Linker<T>) -> wasmtime::Result<(
     let mut lookup = linker.instance(&format!("wasi:sockets/ip-name-lookup@{WASI_P2_VERSION}"))?;
     lookup.func_wrap(
         "resolve-addresses",
-        |_store: StoreContextMut<'_, T>, (_network, _name): (Resource<wasmtime_wasi::p2::Network>, WasmStr)| {
+        |mut store: StoreContextMut<'_, T>, (_network, _name): (Resource<wasmtime_wasi::p2::Network>, WasmStr)| {
+            store.data_mut().count_host_call();
             Ok((Err::<ResourceAny, _>(SocketErrorCode::PermanentResolverFailure),))
         },
     )?;
@@ -241,14 +275,95 @@ pub fn add_to_linker<T: FuelPayer>(linker: &mut Linker<T>) -> wasmtime::Result<(
     Ok(())
 }
 
-/// The bytes a string's validation went through before it failed, as fuel's unit of host work:
-/// for UTF-8, up to and including the invalid sequence (the error says where); for UTF-16,
+/// Links wasmtime-wasi's WASI 0.2 into `linker` as `wasmtime_wasi::p2::add_to_linker_async`
+/// does, interface by interface, each through a getter that first counts the call: every
+/// function and resource drop wasmtime-wasi defines gets its view of the store from its getter
+/// once per call, so each call pays [`crate::budget::FUEL_PER_HOST_CALL`] (`meter`).
+pub fn add_wasi_to_linker<T: FuelPayer>(linker: &mut Linker<T>) -> wasmtime::Result<()> {
+    use wasmtime_wasi::cli::WasiCli;
+    use wasmtime_wasi::clocks::WasiClocks;
+    use wasmtime_wasi::filesystem::WasiFilesystem;
+    use wasmtime_wasi::p2::bindings::{cli, clocks, filesystem, io, random, sockets};
+    use wasmtime_wasi::random::WasiRandom;
+    use wasmtime_wasi::sockets::WasiSockets;
+
+    let l = linker;
+    io::error::add_to_linker::<T, HasIo>(l, counted_table)?;
+    io::poll::add_to_linker::<T, HasIo>(l, counted_table)?;
+    io::streams::add_to_linker::<T, HasIo>(l, counted_table)?;
+    clocks::wall_clock::add_to_linker::<T, WasiClocks>(l, counted_clocks)?;
+    clocks::monotonic_clock::add_to_linker::<T, WasiClocks>(l, counted_clocks)?;
+    filesystem::preopens::add_to_linker::<T, WasiFilesystem>(l, counted_filesystem)?;
+    filesystem::types::add_to_linker::<T, WasiFilesystem>(l, counted_filesystem)?;
+    random::random::add_to_linker::<T, WasiRandom>(l, counted_random)?;
+    random::insecure::add_to_linker::<T, WasiRandom>(l, counted_random)?;
+    random::insecure_seed::add_to_linker::<T, WasiRandom>(l, counted_random)?;
+    cli::exit::add_to_linker::<T, WasiCli>(l, counted_cli)?;
+    cli::environment::add_to_linker::<T, WasiCli>(l, counted_cli)?;
+    cli::stdin::add_to_linker::<T, WasiCli>(l, counted_cli)?;
+    cli::stdout::add_to_linker::<T, WasiCli>(l, counted_cli)?;
+    cli::stderr::add_to_linker::<T, WasiCli>(l, counted_cli)?;
+    cli::terminal_input::add_to_linker::<T, WasiCli>(l, counted_cli)?;
+    cli::terminal_output::add_to_linker::<T, WasiCli>(l, counted_cli)?;
+    cli::terminal_stdin::add_to_linker::<T, WasiCli>(l, counted_cli)?;
+    cli::terminal_stdout::add_to_linker::<T, WasiCli>(l, counted_cli)?;
+    cli::terminal_stderr::add_to_linker::<T, WasiCli>(l, counted_cli)?;
+    let network = sockets::network::LinkOptions::default();
+    sockets::tcp_create_socket::add_to_linker::<T, WasiSockets>(l, counted_sockets)?;
+    sockets::instance_network::add_to_linker::<T, WasiSockets>(l, counted_sockets)?;
+    sockets::network::add_to_linker::<T, WasiSockets>(l, &network, counted_sockets)?;
+    sockets::ip_name_lookup::add_to_linker::<T, WasiSockets>(l, counted_sockets)?;
+    sockets::tcp::add_to_linker::<T, WasiSockets>(l, counted_sockets)?;
+    sockets::udp::add_to_linker::<T, WasiSockets>(l, counted_sockets)?;
+    sockets::udp_create_socket::add_to_linker::<T, WasiSockets>(l, counted_sockets)?;
+    Ok(())
+}
+
+/// `wasi:io`'s view of a store: its resource table.
+struct HasIo;
+
+impl HasData for HasIo {
+    type Data<'a> = &'a mut ResourceTable;
+}
+
+fn counted_table<T: FuelPayer>(state: &mut T) -> &mut ResourceTable {
+    state.count_host_call();
+    state.ctx().table
+}
+
+fn counted_clocks<T: FuelPayer>(state: &mut T) -> WasiClocksCtxView<'_> {
+    state.count_host_call();
+    state.clocks()
+}
+
+fn counted_filesystem<T: FuelPayer>(state: &mut T) -> WasiFilesystemCtxView<'_> {
+    state.count_host_call();
+    state.filesystem()
+}
+
+fn counted_random<T: FuelPayer>(state: &mut T) -> &mut WasiRandomCtx {
+    state.count_host_call();
+    state.ctx().ctx.random()
+}
+
+fn counted_cli<T: FuelPayer>(state: &mut T) -> WasiCliCtxView<'_> {
+    state.count_host_call();
+    state.cli()
+}
+
+fn counted_sockets<T: FuelPayer>(state: &mut T) -> WasiSocketsCtxView<'_> {
+    state.count_host_call();
+    state.sockets()
+}
+
+/// The fuel for a string whose validation failed, for the work done until then: for UTF-8,
+/// the bytes up to and including the invalid sequence (the error says where); for UTF-16,
 /// whose error does not say where, the most a call may carry ([`MAX_HOSTCALL_BYTES`]: wasmtime
-/// refuses a longer string before the host sees it), an upper bound on the work done.
-fn failed_validation_work(err: &wasmtime::Error) -> u64 {
+/// refuses a longer string before the host sees it) at the transcoding rate, an upper bound.
+fn failed_validation_fuel(err: &wasmtime::Error) -> u64 {
     match err.downcast_ref::<std::str::Utf8Error>() {
-        Some(utf8) => (utf8.valid_up_to() + utf8.error_len().unwrap_or(0)) as u64,
-        None => MAX_HOSTCALL_BYTES as u64,
+        Some(utf8) => (utf8.valid_up_to() + utf8.error_len().unwrap_or(0)) as u64 * FUEL_PER_BYTE,
+        None => MAX_HOSTCALL_BYTES as u64 * FUEL_PER_TRANSCODED_BYTE,
     }
 }
 

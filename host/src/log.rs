@@ -76,11 +76,18 @@ pub struct BotLog {
 impl BotLog {
     /// Appends `bytes` from `source`, keeping what fits in the turn and match bounds.
     pub fn append(&self, source: LogSource, bytes: &[u8]) {
+        self.append_prefix(source, bytes, bytes.len());
+    }
+
+    /// Appends a message of `len` bytes from `source` of which only `prefix` (at least the
+    /// first [`LOG_BYTES_PER_TURN`] bytes, or all of them) was copied: a turn keeps no more, so
+    /// the rest is only counted as dropped.
+    pub fn append_prefix(&self, source: LogSource, prefix: &[u8], len: usize) {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         let room = (LOG_BYTES_PER_TURN - state.turn_bytes.min(LOG_BYTES_PER_TURN))
             .min(LOG_BYTES_PER_MATCH - state.match_bytes.min(LOG_BYTES_PER_MATCH));
-        let kept = &bytes[..bytes.len().min(room)];
-        state.turn.dropped_bytes += (bytes.len() - kept.len()) as u64;
+        let kept = &prefix[..prefix.len().min(room)];
+        state.turn.dropped_bytes += len.saturating_sub(kept.len()) as u64;
         if kept.is_empty() {
             return;
         }

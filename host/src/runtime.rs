@@ -7,7 +7,7 @@ use crate::budget::Budget;
 use crate::cache::ArtifactCache;
 use crate::compile::{CompileError, CompileWorker, one_line};
 use crate::engine::{Allocator, ArenaOptions, new_engine, pool_check_engine};
-use crate::host_fuel::{Burner, WASI_P2_VERSION};
+use crate::host_fuel::{Burner, FuelPayer, WASI_P2_VERSION};
 use crate::limits::BotLimits;
 use crate::profiler::Profiled;
 use crate::store::{BotState, MAX_HOSTCALL_BYTES, StoreHandles};
@@ -188,17 +188,19 @@ impl Arena {
 /// The imports a bot may use: locked-down WASI p2 and the arena log.
 fn bot_linker(engine: &Engine) -> anyhow::Result<Linker<BotState>> {
     let mut linker = Linker::new(engine);
-    wasmtime_wasi::p2::add_to_linker_async(&mut linker)?;
+    crate::host_fuel::add_wasi_to_linker(&mut linker)?;
     // Timers resolve against the bot's virtual clock, never real time (crate::wasi).
     linker.allow_shadowing(true);
     let mut clocks = linker.instance(&format!("wasi:clocks/monotonic-clock@{WASI_P2_VERSION}"))?;
     clocks.func_wrap(
         "subscribe-duration",
         |mut store: wasmtime::StoreContextMut<'_, BotState>, (duration,): (u64,)| {
+            store.data_mut().count_host_call();
             Ok((store.data_mut().subscribe_duration(duration)?,))
         },
     )?;
     clocks.func_wrap("subscribe-instant", |mut store: wasmtime::StoreContextMut<'_, BotState>, (when,): (u64,)| {
+        store.data_mut().count_host_call();
         Ok((store.data_mut().subscribe_instant(when)?,))
     })?;
     linker.allow_shadowing(false);

@@ -35,6 +35,8 @@ pub struct BotState {
     clock: VirtualClock,
     /// Runs the fuel charges of host functions (`host_fuel`).
     burner: Burner,
+    /// The instance's call meter, which charges each host call's fee.
+    meter: Arc<CallMeter>,
 }
 
 /// The handles a runner keeps to a store it hands to a call's future: its log, backstop
@@ -77,6 +79,7 @@ impl BotState {
             deadline: handles.deadline.clone(),
             clock: handles.clock.clone(),
             burner,
+            meter: handles.meter.clone(),
         }
     }
 
@@ -123,6 +126,10 @@ impl FuelPayer for BotState {
 
     fn random(&mut self) -> &mut wasmtime_wasi::random::WasiRandomCtx {
         self.wasi.random()
+    }
+
+    fn count_host_call(&mut self) {
+        self.meter.count_host_call();
     }
 }
 

@@ -188,7 +188,14 @@ impl FuelSampler {
                 CallHook::ReturningFromWasm => track.depth = track.depth.saturating_sub(1),
                 CallHook::ReturningFromHost => {}
             }
-            if matches!(hook, CallHook::CallingWasm | CallHook::ReturningFromHost) {
+            // Only where wasm reloads its fuel count: into wasm from the host, or back from a
+            // host function or a fuel check (`CallMeter::fuel_settable`).
+            let settable = match hook {
+                CallHook::CallingWasm => true,
+                CallHook::ReturningFromHost => meter.fuel_settable(),
+                CallHook::CallingHost | CallHook::ReturningFromWasm => false,
+            };
+            if settable {
                 sampler.size_chunk(&mut ctx, &meter, now)?;
             }
             Ok(())

@@ -308,7 +308,7 @@ fn table_limits_are_the_same_whatever_the_allocator() {
 
 /// Where a stack overflow fires is fixed by the bot's code (`arena_host::stack`
 /// counts its stack use), not by how much native stack the host used before entering wasm. Two
-/// bots that recurse until their stack is exhausted, one with a host call at every level, replay
+/// bots that recurse until their stack is exhausted, one with a host call at every 16th level, replay
 /// identically everywhere the matrix runs them, and every overflow costs the fuel pinned in
 /// `tests/golden/stack-overflow-fuel.txt`, which `cargo xtask bench` checks again on a release
 /// build (wasmtime's native limit alone fired a few hundred fuel apart under a debug and a

@@ -37,6 +37,20 @@ fn instantiated(component: &Component) -> (Store<BotState>, StoreHandles, wasmti
     (store, handles, instance)
 }
 
+/// The fuel `export(arg)` of `instance` spends, run to completion in `store`.
+fn fuel_of(
+    store: &mut Store<BotState>,
+    handles: &StoreHandles,
+    instance: &wasmtime::component::Instance,
+    export: &str,
+    arg: u32,
+) -> u64 {
+    let func = instance.get_typed_func::<(u32,), ()>(&mut *store, export).unwrap();
+    let before = store.get_fuel().unwrap();
+    run(handles, func.call_async(&mut *store, (arg,))).unwrap();
+    before - store.get_fuel().unwrap()
+}
+
 /// Runs a future that needs no fuel yields to completion.
 fn run<F: std::future::Future>(handles: &StoreHandles, future: F) -> F::Output {
     match drive(arena(), &handles.deadline, 10_000, &handles.meter, std::pin::pin!(future), false, &|| false) {
@@ -295,11 +309,8 @@ const LOG_FILLED: &str = r#"(component
 fn log_filled(component: &Component, encoding: u8, len: u32, last: u32) -> (u64, String) {
     let (mut store, handles, instance) = instantiated(component);
     let fill = instance.get_typed_func::<(u32, u32), ()>(&mut store, &format!("fill{encoding}")).unwrap();
-    let log = instance.get_typed_func::<(u32,), ()>(&mut store, &format!("log{encoding}")).unwrap();
     run(&handles, fill.call_async(&mut store, (len, last))).unwrap();
-    let before = store.get_fuel().unwrap();
-    run(&handles, log.call_async(&mut store, (len,))).unwrap();
-    let spent = before - store.get_fuel().unwrap();
+    let spent = fuel_of(&mut store, &handles, &instance, &format!("log{encoding}"), len);
     let logged = handles.log.take_turn().entries.iter().map(|entry| entry.text.clone()).collect();
     (spent, logged)
 }
@@ -312,6 +323,7 @@ fn log_filled(component: &Component, encoding: u8, len: u32, last: u32) -> (u64,
 /// most a call may carry is charged).
 #[test]
 fn a_log_message_that_fails_validation_is_paid_for() {
+    use arena_host::budget::FUEL_PER_TRANSCODED_BYTE;
     use arena_host::store::MAX_HOSTCALL_BYTES;
     let component = Component::new(arena().engine(), LOG_FILLED).unwrap();
     let len = 1 << 20;
@@ -323,14 +335,14 @@ fn a_log_message_that_fails_validation_is_paid_for() {
     let (invalid_fuel, invalid_log) = log_filled(&component, 8, len, 0xff);
     assert_eq!(invalid_fuel, valid_fuel, "the bytes validated are paid for");
     assert_eq!(invalid_log, "", "an invalid message is dropped");
-    // UTF-16: valid units are charged by the text they become; a lone surrogate at the end at
-    // least by the bytes a call may carry.
+    // UTF-16: transcoded, so charged per byte the bot handed over at the transcoding rate; a
+    // lone surrogate at the end at least for the bytes a call may carry.
     let units = (MAX_HOSTCALL_BYTES / 2) as u32;
     let (valid16_fuel, valid16_log) = log_filled(&component, 16, units, u32::from(b'a'));
-    assert!(valid16_fuel >= u64::from(units) * 2, "{valid16_fuel}");
+    assert!(valid16_fuel >= u64::from(units) * 2 * FUEL_PER_TRANSCODED_BYTE, "{valid16_fuel}");
     assert!(!valid16_log.is_empty(), "logged");
     let (surrogate_fuel, surrogate_log) = log_filled(&component, 16, units, 0xd800);
-    assert!(surrogate_fuel >= MAX_HOSTCALL_BYTES as u64, "{surrogate_fuel}");
+    assert!(surrogate_fuel >= MAX_HOSTCALL_BYTES as u64 * FUEL_PER_TRANSCODED_BYTE, "{surrogate_fuel}");
     assert_eq!(surrogate_log, "");
 }
 
@@ -464,7 +476,7 @@ const POLL_TIMERS: &str = r#"(component
 /// Bench section 8 (`cargo xtask bench hostcalls`) measured `poll` at about 180 ns of host work
 /// per pollable, charged 1 fuel each: a turn of polls held the host about 1.7 s. A poll is now
 /// charged [`arena_host::budget::FUEL_PER_POLLABLE`] per pollable: polling one timer costs about
-/// that (obeyed), and polling a hundred costs at least a hundred times it (violated: it cost 99
+/// that and the host-call fee (obeyed), and polling a hundred costs at least a hundred times it (violated: it cost 99
 /// fuel more).
 #[test]
 fn a_poll_is_charged_per_pollable_what_the_host_spends_on_it() {
@@ -472,15 +484,154 @@ fn a_poll_is_charged_per_pollable_what_the_host_spends_on_it() {
     let component = Component::new(arena().engine(), POLL_TIMERS).unwrap();
     let poll_fuel = |n: u32| {
         let (mut store, handles, instance) = instantiated(&component);
-        let take = instance.get_typed_func::<(u32,), ()>(&mut store, "take").unwrap();
-        let poll = instance.get_typed_func::<(u32,), ()>(&mut store, "poll").unwrap();
-        run(&handles, take.call_async(&mut store, (n,))).unwrap();
-        let before = store.get_fuel().unwrap();
-        run(&handles, poll.call_async(&mut store, (n,))).unwrap();
-        before - store.get_fuel().unwrap()
+        fuel_of(&mut store, &handles, &instance, "take", n);
+        fuel_of(&mut store, &handles, &instance, "poll", n)
     };
     let one = poll_fuel(1);
-    assert!((FUEL_PER_POLLABLE..FUEL_PER_POLLABLE + 200).contains(&one), "{one}");
+    let expected = FUEL_PER_POLLABLE + arena_host::budget::FUEL_PER_HOST_CALL;
+    assert!((expected..expected + 200).contains(&one), "{one}");
     let hundred = poll_fuel(100);
     assert!(hundred >= 100 * FUEL_PER_POLLABLE, "{hundred} against {one}");
+}
+
+/// A bot that reads the monotonic clock `n` times in a loop: a host call that does almost no
+/// work, so the bot pays for it almost only through the host-call fee.
+const CLOCK_LOOP: &str = r#"(component
+  (import "wasi:clocks/monotonic-clock@0.2.0" (instance $clock
+    (export "now" (func (result u64)))))
+  (alias export $clock "now" (func $now))
+  (core func $now_lowered (canon lower (func $now)))
+  (core module $bot
+    (import "host" "now" (func $now (result i64)))
+    (func (export "spin") (param $n i32)
+      (block $done
+        (loop $again
+          (br_if $done (i32.eqz (local.get $n)))
+          (drop (call $now))
+          (local.set $n (i32.sub (local.get $n) (i32.const 1)))
+          (br $again)))))
+  (core instance $bot (instantiate $bot (with "host" (instance (export "now" (func $now_lowered))))))
+  (func (export "spin") (param "n" u32) (canon lift (core func $bot "spin"))))"#;
+
+/// Fuel `spin(n)` of [`CLOCK_LOOP`] spends in a fresh store with fuel to spare.
+fn clock_loop_fuel(component: &Component, n: u32) -> u64 {
+    let (mut store, handles, instance) = instantiated(component);
+    fuel_of(&mut store, &handles, &instance, "spin", n)
+}
+
+/// Bench section 8 measured the host calls that do a fixed amount of work (clocks, random
+/// numbers, making and dropping a stream) at 75-300 ns each while the bot paid only the 6-14
+/// fuel of instructions around the call: 130-900 times pure wasm's wall time per fuel. Every
+/// host call now pays [`arena_host::budget::FUEL_PER_HOST_CALL`]: a hundred clock readings cost
+/// a hundred fees and the loop's instructions (violated before: about 10 fuel each), and no
+/// calls cost no fee (obeyed).
+#[test]
+fn every_host_call_pays_the_host_call_fee() {
+    use arena_host::budget::FUEL_PER_HOST_CALL;
+    let component = Component::new(arena().engine(), CLOCK_LOOP).unwrap();
+    let none = clock_loop_fuel(&component, 0);
+    assert!(none < 20, "an empty loop costs its few instructions, not a fee: {none}");
+    let hundred = clock_loop_fuel(&component, 100) - none;
+    let per_call = hundred / 100;
+    assert_eq!(hundred % 100, 0, "every iteration costs the same");
+    assert!(
+        (FUEL_PER_HOST_CALL..FUEL_PER_HOST_CALL + 20).contains(&per_call),
+        "a clock reading costs the fee and the loop's instructions: {per_call}"
+    );
+}
+
+/// The fee is charged with `set_fuel`, which on its own would begin a whole new turn chunk at
+/// every host call (a bot looping on the clock would never be suspended). The turn still ends
+/// where its fuel runs out: a bot that does nothing but read the clock is suspended after each
+/// turn's fuel, overrunning it by less than one fee (the chunk of 1 a fee past the end leaves),
+/// and each turn after a suspension gets the whole turn's fuel again.
+#[test]
+fn host_call_fees_end_the_turn_where_its_fuel_runs_out() {
+    use arena_host::budget::FUEL_PER_HOST_CALL;
+    const TURN: u64 = 100_000;
+    let component = Component::new(arena().engine(), CLOCK_LOOP).unwrap();
+    let (mut store, handles, instance) = instantiated(&component);
+    let spin = instance.get_typed_func::<(u32,), ()>(&mut store, "spin").unwrap();
+    let game = 1_000_000;
+    store.fuel_async_yield_interval(Some(TURN)).unwrap();
+    store.set_fuel(game).unwrap();
+    handles.meter.set_chunk(TURN);
+    handles.meter.set_fuel(game);
+    let mut call = std::pin::pin!(spin.call_async(&mut store, (u32::MAX,)));
+    let mut left = game;
+    for turn in 0..5 {
+        match drive(arena(), &handles.deadline, 10_000, &handles.meter, call.as_mut(), true, &|| false) {
+            Driven::Suspended => {}
+            _ => panic!("turn {turn}: the clock loop was not suspended"),
+        }
+        let spent = left - handles.meter.fuel();
+        assert!(
+            (TURN..TURN + FUEL_PER_HOST_CALL).contains(&spent),
+            "turn {turn} spent {spent}: its fuel and less than one fee more"
+        );
+        left = handles.meter.fuel();
+    }
+}
+
+/// A fee the bot cannot pay ends its game as running out of its own instructions would: a
+/// wasmtime `OutOfFuel` trap, with no fuel left (violated), while the same loop with fuel for
+/// its fees finishes (obeyed).
+#[test]
+fn a_host_call_fee_past_the_game_fuel_is_out_of_fuel() {
+    use arena_host::budget::FUEL_PER_HOST_CALL;
+    let component = Component::new(arena().engine(), CLOCK_LOOP).unwrap();
+    for (fuel, finishes) in [(10 * (FUEL_PER_HOST_CALL + 20), true), (5 * FUEL_PER_HOST_CALL, false)] {
+        let (mut store, handles, instance) = instantiated(&component);
+        let spin = instance.get_typed_func::<(u32,), ()>(&mut store, "spin").unwrap();
+        store.set_fuel(fuel).unwrap();
+        handles.meter.set_fuel(fuel);
+        let result = run(&handles, spin.call_async(&mut store, (10,)));
+        match result {
+            Ok(()) => assert!(finishes, "ten fees cannot be paid from {fuel}"),
+            Err(err) => {
+                assert!(!finishes, "{err:?}");
+                assert!(arena_host::fault::is_out_of_fuel(&err), "{err:?}");
+                assert_eq!(store.get_fuel().unwrap(), 0);
+            }
+        }
+    }
+}
+
+/// A bot that asks for `len` random bytes, answered into its memory.
+const RANDOM_BYTES: &str = r#"(component
+  (import "wasi:random/random@0.2.0" (instance $random
+    (export "get-random-bytes" (func (param "len" u64) (result (list u8))))))
+  (alias export $random "get-random-bytes" (func $get))
+  (core module $mem
+    (memory (export "memory") 2)
+    (func (export "realloc") (param i32 i32 i32 i32) (result i32) (i32.const 1024)))
+  (core instance $mem (instantiate $mem))
+  (core func $get_lowered (canon lower (func $get) (memory (core memory $mem "memory")) (realloc (core func $mem "realloc"))))
+  (core module $bot
+    (import "host" "get" (func $get (param i64 i32)))
+    (func (export "draw") (param $len i32) (call $get (i64.extend_i32_u (local.get $len)) (i32.const 16))))
+  (core instance $bot (instantiate $bot (with "host" (instance (export "get" (func $get_lowered))))))
+  (func (export "draw") (param "len" u32) (canon lift (core func $bot "draw"))))"#;
+
+/// Bench section 8 measured `get-random-bytes` at 2.3-2.9 ns of host time per byte
+/// (wasmtime-wasi draws each byte with a call of the boxed generator), 39-49 times pure wasm's
+/// wall time per fuel at 1 fuel a byte. A random byte is now charged
+/// [`arena_host::budget::FUEL_PER_RANDOM_BYTE`]: 4 KiB more costs exactly that many times more
+/// (violated before: 1 fuel a byte), and no bytes cost only the call (obeyed).
+#[test]
+fn random_bytes_are_charged_what_drawing_them_costs() {
+    use arena_host::budget::{FUEL_PER_HOST_CALL, FUEL_PER_RANDOM_BYTE};
+    let component = Component::new(arena().engine(), RANDOM_BYTES).unwrap();
+    let draw_fuel = |len: u32| {
+        let (mut store, handles, instance) = instantiated(&component);
+        fuel_of(&mut store, &handles, &instance, "draw", len)
+    };
+    let none = draw_fuel(0);
+    assert!((FUEL_PER_HOST_CALL..FUEL_PER_HOST_CALL + 50).contains(&none), "the call and its fee: {none}");
+    // The charge runs in whole steps of the fuel burner's loop (7 fuel each) after its entry.
+    let drawn = draw_fuel(4096) - none;
+    assert!(
+        (4096 * FUEL_PER_RANDOM_BYTE..4096 * FUEL_PER_RANDOM_BYTE + 16).contains(&drawn),
+        "per byte drawn: {drawn}"
+    );
 }

@@ -90,7 +90,9 @@ fn c_bots_play_rust_bots_through_the_registry() {
 /// budget, the way the Rust greedy bot is under the same budget.
 #[test]
 fn c_bot_budget_faults_are_reported_like_a_rust_bots() {
-    let budget = Budget { turn_fuel: 5_000, game_fuel: 150_000, ..Budget::default() };
+    // The turn budget leaves room for the C bot's start-up (its `init` logs a line: the log's
+    // host-call fee and the line's bytes) and is below what a greedy turn costs.
+    let budget = Budget { turn_fuel: 10_000, game_fuel: 150_000, ..Budget::default() };
     for greedy in ["azul-greedy-c", "azul-greedy"] {
         let record = play_azul([greedy, "azul-random"], 1, budget);
         let turns = turns_of(&record, 0);
