@@ -219,7 +219,8 @@ fn finish<T>(
     backstop_ms: u64,
     call: impl std::future::Future<Output = wasmtime::Result<T>>,
 ) -> Result<T> {
-    match drive(arena, &handles.deadline, backstop_ms, &handles.meter, std::pin::pin!(call), false, &|| false) {
+    match drive(arena.sandbox(), &handles.deadline, backstop_ms, &handles.meter, std::pin::pin!(call), false, &|| false)
+    {
         Driven::Ready(result) => Ok(result?),
         Driven::Suspended | Driven::Stuck | Driven::Idle => bail!("the call did not finish"),
     }

@@ -1,15 +1,16 @@
 //! The Wasm Arena host: runs untrusted WebAssembly bots under wasmtime fuel metering and steps
 //! native game engines turn by turn.
 //!
-//! - [`engine`]: the wasmtime engine's settings (fuel, determinism, stack, allocator);
-//!   [`runtime`]: the [`Arena`] (engine, linker, epoch backstop, compile settings) and each
-//!   bot's store, whose data is [`store::BotState`]; the locked-down WASI each bot gets
-//!   ([`wasi`]: virtual clocks and timers, seeded randomness).
-//! - [`meter`]: each store's fuel at every host-call transition (fuel yields, stuck calls);
-//!   `host_fuel`: host functions charging fuel per byte; `limits`: the whole-bot memory limit.
+//! - The sandbox bots run in is its own crate, `arena-sandbox`, re-exported here module by
+//!   module: [`engine`] (the wasmtime engine's settings), [`store`] (each bot's store),
+//!   [`wasi`] (the locked-down WASI: virtual clocks and timers, seeded randomness), [`meter`]
+//!   (each store's fuel at every host-call transition, and the host-call fee), [`driver`]
+//!   (polling a bot's call), [`limits`] (the whole-bot memory limit), [`stack`] (the
+//!   deterministic stack limit), [`log`] and [`budget`].
+//! - [`runtime`]: the [`Arena`]: the sandbox and what loading needs beyond it (the artifact
+//!   cache, the compile worker, load limits, reference components, the profiled seat).
 //! - [`loader`]: reads a bot file, compiles it once per run and checks which game it plays.
 //! - [`cache`]: the compiled-artifact cache the loader may compile through.
-//! - [`budget`]: what a bot may spend, and what a unit of fuel means (wasmtime release, costs).
 //! - [`shape`]: static limits on a bot's code, checked before compiling; [`compile`]: compiling
 //!   (in a bounded worker process when the arena has one); `typecheck`: export types checked
 //!   against each game's WIT without running bot code.
@@ -33,18 +34,11 @@
 
 pub mod bindings;
 pub mod bot;
-pub mod budget;
 pub mod cache;
 pub mod compile;
-pub mod driver;
-pub mod engine;
 pub mod fault;
 pub mod fuel_profile;
-mod host_fuel;
-pub mod limits;
 pub mod loader;
-pub mod log;
-pub mod meter;
 pub mod play;
 pub mod profiler;
 pub mod protocol;
@@ -55,14 +49,11 @@ pub mod replay;
 pub mod runtime;
 pub mod seat;
 pub mod shape;
-pub mod stack;
-pub mod store;
 pub mod tournament;
 mod typecheck;
 pub mod view;
-pub mod wasi;
 
-pub use budget::Budget;
+pub use arena_sandbox::{Budget, budget, driver, engine, limits, log, meter, stack, store, wasi};
 pub use fault::{BotFault, TrapKind};
 pub use loader::{LoadError, LoadedBot};
 pub use play::{play_contestants, play_match};

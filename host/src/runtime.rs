@@ -1,36 +1,27 @@
-//! The wasmtime side of the arena: one [`Arena`] per process holds the engine (fuel metering,
-//! determinism settings, limits), the epoch ticker behind the wall-clock backstop, and the
-//! linker every bot is instantiated with. Engine, linker and compiled bots are shared across
-//! matches and threads; each bot gets its own [`Store`] per instance (DESIGN.md section 4).
+//! The arena a match loads and plays its bots in: one [`Arena`] per process holds the
+//! [`Sandbox`] (engine, linker, epoch ticker, the store of each bot instance) and what loading
+//! needs beyond it (the artifact cache, the compile worker, load limits, the reference
+//! components), and the profiler's seat when `arena profile` runs. Engine, linker and compiled
+//! bots are shared across matches and threads; each bot gets its own [`Store`] per instance
+//! (DESIGN.md section 4).
 
 use crate::budget::Budget;
 use crate::cache::ArtifactCache;
 use crate::compile::{CompileError, CompileWorker, one_line};
-use crate::engine::{Allocator, ArenaOptions, new_engine, pool_check_engine};
-use crate::host_fuel::{Burner, FuelPayer, WASI_P2_VERSION};
-use crate::limits::BotLimits;
+use crate::engine::{Allocator, ArenaOptions, pool_check_engine};
 use crate::profiler::Profiled;
-use crate::store::{BotState, MAX_HOSTCALL_BYTES, StoreHandles};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use crate::store::{BotState, StoreHandles};
+use arena_sandbox::Sandbox;
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Duration;
 use wasmtime::component::{Component, Linker};
-use wasmtime::{Engine, Store, UpdateDeadline};
+use wasmtime::{Engine, Store};
 use wasmtime_wasi::WasiCtx;
 
-/// Interval of the epoch ticker behind the wall-clock backstop.
-pub const EPOCH_TICK: Duration = Duration::from_millis(10);
-
-/// Engine, linker and epoch ticker, shared by every match in the process.
+/// The sandbox and what loading needs beyond it, shared by every match in the process.
 #[derive(Clone)]
 pub struct Arena {
-    engine: Engine,
-    linker: Arc<Linker<BotState>>,
-    epoch: Arc<EpochTicker>,
-    options: ArenaOptions,
+    sandbox: Sandbox,
     cache: Option<ArtifactCache>,
-    /// The loop host functions charge fuel with (`host_fuel`).
-    burner: wasmtime::Module,
     /// Compile worker, load limits, reference components.
     pub(crate) load: LoadSettings,
     /// The seat whose stores are profiled, if any (`arena profile`).
@@ -45,11 +36,13 @@ impl Arena {
 
     /// An arena with explicit options.
     pub fn with_options(options: ArenaOptions) -> anyhow::Result<Arena> {
-        let engine = new_engine(&options)?;
-        let linker = Arc::new(bot_linker(&engine)?);
-        let epoch = EpochTicker::start(&engine);
-        let burner = crate::host_fuel::compile_burner(&engine)?;
-        Ok(Arena { engine, linker, epoch, options, cache: None, burner, load: Default::default(), profiled: None })
+        let sandbox = Sandbox::new(options)?;
+        Ok(Arena { sandbox, cache: None, load: Default::default(), profiled: None })
+    }
+
+    /// The sandbox bots run in.
+    pub fn sandbox(&self) -> &Sandbox {
+        &self.sandbox
     }
 
     /// This arena, compiling bots through `cache` (`None`: always compile, the default).
@@ -65,45 +58,22 @@ impl Arena {
 
     /// The wasmtime engine.
     pub fn engine(&self) -> &Engine {
-        &self.engine
+        self.sandbox.engine()
     }
 
     /// The linker every bot is instantiated against.
     pub fn linker(&self) -> &Linker<BotState> {
-        &self.linker
+        self.sandbox.linker()
     }
 
     /// The options this arena was built with.
     pub fn options(&self) -> ArenaOptions {
-        self.options
+        self.sandbox.options()
     }
 
-    /// Epoch ticks elapsed so far.
-    pub fn epoch_now(&self) -> u64 {
-        self.epoch.now.load(Ordering::Relaxed)
-    }
-
-    /// A fresh store for one bot instance, with its limits, locked-down WASI (built with
-    /// `handles.clock`), log and call meter.
+    /// A fresh store for one bot instance ([`Sandbox::new_store`]).
     pub fn new_store(&self, budget: &Budget, wasi: WasiCtx, handles: &StoreHandles) -> Store<BotState> {
-        let limits = BotLimits::new(budget.memory_bytes());
-        let state = BotState::new(wasi, limits, handles, Burner::new(self.burner.clone()));
-        let mut store = Store::new(&self.engine, state);
-        store.limiter(|state| state.limits());
-        store.set_hostcall_fuel(MAX_HOSTCALL_BYTES);
-        let meter = handles.meter.clone();
-        store.call_hook(move |ctx, hook| meter.hook(ctx, hook));
-        let epoch = self.epoch.clone();
-        // Checked every tick: interrupt the call once the shared deadline has passed.
-        store.epoch_deadline_callback(move |ctx| {
-            if epoch.now.load(Ordering::Relaxed) >= ctx.data().deadline() {
-                Err(wasmtime::Trap::Interrupt.into())
-            } else {
-                Ok(UpdateDeadline::Continue(1))
-            }
-        });
-        store.set_epoch_deadline(1);
-        store
+        self.sandbox.new_store(budget, wasi, handles)
     }
 
     /// [`Arena::new_store`] for the bot in `seat`: profiled when this arena profiles that seat
@@ -161,11 +131,18 @@ impl Arena {
         &self,
         request: crate::compile::Request<'_, impl FnOnce() -> Result<crate::cache::EntryFacts, String>>,
     ) -> Result<(Component, crate::cache::EntryFacts), CompileError> {
-        let pool_check = match self.options.allocator {
+        let pool_check = match self.options().allocator {
             Allocator::OnDemand => Some(self.pool_check_engine().map_err(|err| CompileError::Invalid(one_line(&err)))?),
             Allocator::Pooling { .. } => None,
         };
-        crate::compile::compile(&self.engine, &self.options, self.cache(), self.compile_worker(), pool_check, request)
+        crate::compile::compile(
+            self.engine(),
+            &self.options(),
+            self.cache(),
+            self.compile_worker(),
+            pool_check,
+            request,
+        )
     }
 
     /// The engine an on-demand arena checks components against the pool's limits with
@@ -175,7 +152,7 @@ impl Arena {
         if let Some(engine) = self.load.pool_check.get() {
             return Ok(engine);
         }
-        let engine = pool_check_engine(self.options.max_memory_mib)?;
+        let engine = pool_check_engine(self.options().max_memory_mib)?;
         Ok(self.load.pool_check.get_or_init(|| engine))
     }
 
@@ -183,70 +160,4 @@ impl Arena {
     pub fn load_memory_limit_mib(&self) -> u32 {
         self.load.memory_limit_mib.unwrap_or(self.options().max_memory_mib)
     }
-}
-
-/// The imports a bot may use: locked-down WASI p2 and the arena log.
-fn bot_linker(engine: &Engine) -> anyhow::Result<Linker<BotState>> {
-    let mut linker = Linker::new(engine);
-    crate::host_fuel::add_wasi_to_linker(&mut linker)?;
-    // Timers resolve against the bot's virtual clock, never real time (crate::wasi).
-    linker.allow_shadowing(true);
-    let mut clocks = linker.instance(&format!("wasi:clocks/monotonic-clock@{WASI_P2_VERSION}"))?;
-    clocks.func_wrap(
-        "subscribe-duration",
-        |mut store: wasmtime::StoreContextMut<'_, BotState>, (duration,): (u64,)| {
-            store.data_mut().count_host_call();
-            Ok((store.data_mut().subscribe_duration(duration)?,))
-        },
-    )?;
-    clocks.func_wrap("subscribe-instant", |mut store: wasmtime::StoreContextMut<'_, BotState>, (when,): (u64,)| {
-        store.data_mut().count_host_call();
-        Ok((store.data_mut().subscribe_instant(when)?,))
-    })?;
-    linker.allow_shadowing(false);
-    crate::host_fuel::add_to_linker(&mut linker)?;
-    Ok(linker)
-}
-
-/// Increments the engine's epoch every [`EPOCH_TICK`] on a background thread, for as long as
-/// any clone of the [`Arena`] lives.
-struct EpochTicker {
-    now: AtomicU64,
-    stop: AtomicBool,
-}
-
-impl EpochTicker {
-    fn start(engine: &Engine) -> Arc<EpochTicker> {
-        let ticker = Arc::new(EpochTicker { now: AtomicU64::new(0), stop: AtomicBool::new(false) });
-        let weak_ticker = Arc::downgrade(&ticker);
-        let weak_engine = engine.weak();
-        std::thread::Builder::new()
-            .name("arena-epoch".into())
-            .spawn(move || {
-                loop {
-                    std::thread::sleep(EPOCH_TICK);
-                    let (Some(ticker), Some(engine)) = (weak_ticker.upgrade(), weak_engine.upgrade()) else {
-                        break;
-                    };
-                    if ticker.stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    ticker.now.fetch_add(1, Ordering::Relaxed);
-                    engine.increment_epoch();
-                }
-            })
-            .ok();
-        ticker
-    }
-}
-
-impl Drop for EpochTicker {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-    }
-}
-
-/// Ticks needed to cover `ms` milliseconds of wall clock.
-pub fn ticks_for(ms: u64) -> u64 {
-    ms.div_ceil(EPOCH_TICK.as_millis() as u64).max(1)
 }

@@ -3,7 +3,7 @@
 //! Every binding implements [`Binding`], so the bot driver and the match loop are written once.
 
 mod abi;
-pub mod common;
+pub use arena_sandbox::common;
 
 impl From<InitInfo> for common::InitInfo {
     fn from(info: InitInfo) -> Self {

@@ -24,9 +24,9 @@ use wasmtime::{AsContext, AsContextMut, CallHook, Module, Store, StoreContextMut
 /// Fuel between samples when `arena profile` is not told otherwise.
 pub const DEFAULT_EVERY: u64 = 10_000;
 
-/// The name the arena's fuel burner module carries (see `host_fuel::BURNER_WAT`): its frames are
-/// host work charged to the bot as fuel (WASI output, the log), not the bot's code.
-pub const BURNER_MODULE: &str = "arena_charged_host_work";
+/// The name the arena's fuel burner module carries: its frames are host work charged to the bot
+/// as fuel (WASI output, the log), not the bot's code.
+pub use arena_sandbox::BURNER_MODULE;
 
 /// How a profile names the frames of the burner.
 pub const HOST_WORK_FRAME: &str = "[host work charged as fuel: output, log]";

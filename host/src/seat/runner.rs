@@ -225,7 +225,7 @@ impl<L> SeatCore<L> {
         yield_is_suspend: bool,
         is_idle: &dyn Fn() -> bool,
     ) -> Driven<F::Output> {
-        drive(&self.arena, &self.deadline, self.budget.backstop_ms, meter, call, yield_is_suspend, is_idle)
+        drive(self.arena.sandbox(), &self.deadline, self.budget.backstop_ms, meter, call, yield_is_suspend, is_idle)
     }
 
     /// Runs one start-up call (instantiation, `init`) with at most one turn budget of fuel,

@@ -53,7 +53,8 @@ fn fuel_of(
 
 /// Runs a future that needs no fuel yields to completion.
 fn run<F: std::future::Future>(handles: &StoreHandles, future: F) -> F::Output {
-    match drive(arena(), &handles.deadline, 10_000, &handles.meter, std::pin::pin!(future), false, &|| false) {
+    match drive(arena().sandbox(), &handles.deadline, 10_000, &handles.meter, std::pin::pin!(future), false, &|| false)
+    {
         Driven::Ready(output) => output,
         _ => panic!("the call did not finish"),
     }
@@ -148,7 +149,7 @@ fn a_call_stuck_in_the_host_is_metered_to_the_instruction() {
     let spin = instance.get_typed_func::<(u32,), ()>(&mut store, "run").unwrap();
     store.set_fuel(10_000_000).unwrap();
     let stuck = drive(
-        arena(),
+        arena().sandbox(),
         &handles.deadline,
         50,
         &handles.meter,
@@ -414,7 +415,7 @@ fn a_tournament_pool_holds_its_bots_at_the_per_bot_limits() {
         let mut store = arena.new_store(&Budget::default(), wasi, &handles);
         store.set_fuel(10_000_000).unwrap();
         let instantiated = match drive(
-            &arena,
+            arena.sandbox(),
             &handles.deadline,
             10_000,
             &handles.meter,
@@ -560,7 +561,7 @@ fn host_call_fees_end_the_turn_where_its_fuel_runs_out() {
     let mut call = std::pin::pin!(spin.call_async(&mut store, (u32::MAX,)));
     let mut left = game;
     for turn in 0..5 {
-        match drive(arena(), &handles.deadline, 10_000, &handles.meter, call.as_mut(), true, &|| false) {
+        match drive(arena().sandbox(), &handles.deadline, 10_000, &handles.meter, call.as_mut(), true, &|| false) {
             Driven::Suspended => {}
             _ => panic!("turn {turn}: the clock loop was not suspended"),
         }

@@ -105,6 +105,16 @@ fn every_game_has_example_bots() {
     }
 }
 
+/// The host's crates depend downwards only: the sandbox, at the bottom, on no other crate of
+/// the arena (games included: it knows nothing of them).
+#[test]
+fn the_sandbox_depends_on_no_other_arena_crate() {
+    let manifest = read("host/sandbox/Cargo.toml");
+    let arena_dependencies: Vec<&str> =
+        manifest.lines().filter(|line| line.starts_with("arena-") || line.contains("path = \"../")).collect();
+    assert_eq!(arena_dependencies, Vec::<&str>::new(), "host/sandbox/Cargo.toml");
+}
+
 /// The host's modules (one per file), each with the modules it names through `crate::` or
 /// `super::` paths, test code excluded.
 fn host_module_graph() -> std::collections::BTreeMap<String, BTreeSet<String>> {

@@ -18,7 +18,7 @@ pub use crate::budget::MAX_HOSTCALL_BYTES;
 /// other pollables, streams, errors). Each costs the host a few hundred bytes outside the
 /// bot's memory limit (a timer about 230 with its guest handle: 95,000 live timers pinned
 /// 22 MiB), so they are capped low enough not to matter: at this cap, about 1 MiB. A bot asking
-/// for one more traps ([`crate::fault::TrapKind::HostResources`]). Real bots hold a handful
+/// for one more traps (the referee calls it `TrapKind::HostResources`). Real bots hold a handful
 /// (the interpreters' stdio streams, a JavaScript bot's pending timers).
 pub const MAX_HOST_RESOURCES: usize = 4096;
 

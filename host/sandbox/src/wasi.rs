@@ -8,7 +8,7 @@
 //! - both clocks are virtual: each reading advances a fixed step, so `Instant::now()` and
 //!   `SystemTime::now()` work and are the same in every run;
 //! - timers are virtual too ([`VirtualClock::subscribe`], linked over wasmtime-wasi's
-//!   `subscribe-duration` and `subscribe-instant` by [`crate::runtime`]): a timer is always
+//!   `subscribe-duration` and `subscribe-instant` by [`crate::Sandbox`]'s linker): a timer is always
 //!   ready, and checking or waiting on it moves the virtual clock forward to its deadline. A
 //!   sleep or a poll with a timeout returns at once, costs no real time, and what the bot sees
 //!   afterwards is a function of its own calls only (the count of `ready()` checks before a timer

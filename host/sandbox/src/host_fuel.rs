@@ -27,10 +27,10 @@
 //! accounting as the bot's own instructions. A charge of `n` fuel runs `ceil(n / 7)` loop
 //! iterations of 7 fuel each.
 
-use crate::bindings::common::arena::common::log::Level;
 use crate::budget::{
     FUEL_PER_BYTE, FUEL_PER_POLLABLE, FUEL_PER_RANDOM_BYTE, FUEL_PER_TRANSCODED_BYTE, MAX_HOSTCALL_BYTES,
 };
+use crate::common::arena::common::log::Level;
 use crate::log::{BotLog, LOG_BYTES_PER_TURN, LogSource};
 use std::borrow::Cow;
 use std::future::Future;
@@ -54,8 +54,12 @@ pub const MAX_RANDOM_REQUEST: u64 = 1 << 20;
 /// to it), whose functions are defined again here.
 pub const WASI_P2_VERSION: &str = "0.2.12";
 
+/// The name of the fuel burner's module, so that a profiler tells its frames (host work
+/// charged to the bot) from the bot's own.
+pub const BURNER_MODULE: &str = "arena_charged_host_work";
+
 /// The loop that burns a charge: `burn(n)` runs `n` iterations of 7 fuel each.
-/// Named, so that `arena profile` tells its frames from the bot's (`profiler::sampler`).
+/// Named [`BURNER_MODULE`], so that `arena profile` tells its frames from the bot's.
 pub const BURNER_WAT: &str = r#"(module $arena_charged_host_work
   (func $burn (export "burn") (param $n i64)
     (if (i64.eqz (local.get $n)) (then (return)))

@@ -13,9 +13,9 @@
 //!   takes it for a spent turn ([`crate::driver`]). When the driver sees a yield suspend the
 //!   call, the next chunk begins at the fuel left then (wasmtime refuels from there);
 //! - a request, from the line-protocol layer, to restart the turn-fuel chunk when the host
-//!   function running returns to wasm ([`crate::protocol::stdio`]);
+//!   function running returns to wasm (the line protocols' stdin and stdout);
 //! - **the host-call fee**: every host function a bot calls counts itself here
-//!   ([`CallMeter::count_host_call`], from the linker's getters in [`crate::host_fuel`]), and the
+//!   ([`CallMeter::count_host_call`], from the linker's getters in `host_fuel`), and the
 //!   hook charges [`FUEL_PER_HOST_CALL`] when that function returns to wasm. The fee is taken
 //!   with `set_fuel`, which would begin a fresh turn chunk: the store's yield interval is
 //!   resized so that the chunk still ends at the same fuel ([`CallMeter::chunk_end`]), and
@@ -24,7 +24,7 @@
 //!   check (as a turn ends after the few instructions a chunk overruns); one that takes more
 //!   than the fuel left traps with wasmtime's `OutOfFuel`, as the bot's own instructions would.
 //!
-//! The hook is installed on every store by [`crate::runtime::Arena::new_store`].
+//! The hook is installed on every store by [`crate::Sandbox::new_store`].
 
 use crate::budget::FUEL_PER_HOST_CALL;
 use std::sync::Arc;

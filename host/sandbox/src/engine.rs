@@ -48,7 +48,7 @@ pub enum Allocator {
     },
 }
 
-/// What an [`Arena`](crate::runtime::Arena) is built with.
+/// What a [`Sandbox`](crate::Sandbox) is built with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ArenaOptions {
     /// Instance allocation.

@@ -5,7 +5,7 @@
 #![allow(missing_docs, clippy::all)]
 
 wasmtime::component::bindgen!({
-    path: "../wit/common",
+    path: "../../wit/common",
     world: "arena:common/imports@0.1.0",
 });
 pub use self::arena::common::types::{InitInfo, TurnInfo};

@@ -15,7 +15,7 @@
 //! but the host's next message can wake the bot.
 
 use crate::meter::CallMeter;
-use crate::runtime::{Arena, ticks_for};
+use crate::sandbox::{Sandbox, ticks_for};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -41,7 +41,7 @@ pub enum Driven<T> {
 /// `deadline` the store's callback checks is moved to `backstop_ms` from now first; `meter` is
 /// the call's store's.
 pub fn drive<F: Future + ?Sized>(
-    arena: &Arena,
+    sandbox: &Sandbox,
     deadline: &AtomicU64,
     backstop_ms: u64,
     meter: &CallMeter,
@@ -50,7 +50,7 @@ pub fn drive<F: Future + ?Sized>(
     is_idle: &dyn Fn() -> bool,
 ) -> Driven<F::Output> {
     let backstop = Duration::from_millis(backstop_ms);
-    deadline.store(arena.epoch_now() + ticks_for(backstop_ms), Ordering::Relaxed);
+    deadline.store(sandbox.epoch_now() + ticks_for(backstop_ms), Ordering::Relaxed);
     // One flag per driving thread, made once: a call is driven on one thread from start to end.
     let flag = THREAD_FLAG.with(Arc::clone);
     let waker = Waker::from(Arc::clone(&flag));
