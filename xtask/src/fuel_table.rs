@@ -59,7 +59,7 @@ fn render(root: &Path, games: &[serde_json::Value]) -> Result<String> {
         else {
             bail!("{DEFINITIONS}: each game needs `game`, `title` and `bots`");
         };
-        let mut args = vec!["run", "--quiet", "-p", "arena-host", "--bin", "arena", "--", "fuel", "--game", game];
+        let mut args = vec!["run", "--quiet", "-p", "arena-cli", "--bin", "arena", "--", "fuel", "--game", game];
         args.push("--markdown");
         let paths: Vec<String> = bots
             .iter()

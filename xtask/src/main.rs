@@ -27,7 +27,7 @@
 //!   over the trivial Azul bot of each language and over the stdin/stdout programs of each game
 //!   ([`fuel_table`]); `--write` replaces the README's copies, which the tests check.
 //! - `bench`: installs the wasm targets, builds the Rust bots, then runs the benchmarks
-//!   (`cargo bench -p arena-host --bench arena`); further arguments pick sections by name.
+//!   (`cargo bench -p arena-cli --bench arena`); further arguments pick sections by name.
 
 mod debian;
 mod deny;
@@ -173,7 +173,7 @@ fn demo(root: &Path) -> Result<()> {
     step(2, 4, "building the demo bots (azul-greedy, azul-random) for wasm32-wasip2");
     rust_bots::build(root, &DEMO_BOTS.map(String::from))?;
     step(3, 4, "building the arena host (the first time: wasmtime and cranelift, several minutes)");
-    run(root, &cargo(), &["build", "-p", "arena-host", "--bin", "arena"])?;
+    run(root, &cargo(), &["build", "-p", "arena-cli", "--bin", "arena"])?;
     let arena = util::arena_binary(root);
     let arena = arena.to_string_lossy();
     step(4, 4, "playing azul-greedy vs azul-random on seed 1, then verifying the replay");
@@ -230,7 +230,7 @@ fn test(root: &Path) -> Result<()> {
 fn bench(root: &Path, sections: &[String]) -> Result<()> {
     setup(root)?;
     rust_bots::build_all(root)?;
-    let mut args = vec!["bench", "-p", "arena-host", "--bench", "arena"];
+    let mut args = vec!["bench", "-p", "arena-cli", "--bench", "arena"];
     if !sections.is_empty() {
         args.push("--");
         args.extend(sections.iter().map(String::as_str));

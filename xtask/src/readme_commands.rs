@@ -1,5 +1,5 @@
 //! The README's `arena` commands, run as written with an installed `arena`: the README tells
-//! users to `cargo install --path host --locked`, then shows `arena ...` lines; every such line
+//! users to `cargo install --path host/cli --locked`, then shows `arena ...` lines; every such line
 //! in a ` ```sh ` block must succeed.
 //!
 //! The install is a debug build into `target/install-check` (sharing the test build's
@@ -18,7 +18,7 @@ pub fn check(root: &Path) -> Result<()> {
     let install_root = target_dir(root).join("install-check");
     run_command(
         Command::new(cargo())
-            .args(["install", "--path", "host", "--locked", "--debug", "--root"])
+            .args(["install", "--path", "host/cli", "--locked", "--debug", "--root"])
             .arg(&install_root)
             .env("CARGO_TARGET_DIR", target_dir(root))
             .current_dir(root),

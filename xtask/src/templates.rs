@@ -24,7 +24,7 @@ const TEMPLATES: [(&str, &str, &str); 9] = [
 
 /// Generates, builds and plays every template; the bots must already be built (the opponents).
 pub fn check(root: &Path) -> Result<()> {
-    run(root, &cargo(), &["build", "-p", "arena-host", "--bin", "arena"])?;
+    run(root, &cargo(), &["build", "-p", "arena-cli", "--bin", "arena"])?;
     let arena = arena_binary(root);
     // Outside the repository, as a user's bot would be.
     let scratch = std::env::temp_dir().join(format!("arena-new-bot-{}", std::process::id()));

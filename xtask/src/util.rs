@@ -14,7 +14,7 @@ pub fn target_dir(root: &Path) -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"))
 }
 
-/// The `arena` binary a dev build (`cargo build -p arena-host`, or the test build) leaves.
+/// The `arena` binary a dev build (`cargo build -p arena-cli`, or the test build) leaves.
 pub fn arena_binary(root: &Path) -> PathBuf {
     target_dir(root).join("debug").join(format!("arena{}", std::env::consts::EXE_SUFFIX))
 }

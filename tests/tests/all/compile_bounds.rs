@@ -2,7 +2,7 @@
 //! compile bomb is refused by the static shape limits before Cranelift sees it; a component
 //! whose memories start larger than the match grants is refused at load; a start function is
 //! never run at load (export types are checked against the WIT without instantiating). The
-//! compile worker's own bounds are exercised through the CLI (host/tests/cli_compile.rs).
+//! compile worker's own bounds are exercised through the CLI (host/cli/tests/all/cli_compile.rs).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 

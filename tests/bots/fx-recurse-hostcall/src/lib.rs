@@ -17,7 +17,7 @@ pub fn depth(level: u64, limit: u64) -> u64 {
     if level >= limit {
         return level;
     }
-    if level % 16 == 0 {
+    if level.is_multiple_of(16) {
         black_box(Instant::now());
     }
     let below = depth(level + 1, limit);

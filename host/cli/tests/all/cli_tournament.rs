@@ -351,7 +351,7 @@ fn the_starter_spec_runs() {
 /// The README's complete SPEC example parses (every key it shows exists).
 #[test]
 fn the_readme_spec_example_parses() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md")).unwrap();
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md")).unwrap();
     let start = readme.find("```toml\ngame = ").expect("the README shows a SPEC") + "```toml\n".len();
     let end = start + readme[start..].find("```").unwrap();
     let spec = arena_host::tournament::spec::Spec::parse(Path::new("README.md"), &readme[start..end]).unwrap();

@@ -266,7 +266,7 @@ fn table_bot(name: &str, initial: u32, step: u32) -> String {
     );
     let mut module = wat::parse_str(&wat).unwrap();
     let mut resolve = wit_parser::Resolve::default();
-    let wit = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../wit/paint");
+    let wit = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../wit/paint");
     let (package, _) = resolve.push_dir(&wit).unwrap();
     let world = resolve.select_world(&[package], Some("bot")).unwrap();
     wit_component::embed_component_metadata(&mut module, &resolve, world, wit_component::StringEncoding::UTF8).unwrap();
@@ -328,6 +328,6 @@ fn stack_overflows_replay_identically_everywhere_at_a_fuel_the_code_fixes() {
     }
     let text = stack_overflow_fuel(on_demand(), &|name| PathBuf::from(bot(name))).unwrap();
     assert!(!text.contains("no overflow"), "{text}");
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(STACK_GOLDEN);
-    arena_game::golden::check_golden(&golden, &text, "cargo test -p arena-host --test all determinism_matrix::stack");
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(STACK_GOLDEN);
+    arena_game::golden::check_golden(&golden, &text, "cargo test -p arena-cli --test all determinism_matrix::stack");
 }

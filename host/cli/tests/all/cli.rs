@@ -216,7 +216,7 @@ fn play_with_replay(name: &str, seed: &str) -> PathBuf {
 /// trapped in it, and told to rebuild.
 #[test]
 fn a_bot_built_against_another_wit_version_is_refused() {
-    let old = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/azul-bot-older-wit.wasm");
+    let old = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/azul-bot-older-wit.wasm");
     let err = refusal(&old);
     assert!(err.contains("built for arena:azul/player@0.1.0, but this arena plays arena:azul/player@0.2.0"), "{err}");
     assert!(err.contains("rebuild the bot"), "{err}");

@@ -49,11 +49,11 @@ enum Language {
 
 /// The Rust template of each game: what the SDK guide shows.
 const RUST_TEMPLATES: [(&str, &str); 5] = [
-    ("azul", include_str!("../../../guest-sdk/rust/templates/azul/src/lib.rs")),
-    ("paint", include_str!("../../../guest-sdk/rust/templates/paint/src/lib.rs")),
-    ("code-character", include_str!("../../../guest-sdk/rust/templates/code-character/src/lib.rs")),
-    ("eubots", include_str!("../../../guest-sdk/rust/templates/eubots/src/lib.rs")),
-    ("suitebot", include_str!("../../../guest-sdk/rust/templates/suitebot/src/lib.rs")),
+    ("azul", include_str!("../../../../guest-sdk/rust/templates/azul/src/lib.rs")),
+    ("paint", include_str!("../../../../guest-sdk/rust/templates/paint/src/lib.rs")),
+    ("code-character", include_str!("../../../../guest-sdk/rust/templates/code-character/src/lib.rs")),
+    ("eubots", include_str!("../../../../guest-sdk/rust/templates/eubots/src/lib.rs")),
+    ("suitebot", include_str!("../../../../guest-sdk/rust/templates/suitebot/src/lib.rs")),
 ];
 
 /// A foreign-language template: the files of an example bot folder (`bot.json` included).
@@ -71,8 +71,8 @@ const FOREIGN_TEMPLATES: [ForeignTemplate; 4] = [
         game: "azul",
         example: "azul-greedy-c",
         files: &[
-            ("bot.json", include_str!("../../../bots-examples/azul-greedy-c/bot.json")),
-            ("greedy.c", include_str!("../../../bots-examples/azul-greedy-c/greedy.c")),
+            ("bot.json", include_str!("../../../../bots-examples/azul-greedy-c/bot.json")),
+            ("greedy.c", include_str!("../../../../bots-examples/azul-greedy-c/greedy.c")),
         ],
     },
     ForeignTemplate {
@@ -80,8 +80,8 @@ const FOREIGN_TEMPLATES: [ForeignTemplate; 4] = [
         game: "azul",
         example: "azul-random-py",
         files: &[
-            ("bot.json", include_str!("../../../bots-examples/azul-random-py/bot.json")),
-            ("app.py", include_str!("../../../bots-examples/azul-random-py/app.py")),
+            ("bot.json", include_str!("../../../../bots-examples/azul-random-py/bot.json")),
+            ("app.py", include_str!("../../../../bots-examples/azul-random-py/app.py")),
         ],
     },
     ForeignTemplate {
@@ -89,8 +89,8 @@ const FOREIGN_TEMPLATES: [ForeignTemplate; 4] = [
         game: "azul",
         example: "azul-random-js",
         files: &[
-            ("bot.json", include_str!("../../../bots-examples/azul-random-js/bot.json")),
-            ("bot.js", include_str!("../../../bots-examples/azul-random-js/bot.js")),
+            ("bot.json", include_str!("../../../../bots-examples/azul-random-js/bot.json")),
+            ("bot.js", include_str!("../../../../bots-examples/azul-random-js/bot.js")),
         ],
     },
     ForeignTemplate {
@@ -98,15 +98,15 @@ const FOREIGN_TEMPLATES: [ForeignTemplate; 4] = [
         game: "paint",
         example: "paint-random-js",
         files: &[
-            ("bot.json", include_str!("../../../bots-examples/paint-random-js/bot.json")),
-            ("bot.js", include_str!("../../../bots-examples/paint-random-js/bot.js")),
+            ("bot.json", include_str!("../../../../bots-examples/paint-random-js/bot.json")),
+            ("bot.js", include_str!("../../../../bots-examples/paint-random-js/bot.js")),
         ],
     },
 ];
 
 /// The workspace's toolchain and lock file: a generated crate builds with both.
-const TOOLCHAIN: &str = include_str!("../../../rust-toolchain.toml");
-const LOCK_FILE: &str = include_str!("../../../Cargo.lock");
+const TOOLCHAIN: &str = include_str!("../../../../rust-toolchain.toml");
+const LOCK_FILE: &str = include_str!("../../../../Cargo.lock");
 
 /// The Rust SDK of the clone this binary was built from.
 fn default_sdk() -> PathBuf {

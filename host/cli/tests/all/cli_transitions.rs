@@ -18,7 +18,7 @@ fn upstream() -> String {
 }
 
 fn repo(path: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path).to_string_lossy().into_owned()
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(path).to_string_lossy().into_owned()
 }
 
 /// The shared upstream fixtures (the documented use of ../shared in tests) and our own shot

@@ -1,4 +1,4 @@
-//! The arena's benchmarks: `cargo bench -p arena-host --bench arena`, or `cargo xtask bench`
+//! The arena's benchmarks: `cargo bench -p arena-cli --bench arena`, or `cargo xtask bench`
 //! (which builds the bots first). Plain timing, no harness: each measurement warms up, sizes its
 //! batches to about [`BATCH_TIME`], runs [`BATCHES`] of them and reports the median batch's time
 //! per iteration, with the fastest and slowest batch in brackets.
@@ -30,7 +30,7 @@
 //!    (`tests/golden/stack-overflow-fuel.txt`, [`stack_fuel`]).
 //!
 //! 1 and 2 run on the default (on-demand) arena and on a pooling one (16 bots, 64 MiB).
-//! `cargo bench -p arena-host --bench arena -- turn` runs only the sections named `turn`
+//! `cargo bench -p arena-cli --bench arena -- turn` runs only the sections named `turn`
 //! (`greedy`, `search`, `turn`, `instantiate`, `load`, `glue`, `tournament`, `profile`,
 //! `hostcalls`, `stack`).
 
@@ -141,7 +141,7 @@ fn main() -> Result<()> {
 /// must not move with the host's build.
 fn stack_overflows() -> Result<()> {
     println!("stack overflows on this build ({}):", if cfg!(debug_assertions) { "debug" } else { "release" });
-    let golden = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(stack_fuel::STACK_GOLDEN);
+    let golden = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(stack_fuel::STACK_GOLDEN);
     let expected = std::fs::read_to_string(&golden).with_context(|| format!("reading {}", golden.display()))?;
     let measured = stack_fuel::stack_overflow_fuel(&Arena::new()?, &bot_path).map_err(anyhow::Error::msg)?;
     for line in measured.lines() {
@@ -224,7 +224,7 @@ fn verdict(label: &str, value: String, target: &str, met: bool) {
 /// Path of a built bot (as `cargo xtask bots` writes it).
 fn bot_path(name: &str) -> PathBuf {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let root = manifest.parent().map(PathBuf::from).unwrap_or(manifest);
+    let root = manifest.join("../..");
     let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
     target.join("bots").join(format!("{name}.wasm"))
 }

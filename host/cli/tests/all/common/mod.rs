@@ -26,7 +26,7 @@ pub fn arena_with_env(args: &[&str], env: &[(&str, &str)]) -> Output {
 pub fn bot(name: &str) -> String {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"));
     let path = target.join("bots").join(format!("{name}.wasm"));
     assert!(path.exists(), "{} is missing: run `cargo xtask bots` first", path.display());
     path.to_string_lossy().into_owned()
