@@ -1,5 +1,6 @@
-//! A WIT component bot in a match ([`BotRunner`]), under the budget contract (DESIGN.md section 1);
-//! its seat's books, start-up metering and turn prologue are [`crate::seat::runner`]'s:
+//! A WIT component bot in a match ([`BotRunner`]), under the budget contract
+//! (docs/design.md#the-budget-contract); its seat's books, start-up metering and turn prologue are
+//! [`crate::seat::runner`]'s:
 //!
 //! - **Turn overrun: suspend.** Each `take-turn` call runs with the store's fuel set to what is
 //!   left of the game budget and wasmtime's async fuel yielding set to the turn budget: when a

@@ -1,5 +1,5 @@
-//! Faults are data: every skipped turn, trap, invalid action and forfeit is a [`BotFault`]
-//! value in the match record and the replay (DESIGN.md section 1), never a matched string.
+//! Faults are data: every skipped turn, trap, invalid action and forfeit is a [`BotFault`] value in
+//! the match record and the replay (docs/design.md#faults-are-data), never a matched string.
 
 use serde::{Deserialize, Serialize};
 
@@ -55,7 +55,8 @@ pub enum TrapKind {
     Arithmetic,
     /// Bad indirect call or table access.
     BadCall,
-    /// The wall-clock backstop fired (DESIGN.md: far above any turn budget).
+    /// The wall-clock backstop fired (docs/design.md#wall-clock-backstop: far above any turn
+    /// budget).
     WallClockBackstop,
     /// The bot called WASI `exit`, or a line-protocol bot's `run` returned. The instance is
     /// gone and is restarted like after any trap.

@@ -28,9 +28,9 @@
 //! - [`registry`]: every game by name, for front ends; [`tournament`]: whole competitions (plan,
 //!   resumable run into SQLite, ratings, leaderboard).
 //!
-//! The budget contract (DESIGN.md section 1) is implemented in [`seat::runner`], [`bot`] and,
-//! for line-protocol bots, [`protocol::runner`]; every exception a bot
-//! can cause is a [`fault::BotFault`] value in the match record, never a host error.
+//! The budget contract (docs/design.md#the-budget-contract) is implemented in [`seat::runner`],
+//! [`bot`] and, for line-protocol bots, [`protocol::runner`]; every exception a bot can cause is a
+//! [`fault::BotFault`] value in the match record, never a host error.
 
 pub mod bindings;
 pub mod bot;

@@ -1,7 +1,7 @@
-//! The match loop (DESIGN.md section 4): observe, meter and call (or resume) each acting bot,
-//! validate its answer, step the game, record the turn; repeat until the game is over or too
-//! few bots are left in it. Seats are [`SeatBot`]s, so WIT bots and line-protocol bots play in
-//! one match.
+//! The match loop (docs/design.md#the-match-loop): observe, meter and call (or resume) each acting
+//! bot, validate its answer, step the game, record the turn; repeat until the game is over or too
+//! few bots are left in it. Seats are [`SeatBot`]s, so WIT bots and line-protocol bots play in one
+//! match.
 
 use crate::bindings::Binding;
 use crate::bot::WitContestant;

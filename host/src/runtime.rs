@@ -3,7 +3,7 @@
 //! needs beyond it (the artifact cache, the compile worker, load limits, the reference
 //! components), and the profiler's seat when `arena profile` runs. Engine, linker and compiled
 //! bots are shared across matches and threads; each bot gets its own [`Store`] per instance
-//! (DESIGN.md section 4).
+//! (docs/design.md#the-match-loop).
 
 use crate::budget::Budget;
 use crate::cache::ArtifactCache;

@@ -1,6 +1,9 @@
 //! The documentation's links resolve in a fresh clone: every relative link in `README.md`,
-//! `docs/**/*.md` and the comments of `wit/**/*.wit` names a file inside the repository, and every
-//! `#anchor` names a heading of the target Markdown file (GitHub's slug rules).
+//! `docs/**/*.md` and the comments of `wit/**/*.wit`, and every `docs/….md#anchor` path in a code
+//! comment (Rust, JavaScript), names a file inside the repository, and every `#anchor` names a
+//! heading of the target Markdown file (GitHub's slug rules). No comment or document cites the old
+//! design notes outside the repository, and no code comment cites an issue by number: a clone
+//! has neither.
 //!
 //! Why a test: the README once linked the rules to `../shared/`, a folder only the authors had, so
 //! the links were dead for everyone else. A small parser instead of a Markdown crate keeps xtask's
@@ -102,6 +105,24 @@ fn wit_links(text: &str) -> Vec<Link> {
     links
 }
 
+/// The bare repository-relative `docs/….md#anchor` paths in the `//` comments of a source file
+/// (Rust or JavaScript): how code points to the design and the rules. Inline links there are
+/// rustdoc's, not checked here.
+fn code_links(text: &str) -> Vec<Link> {
+    let mut links = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let Some(at) = line.find("//") else { continue };
+        let comment = &line[at + 2..];
+        for word in comment.split(|c: char| c.is_whitespace() || "`()[],;\"".contains(c)) {
+            let word = word.trim_end_matches(['.', ':']);
+            if word.starts_with("docs/") && word.contains(".md") {
+                links.push(Link { line: index + 1, target: word.to_string(), from_root: true });
+            }
+        }
+    }
+    links
+}
+
 /// GitHub's anchor for a heading: lowercase, punctuation removed (letters, digits, `-`, `_` and
 /// spaces kept), spaces to `-`.
 fn slug(heading: &str) -> String {
@@ -157,8 +178,11 @@ fn inside(root: &Path, path: &Path) -> Option<PathBuf> {
 
 /// The broken links of one file (`file` inside `root`, its text `text`), one message each.
 fn check_file(root: &Path, file: &Path, text: &str) -> Vec<String> {
-    let is_wit = file.extension().is_some_and(|e| e == "wit");
-    let links = if is_wit { wit_links(text) } else { markdown_links(text) };
+    let links = match file.extension().and_then(|e| e.to_str()) {
+        Some("wit") => wit_links(text),
+        Some("rs" | "js") => code_links(text),
+        _ => markdown_links(text),
+    };
     let name = file.strip_prefix(root).unwrap_or(file).display().to_string();
     let mut broken = Vec::new();
     for link in links {
@@ -222,6 +246,80 @@ mod tests {
         let broken: Vec<String> =
             files.iter().flat_map(|file| check_file(&root, file, &fs::read_to_string(file).unwrap())).collect();
         assert!(broken.is_empty(), "broken documentation links:\n{}", broken.join("\n"));
+    }
+
+    /// The source files whose comments may point into `docs/`: every Rust and JavaScript file
+    /// of the workspace's code.
+    fn code_files(root: &Path) -> Vec<PathBuf> {
+        let mut files = Vec::new();
+        for dir in ["host", "games", "guest-sdk", "tests", "xtask", "bots-examples"] {
+            files_under(&root.join(dir), "rs", &mut files);
+            files_under(&root.join(dir), "js", &mut files);
+        }
+        // This file's own examples of what it refuses are not citations.
+        files.retain(|file| {
+            !file.components().any(|part| part.as_os_str() == "node_modules")
+                && !file.ends_with("xtask/src/doc_links.rs")
+        });
+        files
+    }
+
+    #[test]
+    fn doc_links_in_code_comments_resolve_in_the_repository() {
+        let root = repo_root();
+        let files = code_files(&root);
+        let mut checked = 0;
+        let mut broken = Vec::new();
+        for file in &files {
+            let text = fs::read_to_string(file).unwrap();
+            checked += code_links(&text).len();
+            broken.extend(check_file(&root, file, &text));
+        }
+        assert!(checked > 40, "only {checked} links into docs/ found in code comments");
+        assert!(broken.is_empty(), "broken links in code comments:\n{}", broken.join("\n"));
+    }
+
+    #[test]
+    fn doc_links_nothing_cites_what_a_clone_lacks() {
+        let root = repo_root();
+        let mut documents = vec![root.join("README.md")];
+        files_under(&root.join("docs"), "md", &mut documents);
+        files_under(&root.join("guest-sdk"), "md", &mut documents);
+        files_under(&root.join("wit"), "wit", &mut documents);
+        let code = code_files(&root);
+        let mut found = Vec::new();
+        for file in documents.iter().chain(&code) {
+            let text = fs::read_to_string(file).unwrap();
+            let name = file.strip_prefix(&root).unwrap_or(file).display().to_string();
+            for (index, line) in text.lines().enumerate() {
+                if line.contains(&["DESIGN", ".md"].concat()) {
+                    found.push(format!("{name}:{}: cites the old design notes (now docs/design.md)", index + 1));
+                }
+                if code.contains(file) && cites_an_issue(line) {
+                    found.push(format!("{name}:{}: cites an issue by number: say what it checks", index + 1));
+                }
+            }
+        }
+        assert!(found.is_empty(), "{}", found.join("\n"));
+    }
+
+    /// Whether a line cites one of this project's issues by number (`issue 7`, `Issue item 5`).
+    fn cites_an_issue(line: &str) -> bool {
+        let lower = line.to_lowercase();
+        lower.match_indices("issue ").any(|(at, _)| {
+            let rest = lower[at + "issue ".len()..].trim_start_matches("item ").trim_start_matches("items ");
+            rest.starts_with(|c: char| c.is_ascii_digit())
+        })
+    }
+
+    #[test]
+    fn doc_links_issue_citations_are_recognised() {
+        assert!(cites_an_issue("/// Issue 14: a long name"));
+        assert!(cites_an_issue("//! the determinism matrix (issue item 5)"));
+        assert!(!cites_an_issue("/// a known issue in wasmtime"));
+        let links = code_links("let x = 1; // see docs/design.md#traps.\n/// [a](docs/no.md)\nlet y = \"docs/x.md\";");
+        let targets: Vec<&str> = links.iter().map(|l| l.target.as_str()).collect();
+        assert_eq!(targets, ["docs/design.md#traps", "docs/no.md"]);
     }
 
     #[test]

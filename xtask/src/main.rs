@@ -236,7 +236,7 @@ fn bench(root: &Path, sections: &[String]) -> Result<()> {
         args.extend(sections.iter().map(String::as_str));
     }
     run(root, &cargo(), &args)?;
-    // Engine-only speed of the largest engine (issue 4 item 6), unless sections were named.
+    // Engine-only speed of the largest engine, unless sections were named.
     if sections.is_empty() {
         run(root, &cargo(), &["bench", "-p", "arena-code-character", "--bench", "speed"])?;
     }

@@ -1,4 +1,4 @@
-//! Engine speed benchmark (issue 4 item 6): turns per second of `step` alone in a late-game
+//! Engine speed benchmark: turns per second of `step` alone in a late-game
 //! position, 150 bots a side all walking (many across the water, so along goal trees on the
 //! visibility graph) and dozens of towers; the same with towers blasting and being rebuilt, so
 //! that the graph changes on most turns (the planner rebuilds the graph from the previous one
@@ -179,7 +179,7 @@ fn main() {
         }
     }
     if let [_, Some(churn), _] = cpu {
-        // Issue 17 goal 7, in CPU time (what other processes on a shared machine inflate least):
+        // In CPU time (what other processes on a shared machine inflate least):
         // the CPU seconds of 1000 turns are the milliseconds of one.
         let per_turn_ms = churn;
         println!(

@@ -1,4 +1,5 @@
-//! The shared conformance kit: every engine's tests call [`check_game`] (DESIGN.md section 6).
+//! The shared conformance kit: every engine's tests call [`check_game`]
+//! (docs/design.md#errors-tests-and-habits).
 //!
 //! It plays seeded random playouts and checks the [`Game`] contract on every step: determinism,
 //! clone independence, serialisation round trips, `to_act`/`is_over` agreement, that the

@@ -530,9 +530,9 @@ const GLUE_BOTS: [(&str, &str); 5] = [
     ("suitebot", "fx-glue-suitebot"),
     ("code-character", "fx-glue-cc"),
 ];
-/// Issue 17 goal 5: a trivial turn in the Rust SDK costs at most this much fuel in every game.
+/// A trivial turn in the Rust SDK costs at most this much fuel in every game.
 const GLUE_FUEL_GOAL: u64 = 2_000;
-/// Issue 17 goal 5's interpreted bots, with the median turn fuel the issue measured for each
+/// The interpreted bots, with the median turn fuel each spent when the glue was measured
 /// (`arena:azul@0.1.0`, whose view was about 80 values in 25 records): the goal is half of it.
 /// Fuel is deterministic, so a figure recorded once is a fair reference; a rebuild of the same
 /// Python or JavaScript source moves it by a few percent (see the README's fuel tables).

@@ -1,4 +1,4 @@
-//! What the meter costs compute-bound code (issue 17 goal 4): `azul-search.wasm` called through
+//! What the meter costs compute-bound code: `azul-search.wasm` called through
 //! its generated bindings on engines built from the arena's own configuration
 //! ([`engine_config`]) with fuel counting, epoch checks, or both switched off. The arena never
 //! runs a bot this way; the rows only split the search's distance from native into Cranelift's

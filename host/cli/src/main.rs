@@ -51,7 +51,7 @@ fn log_filter(spec: &str) -> EnvFilter {
 mod tests {
     use super::log_filter;
 
-    /// Issue 14: `ARENA_LOG=debug` is the arena's debug lines, not the compiler's.
+    /// `ARENA_LOG=debug` is the arena's debug lines, not the compiler's.
     #[test]
     fn a_bare_level_applies_to_the_arena_only() {
         assert_eq!(log_filter("debug").to_string(), "arena=debug,warn");

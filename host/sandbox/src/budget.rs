@@ -1,4 +1,4 @@
-//! Per-match budgets and limits (DESIGN.md section 1), with the platform's defaults, and what a
+//! Per-match budgets and limits (docs/design.md#budgets), with the platform's defaults, and what a
 //! unit of fuel means: the wasmtime release and the fuel costs every replay records.
 
 use serde::{Deserialize, Serialize};

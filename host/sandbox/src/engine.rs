@@ -92,7 +92,7 @@ pub fn engine_config(options: &ArenaOptions) -> Config {
     config
         .consume_fuel(true)
         .epoch_interruption(true)
-        // Determinism (DESIGN.md section 1): the same bot computes the same bits everywhere.
+        // Determinism (docs/design.md#determinism): the same bot computes the same bits everywhere.
         .cranelift_nan_canonicalization(true)
         .relaxed_simd_deterministic(true)
         // Threads are off: wasmtime's `threads` feature is not compiled in.

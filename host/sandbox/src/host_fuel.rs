@@ -1,6 +1,6 @@
-//! Host work is fuel too (DESIGN.md section 1): every host function whose work grows with its
-//! input charges the bot [`FUEL_PER_BYTE`] per byte (or list element) of that input, before
-//! doing the work, so a bot within its fuel can never keep the host busy for long.
+//! Host work is fuel too (docs/design.md#host-work-is-fuel-too): every host function whose work
+//! grows with its input charges the bot [`FUEL_PER_BYTE`] per byte (or list element) of that input,
+//! before doing the work, so a bot within its fuel can never keep the host busy for long.
 //!
 //! Charged here (the arena's linker defines these over wasmtime-wasi's, see
 //! [`add_to_linker`]): the `arena:common/log` message (validated in place, paid for whether or

@@ -1,5 +1,5 @@
 //! The WASI a bot gets: nothing it could use to reach the host or the world, and nothing
-//! nondeterministic (DESIGN.md section 1, capabilities).
+//! nondeterministic (docs/design.md#capabilities).
 //!
 //! - no filesystem (no preopens), no network, no environment, no arguments, empty stdin;
 //! - stdout and stderr go to the bot's bounded [`BotLog`];

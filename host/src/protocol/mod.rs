@@ -1,6 +1,6 @@
 //! Line-protocol bots: a WASI command (a component exporting `wasi:cli/run`, for example a Rust
 //! binary built for `wasm32-wasip2`) that reads the game's original text protocol on stdin and
-//! answers on stdout, metered exactly like a WIT bot (DESIGN.md section 1).
+//! answers on stdout, metered exactly like a WIT bot (docs/design.md#the-budget-contract).
 //!
 //! - [`LineProtocol`]: the one small trait a game implements to get a line protocol: what the
 //!   host sends before the first turn and each turn, and how an answer line parses.

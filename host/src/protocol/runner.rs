@@ -1,7 +1,7 @@
 //! One line-protocol bot's life in a match: a WASI command whose `main` runs as one long-lived
 //! call, fed by the host one message per turn, under the same budget contract as a WIT bot
-//! (DESIGN.md section 1; compare [`crate::bot`]). What both kinds share (the seat's books, the
-//! metered start-up step, the turn prologue) is [`crate::seat::runner`]'s.
+//! (docs/design.md#the-budget-contract; compare [`crate::bot`]). What both kinds share (the seat's
+//! books, the metered start-up step, the turn prologue) is [`crate::seat::runner`]'s.
 //!
 //! - **Start-up.** Instantiation gets at most one turn budget (no yielding), like a WIT bot's.
 //!   Then `wasi:cli/run` is called once, in a store whose fuel is the game budget left and whose

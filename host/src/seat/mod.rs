@@ -3,11 +3,13 @@
 //! and what it reports ([`TurnReport`], [`BotStats`]).
 //!
 //! Two kinds of bot take a seat: a component exporting the game's WIT world
-//! ([`BotRunner`](crate::bot::BotRunner), from a [`LoadedBot`](crate::loader::LoadedBot)) and a WASI command speaking the game's original line
-//! protocol ([`ProtocolRunner`](crate::protocol::runner::ProtocolRunner), from a
+//! ([`BotRunner`](crate::bot::BotRunner), from a [`LoadedBot`](crate::loader::LoadedBot)) and a
+//! WASI command speaking the game's original line protocol
+//! ([`ProtocolRunner`](crate::protocol::runner::ProtocolRunner), from a
 //! [`LoadedCommand`](crate::loader::LoadedCommand)). Both are [`runner::Runner`]s: the seat's
-//! context, books, start-up metering and turn prologue are [`runner::SeatCore`]'s, written once,
-//! so both keep the same budget contract (DESIGN.md section 1) and one match can seat both.
+//! context, books, start-up metering and turn prologue are [`runner::SeatCore`]'s, written once, so
+//! both keep the same budget contract (docs/design.md#the-budget-contract) and one match can seat
+//! both.
 
 pub(crate) mod ledger;
 pub mod runner;

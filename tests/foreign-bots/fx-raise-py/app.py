@@ -1,5 +1,5 @@
 """fx-raise-py: raises in every ``act``. The Python SDK logs the traceback, then traps; the host
-restarts the bot before its next turn, and the third trap forfeits (DESIGN.md, "Traps"), exactly
+restarts the bot before its next turn, and the third trap forfeits (docs/design.md#traps, "Traps"), exactly
 as for a Rust panic (fx-panic)."""
 
 from arena.azul import Bot, export

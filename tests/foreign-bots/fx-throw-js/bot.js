@@ -1,6 +1,6 @@
 // fx-throw-js: throws in every act(). The JavaScript layer logs the error with its stack, then
 // traps; the host restarts the bot before its next turn, and the third trap forfeits
-// (DESIGN.md, "Traps"), exactly as for a Rust panic (fx-panic).
+// (docs/design.md#traps, "Traps"), exactly as for a Rust panic (fx-panic).
 import { azulBot } from "./arena/azul.js";
 
 const MESSAGE = "fx-throw-js: deliberate exception";

@@ -49,14 +49,14 @@ fn wins_with_seats_swapped(
     (wins, games)
 }
 
-/// Issue item 6: over 40 seeds with seats swapped, greedy wins at least 80% against random.
+/// Over 40 seeds with seats swapped, greedy wins at least 80% against random.
 #[test]
 fn greedy_beats_random_in_at_least_80_percent() {
     let (wins, games) = wins_with_seats_swapped(&azul_bot("azul-greedy"), &azul_bot("azul-random"), 0..40);
     assert!(wins * 100 >= games * 80, "greedy won {wins} of {games}");
 }
 
-/// Issue 17 goal 4's example bot is also a stronger one: over 10 seeds with seats swapped,
+/// The compute-bound example bot is also a stronger one: over 10 seeds with seats swapped,
 /// `azul-search` beats `azul-greedy` at least 80% of the time (19 of 20 when written), and
 /// always within the default budgets (its search is sized for the 100M game budget).
 #[test]
@@ -65,8 +65,8 @@ fn search_beats_greedy_within_the_default_budgets() {
     assert!(wins * 100 >= games * 80, "search won {wins} of {games}");
 }
 
-/// The host writes Azul's view into the guest's memory itself, in one copy (issue 17 goal 1,
-/// `host/src/bindings/abi.rs`), not through the generated field-by-field lowering. Every view of
+/// The host writes Azul's view into the guest's memory itself, in one copy
+/// (`host/src/bindings/abi.rs`), not through the generated field-by-field lowering. Every view of
 /// two games of varied legal moves (pattern lines of every colour, the marker in the center and
 /// taken, a last move and none) reaches the guest exactly: `fx-echo-view` logs the view and the
 /// budget facts the SDK lifted, and they equal the view and facts the host sent.
@@ -105,7 +105,7 @@ fn lowered_views_reach_the_guest_exactly() {
     assert!(turn > 50, "{turn} views");
 }
 
-/// Issue item 10 / DESIGN.md section 1 ("fuel is wasmtime fuel ... the wasmtime version is
+/// docs/design.md#fuel ("fuel is wasmtime fuel ... the wasmtime version is
 /// pinned"): the fuel the checked-in reference bot spends to start and on its first turn. A
 /// wasmtime upgrade that changes what a budget means fails here; update the numbers only on
 /// purpose, with the upgrade. (Rebuilt once for `arena:azul@0.2.0`, whose view carries two

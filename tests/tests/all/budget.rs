@@ -1,4 +1,4 @@
-//! End-to-end tests of the fuel rules (DESIGN.md section 1, "Budgets", "Turn overrun: suspend,
+//! End-to-end tests of the fuel rules (docs/design.md#budgets, "Budgets", "Turn overrun: suspend,
 //! never kill", "Game overrun: forfeit", and the metered start-up), each with hostile fixture
 //! bots in an obeyed/violated pair, asserting fault variants.
 //!

@@ -38,7 +38,7 @@ fn assert_clean(record: &MatchRecord<CodeCharacter>) {
     }
 }
 
-/// Issue item 5: full 1000-turn matches between cc-default and cc-rush, both seatings and
+/// Full 1000-turn matches between cc-default and cc-rush, both seatings and
 /// several seeds, fit the default budgets (10M fuel per turn, 100M per game): no forfeit, no
 /// trap, no suspension. cc-default, which holds the flags, wins most of them.
 #[test]

@@ -1,4 +1,4 @@
-//! Issue 11, hole 6: compiling untrusted code is bounded, and loading runs no bot code. A
+//! Compiling untrusted code is bounded, and loading runs no bot code. A
 //! compile bomb is refused by the static shape limits before Cranelift sees it; a component
 //! whose memories start larger than the match grants is refused at load; a start function is
 //! never run at load (export types are checked against the WIT without instantiating). The

@@ -1,4 +1,4 @@
-//! End-to-end tests of determinism and capabilities (DESIGN.md section 1, "Capabilities"):
+//! End-to-end tests of determinism and capabilities (docs/design.md#capabilities, "Capabilities"):
 //! seeded randomness, virtual clocks, and no filesystem, network or environment.
 //!
 //! Needs the bots built: `cargo xtask bots`.

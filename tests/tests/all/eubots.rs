@@ -39,7 +39,7 @@ fn ended(record: &MatchRecord<Eubots>) -> bool {
     last.events.iter().any(|event| matches!(event, Event::GameEnded { .. }))
 }
 
-/// Issue item 5: over 20 seeds with seats alternating, the swarm wins at least 80% against
+/// Over 20 seeds with seats alternating, the swarm wins at least 80% against
 /// random; neither bot ever faults (the swarm's answers are always accepted).
 #[test]
 fn swarm_beats_random_in_at_least_80_percent() {
@@ -67,7 +67,7 @@ fn swarm_beats_random_in_at_least_80_percent() {
     assert!(wins * 100 >= games * 80, "swarm won {wins} of {games}");
 }
 
-/// Issue item 5: a 4-player match runs through the host on the four-corner map, to its end,
+/// A 4-player match runs through the host on the four-corner map, to its end,
 /// with every seat's fuel and faults reported, and its record replays identically.
 #[test]
 fn a_four_player_match_runs_and_replays() {
@@ -89,11 +89,11 @@ fn a_four_player_match_runs_and_replays() {
     assert_eq!(verify::<EubotsBinding>(arena(), &record, &[]).unwrap(), Verdict::Identical);
 }
 
-/// Issue item 5 / DESIGN.md section 1 ("an answer larger than a bound is an invalid action"):
-/// `fx-eubots-flood` answers one order more than the units index holds (the engine refuses it:
-/// `TooManyOrders`), and on turn 2 `MAX_ORDERS + 1` (the host refuses it while decoding:
-/// malformed). Every such turn is an invalid action, its units wait, and the
-/// match goes on; the swarm facing it never gets one.
+/// docs/design.md#memory-and-sizes ("an answer larger than a bound is an invalid
+/// action"): `fx-eubots-flood` answers one order more than the units index holds (the engine
+/// refuses it: `TooManyOrders`), and on turn 2 `MAX_ORDERS + 1` (the host refuses it while
+/// decoding: malformed). Every such turn is an invalid action, its units wait, and the match goes
+/// on; the swarm facing it never gets one.
 #[test]
 fn an_over_long_answer_is_an_invalid_action() {
     let record = play(&["fx-eubots-flood", "eubots-swarm"], &EubotsConfig::default(), 3, Budget::default());

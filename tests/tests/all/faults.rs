@@ -1,4 +1,4 @@
-//! End-to-end tests of traps, invalid answers and bounded output (DESIGN.md section 1, "Traps",
+//! End-to-end tests of traps, invalid answers and bounded output (docs/design.md#traps, "Traps",
 //! "Memory and sizes", "Faults are data", and the bounded log of "Capabilities"), each with
 //! hostile fixture bots in an obeyed/violated pair, asserting fault variants.
 //!

@@ -1,6 +1,6 @@
 //! What an operator feeds the host that it did not write: corrupted bot files and replay files
 //! never panic the host (they get typed errors), and a bot that defeats fuel metering is still
-//! stopped by the wall-clock backstop (DESIGN.md section 1, "Wall-clock backstop").
+//! stopped by the wall-clock backstop (docs/design.md#wall-clock-backstop, "Wall-clock backstop").
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 

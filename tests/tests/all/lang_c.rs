@@ -38,7 +38,7 @@ fn moves_and_result(record: &MatchRecord<Azul>) -> String {
     format!("{turns:?}\n{players:?}\nwinner {:?}", record.result.winner)
 }
 
-/// Issue 7 item 4: the C greedy bot is the Rust greedy bot's strategy over the C helper header
+/// The C greedy bot is the Rust greedy bot's strategy over the C helper header
 /// (legal moves in the SDK's order, the same immediate score, ties to the first move). Against
 /// the same random bot (whose randomness depends only on the match seed and its own sha256) it
 /// makes every move the Rust bot makes, so the matches are identical move for move, in both
@@ -67,7 +67,7 @@ fn c_trivial_plays_the_first_legal_move_in_the_sdk_order() {
     }
 }
 
-/// Issue 7 item 7: C bots are loaded and played through the registry exactly as `arena match`
+/// C bots are loaded and played through the registry exactly as `arena match`
 /// plays any bot: a full game against Rust bots, no faults, fuel reported per turn and in total
 /// (nonzero, within the budgets), and the C library's start-up and the log import work.
 #[test]
@@ -84,10 +84,10 @@ fn c_bots_play_rust_bots_through_the_registry() {
     assert_eq!(logged(&record.setup[1], LogSource::Info), ["azul-greedy-c: seat 1, restart 0"]);
 }
 
-/// DESIGN.md "Turn overrun: suspend, never kill" and "Game overrun: forfeit", for a C bot: with
-/// a turn budget below what the greedy bot's turns cost, the C bot is suspended (its late
-/// answers still land) and, once the game budget is spent, forfeits, charged exactly the game
-/// budget, the way the Rust greedy bot is under the same budget.
+/// docs/design.md#turn-overrun-suspend-never-kill "Turn overrun: suspend, never kill" and "Game
+/// overrun: forfeit", for a C bot: with a turn budget below what the greedy bot's turns cost, the C
+/// bot is suspended (its late answers still land) and, once the game budget is spent, forfeits,
+/// charged exactly the game budget, the way the Rust greedy bot is under the same budget.
 #[test]
 fn c_bot_budget_faults_are_reported_like_a_rust_bots() {
     // The turn budget leaves room for the C bot's start-up (its `init` logs a line: the log's

@@ -1,5 +1,5 @@
-//! An exception in a Python or JavaScript bot is a trap like a Rust panic (DESIGN.md section 1,
-//! "Traps"; `tests/tests/faults.rs` has the Rust side): the SDK logs what the bot's author needs
+//! An exception in a Python or JavaScript bot is a trap like a Rust panic (docs/design.md#traps;
+//! `tests/tests/all/faults.rs` has the Rust side): the SDK logs what the bot's author needs
 //! (the exception and where it was raised) at error level, the instance traps, the host restarts
 //! it before its next turn, and the third trap forfeits.
 //!

@@ -42,7 +42,7 @@ fn assert_clean<G: arena_game::Game>(record: &MatchRecord<G>, seat: usize) {
     assert!(player.fuel_max_turn > 0 && player.fuel_max_turn <= budget.turn_fuel, "{player:?}");
 }
 
-/// Issue 7 item 5: the random JS bot plays the Rust bots in both seats on a couple of seeds; the
+/// The random JS bot plays the Rust bots in both seats on a couple of seeds; the
 /// matches complete and the JS seat's fuel and faults are reported like any Rust bot's.
 #[test]
 fn the_random_js_bot_plays_the_rust_bots_within_the_default_budgets() {

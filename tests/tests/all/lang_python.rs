@@ -18,7 +18,7 @@ use arena_tests::{
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-/// Issue 7 item 7: Python bots are loaded and played through the registry exactly as `arena
+/// Python bots are loaded and played through the registry exactly as `arena
 /// match` plays any bot (the replay names them), in either seat against Rust bots. (Each registry
 /// match compiles its bots afresh, a few seconds for a Python component: two matches here, more
 /// below on bots compiled once.)
@@ -52,7 +52,7 @@ fn python_bots_play_whole_games_against_rust_bots_on_several_seeds() {
     }
 }
 
-/// Issue 7 item 6, the budget: instantiation plus `init` of a Python bot is a small part of one
+/// The budget: instantiation plus `init` of a Python bot is a small part of one
 /// turn budget, its turns a small part of one turn budget, and a whole game a fraction of the
 /// game budget, with memory to spare under a quarter of the default 64 MiB. The bounds are
 /// loose (measured: about 0.32M to start, 0.14M to 0.25M per turn, 6M per game, 14 MiB); a
@@ -135,7 +135,7 @@ for v in json.load(sys.stdin):
 json.dump(out, sys.stdout)
 "#;
 
-/// Issue 7 item 2: the SDK's rules are the engine's. Over random playouts, for every view of
+/// The SDK's rules are the engine's. Over random playouts, for every view of
 /// the seat to move, Python's `legal_moves()` (order included), `fallback_move()`, and
 /// `is_legal`/`score_if_placed` of every move in and around the legal range equal the engine's.
 #[test]
@@ -173,7 +173,7 @@ fn python_sdk_rules_agree_with_the_engine() {
     assert_eq!(Colour::from_index(4), Some(Colour::Red));
 }
 
-/// DESIGN.md section 1, determinism, for a Python bot: the same bots and seed play the same
+/// docs/design.md#determinism, for a Python bot: the same bots and seed play the same
 /// match, move for move and fuel unit for fuel unit (the per-match seeded `self.random`
 /// included), and another seed plays another one.
 #[test]
@@ -187,11 +187,11 @@ fn python_matches_are_deterministic() {
     assert_ne!(answers(&first), answers(&other), "another seed, another game");
 }
 
-/// DESIGN.md "Turn overrun: suspend, never kill" and "Game overrun: forfeit", for a Python bot:
-/// with a turn budget above its start-up (about 0.32M) but below its turns (the greedy bot's are
-/// 0.5M in the median) it is suspended, its late answers still land (as invalid actions when the
-/// table has changed), and once a small game budget is spent it forfeits, charged exactly the
-/// game budget.
+/// docs/design.md#turn-overrun-suspend-never-kill "Turn overrun: suspend, never kill" and "Game
+/// overrun: forfeit", for a Python bot: with a turn budget above its start-up (about 0.32M) but
+/// below its turns (the greedy bot's are 0.5M in the median) it is suspended, its late answers
+/// still land (as invalid actions when the table has changed), and once a small game budget is
+/// spent it forfeits, charged exactly the game budget.
 #[test]
 fn python_bot_over_its_turn_and_game_budget_is_suspended_then_forfeits() {
     let budget = Budget { turn_fuel: 400_000, game_fuel: 4_000_000, ..Budget::default() };
@@ -208,8 +208,8 @@ fn python_bot_over_its_turn_and_game_budget_is_suspended_then_forfeits() {
     assert_eq!(record.result.winner, Some(1));
 }
 
-/// DESIGN.md "init is capped at one turn's budget": below a Python bot's start-up cost, `init`
-/// traps (startup fuel exhausted) on every attempt, and after three the bot forfeits.
+/// docs/design.md#budgets "init is capped at one turn's budget": below a Python bot's start-up
+/// cost, `init` traps (startup fuel exhausted) on every attempt, and after three the bot forfeits.
 #[test]
 fn python_bot_whose_init_exceeds_the_turn_budget_traps_and_forfeits() {
     let budget = Budget { turn_fuel: 200_000, ..Budget::default() };

@@ -34,7 +34,7 @@ fn assert_clean(record: &MatchRecord<Paint>) {
     }
 }
 
-/// Issue item 7: over 40 seeded 2-player games, seats alternating, greedy wins at least 80%
+/// Over 40 seeded 2-player games, seats alternating, greedy wins at least 80%
 /// against random.
 #[test]
 fn greedy_beats_random_in_at_least_80_percent() {

@@ -1,7 +1,8 @@
-//! End-to-end tests of Paint's original line protocol (paint.md "Original protocol"): WASI
-//! commands speaking line-delimited JSON on stdin/stdout, seated through the registry exactly as
-//! `arena match` seats them, against WIT bots, under the budget contract of DESIGN.md section 1
-//! (per-turn fuel, suspension, stale late answers, the `turns_left` nonce).
+//! End-to-end tests of Paint's original line protocol (paint.md "Original protocol"): WASI commands
+//! speaking line-delimited JSON on stdin/stdout, seated through the registry exactly as `arena
+//! match` seats them, against WIT bots, under the budget contract of
+//! docs/design.md#the-budget-contract (per-turn fuel, suspension, stale late answers, the
+//! `turns_left` nonce).
 //!
 //! Needs the bots built: `cargo xtask bots`.
 
@@ -24,7 +25,7 @@ fn play(names: [&str; 2], seed: u64, budget: Budget) -> (String, MatchRecord<Pai
     play_registered("paint", &names, seed, budget)
 }
 
-/// Issue 3 item 5 for paint: a plain std + serde_json program built for wasm32-wasip2 plays a
+/// For Paint: a plain std + serde_json program built for wasm32-wasip2 plays a
 /// WIT bot a full 100-turn match, in either seat; every turn's fuel is recorded and within the
 /// turn budget, it never faults, and the same seed gives the same replay byte for byte, which
 /// verifies.
@@ -71,12 +72,13 @@ fn the_stdio_bot_is_seeded_from_its_player_id() {
     }
 }
 
-/// DESIGN.md section 1, "Turn overrun: suspend, never kill", and paint.md's nonce: the slow
-/// fixture spends about 15M fuel on its first turn, so it is suspended there (charged exactly
-/// its turn budget, plus the few units of the last block); on its second turn it resumes and
-/// writes its answer to the first state (stale: an invalid action), reads the second state and
-/// answers it in time; on its third it answers with the previous state's `turns_left` (a wrong
-/// nonce: an invalid action); then it plays cleanly. Its memory survived the suspension.
+/// docs/design.md#turn-overrun-suspend-never-kill, "Turn overrun: suspend, never kill", and
+/// paint.md's nonce: the slow fixture spends about 15M fuel on its first turn, so it is suspended
+/// there (charged exactly its turn budget, plus the few units of the last block); on its second
+/// turn it resumes and writes its answer to the first state (stale: an invalid action), reads the
+/// second state and answers it in time; on its third it answers with the previous state's
+/// `turns_left` (a wrong nonce: an invalid action); then it plays cleanly. Its memory survived the
+/// suspension.
 #[test]
 fn a_slow_stdio_bot_is_suspended_and_late_or_mis_nonced_answers_are_refused() {
     let budget = Budget::default();

@@ -1,6 +1,6 @@
 //! End-to-end tests of line-protocol bots: WASI commands speaking Azul's text protocol on
-//! stdin/stdout, seated through the registry exactly as `arena match` seats them, under the
-//! budget contract of DESIGN.md section 1 (per-turn fuel, suspension, stale late answers,
+//! stdin/stdout, seated through the registry exactly as `arena match` seats them, under the budget
+//! contract of docs/design.md#the-budget-contract (per-turn fuel, suspension, stale late answers,
 //! forfeit, traps and restarts, bounded answers), against and alongside WIT bots.
 //!
 //! Needs the bots built: `cargo xtask bots`.
@@ -26,7 +26,7 @@ fn play(names: [&str; 2], seed: u64, budget: Budget) -> (String, MatchRecord<Azu
     play_registered("azul", &names, seed, budget)
 }
 
-/// Issue items 5 and 6: a plain std Rust program built for wasm32-wasip2 plays a WIT bot in one
+/// A plain std Rust program built for wasm32-wasip2 plays a WIT bot in one
 /// match, in either seat; every turn's fuel is recorded, within the turn budget, and the same
 /// seed gives the same replay byte for byte.
 #[test]
@@ -54,7 +54,7 @@ fn a_stdio_bot_plays_a_wit_bot_with_deterministic_per_turn_fuel() {
     }
 }
 
-/// Issue item 7: a replay of a mixed match verifies (the stdio bot is re-loaded as a command
+/// A replay of a mixed match verifies (the stdio bot is re-loaded as a command
 /// from the file the replay names), and a changed fuel count of a stdio turn is found.
 #[test]
 fn replays_of_mixed_matches_verify() {
@@ -74,11 +74,11 @@ fn replays_of_mixed_matches_verify() {
     }
 }
 
-/// DESIGN.md section 1, "Turn overrun: suspend, never kill", for a line-protocol bot: it spends
-/// about 15M fuel on its first turn, so it is suspended there (charged exactly its turn budget,
-/// plus the few units of the last block); on its second turn it resumes, writes its answer to
-/// the first state (stale: an invalid action), reads the second state and answers it in time;
-/// then it plays cleanly. Its memory survived: the hash chain it logs is right.
+/// docs/design.md#turn-overrun-suspend-never-kill, "Turn overrun: suspend, never kill", for a
+/// line-protocol bot: it spends about 15M fuel on its first turn, so it is suspended there (charged
+/// exactly its turn budget, plus the few units of the last block); on its second turn it resumes,
+/// writes its answer to the first state (stale: an invalid action), reads the second state and
+/// answers it in time; then it plays cleanly. Its memory survived: the hash chain it logs is right.
 #[test]
 fn a_slow_stdio_bot_is_suspended_and_its_late_answer_is_stale() {
     let budget = Budget::default();
@@ -107,9 +107,9 @@ fn a_slow_stdio_bot_is_suspended_and_its_late_answer_is_stale() {
     assert_eq!((player.skipped_turns, player.invalid_actions, player.traps, player.forfeit), (1, 1, 0, false));
 }
 
-/// DESIGN.md section 1, "Game overrun: forfeit": with 12M of game fuel, the slow bot's first
-/// turn takes 10M and its resumed computation runs out of the rest: it forfeits and the WIT bot
-/// wins.
+/// docs/design.md#game-overrun-forfeit, "Game overrun: forfeit": with 12M of game fuel, the slow
+/// bot's first turn takes 10M and its resumed computation runs out of the rest: it forfeits and the
+/// WIT bot wins.
 #[test]
 fn a_stdio_bot_out_of_game_fuel_forfeits() {
     let budget = Budget { game_fuel: 12_000_000, ..Budget::default() };
@@ -124,10 +124,10 @@ fn a_stdio_bot_out_of_game_fuel_forfeits() {
     assert_eq!(record.result.winner, Some(1));
 }
 
-/// DESIGN.md section 1, "Memory and sizes" (an answer over the bound is an invalid action, not a
-/// host allocation), "Faults are data" and "Traps": a hostile stdio bot's answers give one typed
-/// fault each, its exit is a trap, it is restarted (told so in the greeting) and then plays
-/// cleanly; the host is fine throughout.
+/// docs/design.md#memory-and-sizes, "Memory and sizes" (an answer over the bound is an invalid
+/// action, not a host allocation), "Faults are data" and "Traps": a hostile stdio bot's answers
+/// give one typed fault each, its exit is a trap, it is restarted (told so in the greeting) and
+/// then plays cleanly; the host is fine throughout.
 #[test]
 fn a_garbage_stdio_bot_gets_typed_faults_and_a_restart() {
     let (_, record) = play(["fx-stdio-garbage", "azul-greedy"], 3, Budget::default());
@@ -181,7 +181,7 @@ fn a_bot_of_another_wit_version_is_told_to_rebuild() {
     ));
 }
 
-/// Issue item 5: where a WIT bot is expected (a game without a line protocol, or any direct WIT
+/// Where a WIT bot is expected (a game without a line protocol, or any direct WIT
 /// load), a WASI command is refused with the usual one line naming what it exports.
 #[test]
 fn a_command_where_a_wit_bot_is_expected_is_refused_naming_its_export() {

@@ -1,5 +1,5 @@
-//! End-to-end tests of the sandbox and the meter against hostile bots (issue 11's holes): each
-//! rule of DESIGN.md section 1 with a fixture that obeys it and one that tries to break it,
+//! End-to-end tests of the sandbox and the meter against hostile bots: each rule of
+//! docs/design.md#the-budget-contract with a fixture that obeys it and one that tries to break it,
 //! asserting the typed outcome. Every match here also checks the fuel books
 //! (`arena_tests::assert_fuel_books_balance`, called by the helpers).
 //!
@@ -28,7 +28,7 @@ fn assert_answers_every_turn(record: &MatchRecord<Azul>, seat: usize) {
     assert_eq!((player.traps, player.skipped_turns, player.forfeit), (0, 0, false), "{player:?}");
 }
 
-/// "Turn overrun: suspend ... when its turn fuel is spent" (hole 1): 200 zero-length timer
+/// "Turn overrun: suspend ... when its turn fuel is spent": 200 zero-length timer
 /// polls per turn are never taken for a spent turn: no turn is suspended, each is charged a
 /// small fraction of a turn budget, and the whole game is played well within the game budget
 /// (it used to be charged a turn budget per turn, 200M under a 100M budget, without a forfeit).
@@ -59,7 +59,7 @@ fn a_real_spin_is_suspended_and_charged_what_it_spent() {
 }
 
 /// "Clocks ... timers and polls ... virtual: a sleep or a timeout resolves against the virtual
-/// clock, never real time" (hole 2): a bot sleeping a second per turn sees its clock move by
+/// clock, never real time": a bot sleeping a second per turn sees its clock move by
 /// exactly one second (and one reading step), a 1 ms timer is ready the first time it is
 /// checked, and the same match played twice gives byte-identical replays.
 #[test]
@@ -73,7 +73,7 @@ fn sleeps_and_timers_resolve_against_the_virtual_clock() {
     assert!(first == second, "the replays differ");
 }
 
-/// "Fuel is charged for whatever the store consumed, however a call ends" (hole 3): a bot that
+/// "Fuel is charged for whatever the store consumed, however a call ends": a bot that
 /// spends about 7M fuel and then waits on a timer that would never fire in real time is charged
 /// those 7M every turn; the wait ends at once on the virtual clock (it used to be trapped by
 /// the backstop with its fuel uncharged).
@@ -88,7 +88,7 @@ fn a_wait_forever_costs_no_time_and_the_fuel_before_it_is_charged() {
     }
 }
 
-/// "Host work is fuel too" (hole 4): 34M bytes of host work per turn (1 MiB log lines, 1 MiB
+/// "Host work is fuel too": 34M bytes of host work per turn (1 MiB log lines, 1 MiB
 /// random requests, 4 KiB writes) for a few thousand instructions is charged per byte: the bot
 /// is suspended inside its host calls, then forfeits with exactly the game budget spent, and
 /// the wall-clock backstop never fires.
@@ -120,7 +120,7 @@ fn host_work_is_charged_per_byte() {
 }
 
 /// "Memory and sizes: a bot's answer ... the host cannot lift (a bad enum value) is an invalid
-/// action, not a trap" (hole 7): the first instance's answer (colour 9 of 5) is a malformed
+/// action, not a trap": the first instance's answer (colour 9 of 5) is a malformed
 /// invalid action with no trap counted; the instance is replaced and the next one's answers
 /// are decoded (and judged by the game).
 #[test]
@@ -143,7 +143,7 @@ fn an_answer_the_host_cannot_lift_is_a_malformed_invalid_action() {
     assert_eq!((player.traps, player.forfeit), (0, false), "{player:?}");
 }
 
-/// "Faults are data" (hole 7): a WIT bot's WASI `exit` is the typed `exited` trap with its
+/// "Faults are data": a WIT bot's WASI `exit` is the typed `exited` trap with its
 /// status (WASI 0.2's `exit` takes ok or err, so `exit(3)` arrives as status 1); three forfeit.
 #[test]
 fn exit_is_a_typed_exited_trap() {

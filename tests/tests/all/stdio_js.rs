@@ -93,7 +93,7 @@ fn an_exception_is_a_trap_with_the_programs_own_traceback_in_its_log() {
     assert!(turns[13..].iter().all(|seat_turn| seat_turn.answer.is_some() && seat_turn.faults.is_empty()));
 }
 
-/// Issue item 2: the example `bots-examples/suitebot-stdio-js` is the program its author runs
+/// The example `bots-examples/suitebot-stdio-js` is the program its author runs
 /// with `node bot.js`, unchanged. It plays a whole match within the default budgets; the engine
 /// re-steps the recorded actions, the engine's own renderer (`protocol::state_line`) gives each
 /// state line seat 0 was sent, and the program run natively on those lines answers every move the

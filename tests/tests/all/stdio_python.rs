@@ -64,7 +64,7 @@ fn assert_native_moves(script: &str, lines: &[String], answers: &[serde_json::Va
     }
 }
 
-/// Issue item 2: the example `bots-examples/paint-stdio-py` is the program its author runs with
+/// The example `bots-examples/paint-stdio-py` is the program its author runs with
 /// `python3 bot.py`, unchanged. It plays a match in the arena; the engine re-steps the recorded
 /// actions, the host's own renderer (`protocol::paint::state_line`) gives each state line seat 0
 /// was sent, and the program run natively on those lines answers every move the arena recorded.

@@ -63,7 +63,7 @@ fn own_bomb_deaths(record: &MatchRecord<Suitebot>, seat: usize) -> Vec<String> {
     deaths
 }
 
-/// Issue item 6. Four-player games on the spec's default board (14 x 14, bases (3,3), (10,3),
+/// Four-player games on the spec's default board (14 x 14, bases (3,3), (10,3),
 /// (3,10), (10,10)): the harvester against three randoms, the harvester's seat rotating with the
 /// seed. Four players is the spec's standard setup, and the stronger test: "outscores" means
 /// strictly more points than *every* random, which also have the harvester's 10-point kills to
@@ -110,7 +110,7 @@ fn harvester_beats_one_random_with_seats_swapped() {
     }
 }
 
-/// Issue item 5: a 4-bot match through the host, run twice, records the same game (actions,
+/// A 4-bot match through the host, run twice, records the same game (actions,
 /// fuel per turn, events, state hashes, result); the replay written to disk re-runs identically
 /// through the registry, which is what `arena replay verify` does. Fuel is reported per turn and
 /// per bot.

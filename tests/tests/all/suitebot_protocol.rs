@@ -1,4 +1,4 @@
-//! SuiteBot II's original JSON-per-round protocol (issue 6 item 5): a plain WASI command bot
+//! SuiteBot II's original JSON-per-round protocol: a plain WASI command bot
 //! (`suitebot-stdio-random`, std only) plays WIT bots in one match through the registry, exactly
 //! as `arena match` seats it, metered like any bot.
 //!

@@ -1,6 +1,6 @@
-//! The shared conformance kit (DESIGN.md section 6) plus whole-game properties on random
-//! playouts: tile conservation after every step (via `check_invariants`, which the kit calls),
-//! the view agreeing with the engine, and the round cap.
+//! The shared conformance kit (docs/design.md#errors-tests-and-habits) plus whole-game properties
+//! on random playouts: tile conservation after every step (via `check_invariants`, which the kit
+//! calls), the view agreeing with the engine, and the round cap.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 

@@ -1,5 +1,6 @@
-//! The golden playthrough (DESIGN.md section 2, OpenSpiel's "playthrough" files): one fixed,
-//! deterministic game written out as text, so that any rule change shows up as a diff in review.
+//! The golden playthrough (docs/design.md#the-game-trait, OpenSpiel's "playthrough" files): one
+//! fixed, deterministic game written out as text, so that any rule change shows up as a diff in
+//! review.
 //!
 //! The game: seed 7. The policy: the move with the best `View::score_if_placed`, ties broken
 //! uniformly with a generator seeded from 7; every 13th step the seat gives no action, so the

@@ -1,8 +1,8 @@
-//! The shared conformance kit (DESIGN.md section 6) plus whole-game properties on seeded random
-//! playouts: code-character.md's invariants after every step (via `check_invariants`: hp within
-//! bounds and never negative, unique ids, at most 150 bots and 100 towers per player, no bot
-//! inside water or a tower tile, towers on distinct walkable non-base tiles), and the view's
-//! command check agreeing with the engine's rejections.
+//! The shared conformance kit (docs/design.md#errors-tests-and-habits) plus whole-game properties
+//! on seeded random playouts: code-character.md's invariants after every step (via
+//! `check_invariants`: hp within bounds and never negative, unique ids, at most 150 bots and 100
+//! towers per player, no bot inside water or a tower tile, towers on distinct walkable non-base
+//! tiles), and the view's command check agreeing with the engine's rejections.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 

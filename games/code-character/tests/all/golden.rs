@@ -1,6 +1,6 @@
-//! The golden playthrough (DESIGN.md section 2, OpenSpiel's "playthrough" files): one fixed,
-//! deterministic 60-turn match written out as text, so that any rule change shows up as a diff in
-//! review.
+//! The golden playthrough (docs/design.md#the-game-trait, OpenSpiel's "playthrough" files): one
+//! fixed, deterministic 60-turn match written out as text, so that any rule change shows up as a
+//! diff in review.
 //!
 //! The match: default map, 60 turns. The policy, for both seats, through the bot-facing view:
 //! the flag rush of `tests/common` plus a few junk commands (so rejections are pinned too), drawn

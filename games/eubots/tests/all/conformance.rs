@@ -1,9 +1,9 @@
-//! The shared conformance kit (DESIGN.md section 6) on the standard maps and on small maps, with
-//! 2, 3, 4 and 8 players: determinism, clone independence, serialisation round trips, refused
-//! joint actions, and eubots.md's invariants after every step (`check_invariants`: the grid and
-//! the units index agree, so no two units share a square and none stands in a wall; living units
-//! have defence 1..=2; no seat has more units than it started with; a running match meets no end
-//! condition).
+//! The shared conformance kit (docs/design.md#errors-tests-and-habits) on the standard maps and on
+//! small maps, with 2, 3, 4 and 8 players: determinism, clone independence, serialisation round
+//! trips, refused joint actions, and eubots.md's invariants after every step (`check_invariants`:
+//! the grid and the units index agree, so no two units share a square and none stands in a wall;
+//! living units have defence 1..=2; no seat has more units than it started with; a running match
+//! meets no end condition).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 

@@ -1,5 +1,6 @@
-//! The golden playthrough (DESIGN.md section 2, OpenSpiel's "playthrough" files): one fixed,
-//! deterministic match written out as text, so that any rule change shows up as a diff in review.
+//! The golden playthrough (docs/design.md#the-game-trait, OpenSpiel's "playthrough" files): one
+//! fixed, deterministic match written out as text, so that any rule change shows up as a diff in
+//! review.
 //!
 //! The match: the standard map, 2 players, seed 7. The policy, per unit in handle order: attack
 //! the adjacent enemy with the least defence left (first in direction order among equals); else

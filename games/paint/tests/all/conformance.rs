@@ -1,5 +1,5 @@
-//! The shared conformance kit (DESIGN.md section 6) plus whole-game properties on random
-//! playouts: scores are painted-square counts that the events account for, paint never
+//! The shared conformance kit (docs/design.md#errors-tests-and-habits) plus whole-game properties
+//! on random playouts: scores are painted-square counts that the events account for, paint never
 //! disappears, and the view agrees with the engine.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

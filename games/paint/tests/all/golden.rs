@@ -1,5 +1,6 @@
-//! The golden playthrough (DESIGN.md section 2, OpenSpiel's "playthrough" files): one fixed,
-//! deterministic game written out as text, so that any rule change shows up as a diff in review.
+//! The golden playthrough (docs/design.md#the-game-trait, OpenSpiel's "playthrough" files): one
+//! fixed, deterministic game written out as text, so that any rule change shows up as a diff in
+//! review.
 //!
 //! The game: the default config (ten_by_ten, 2 players, 100 turns); paint has no randomness, so
 //! the seed 7 only seeds the policy. The policy: the action with the most

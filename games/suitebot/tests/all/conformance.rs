@@ -1,7 +1,7 @@
-//! The shared conformance kit (DESIGN.md section 6): the `Game` contract and suitebot.md's
-//! invariants (via `check_invariants`, which the kit calls after every step: every agent on the
-//! board, on its own field, never on an enemy base; points never above 1; bombs well-formed;
-//! mined points within the points gone) on seeded random playouts.
+//! The shared conformance kit (docs/design.md#errors-tests-and-habits): the `Game` contract and
+//! suitebot.md's invariants (via `check_invariants`, which the kit calls after every step: every
+//! agent on the board, on its own field, never on an enemy base; points never above 1; bombs
+//! well-formed; mined points within the points gone) on seeded random playouts.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 

@@ -1,5 +1,6 @@
-//! The golden playthrough (DESIGN.md section 2, OpenSpiel's "playthrough" files): one fixed,
-//! deterministic game written out as text, so that any rule change shows up as a diff in review.
+//! The golden playthrough (docs/design.md#the-game-trait, OpenSpiel's "playthrough" files): one
+//! fixed, deterministic game written out as text, so that any rule change shows up as a diff in
+//! review.
 //!
 //! The game: the default 4 seats on 14 x 14 (the engine ignores the seed; 7 seeds the policy).
 //! The policy, per seat, on its [`View`] and its helpers: avoid fields an explosion will cover

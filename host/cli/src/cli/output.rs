@@ -69,7 +69,7 @@ mod tests {
         }
     }
 
-    /// Issue 14: a long bot name does not break the table: every row's columns line up.
+    /// A long bot name does not break the table: every row's columns line up.
     #[test]
     fn long_bot_names_keep_the_columns_aligned() {
         let long = "a-bot-with-a-name-far-longer-than-the-column-was";

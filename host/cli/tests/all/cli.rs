@@ -90,7 +90,7 @@ fn bad_usage_exits_two() {
     assert!(stderr(&one_bot).contains("azul takes exactly 2 bots, 1 given"), "{}", stderr(&one_bot));
 }
 
-/// Issue 14: a replay path into a missing folder is refused before the match is played (one
+/// A replay path into a missing folder is refused before the match is played (one
 /// line, exit 2, nothing printed on stdout), not after.
 #[test]
 fn a_replay_into_a_missing_folder_is_refused_before_playing() {
@@ -111,7 +111,7 @@ fn a_replay_into_a_missing_folder_is_refused_before_playing() {
     assert!(err.contains("no folder") && err.contains("no-such-folder"), "{err}");
 }
 
-/// Issue 14: `--seeds A..B --swap` plays every seed in both seat orders and sums the results up
+/// `--seeds A..B --swap` plays every seed in both seat orders and sums the results up
 /// per bot, the same on every run.
 #[test]
 fn seeds_play_a_series_summed_up_per_bot() {
@@ -156,7 +156,7 @@ fn refusal(file: &Path) -> String {
     err
 }
 
-/// Issue item 4: a file that is not a valid component is refused before the match, naming the
+/// A file that is not a valid component is refused before the match, naming the
 /// file, what it is and what was expected.
 #[test]
 fn files_that_are_not_components_are_refused_with_one_line() {
@@ -178,7 +178,7 @@ fn files_that_are_not_components_are_refused_with_one_line() {
     assert!(refusal(&truncated).contains("invalid component"));
 }
 
-/// Issue item 4: a component exporting another game's world is refused with one line naming
+/// A component exporting another game's world is refused with one line naming
 /// what it exports and what was expected.
 #[test]
 fn a_component_for_another_game_is_refused_naming_both_worlds() {
@@ -222,7 +222,7 @@ fn a_bot_built_against_another_wit_version_is_refused() {
     assert!(err.contains("rebuild the bot"), "{err}");
 }
 
-/// Issue 14: a replay verified somewhere else finds its bots: the recorded path from the
+/// A replay verified somewhere else finds its bots: the recorded path from the
 /// replay's folder, or by file name and then by sha256 in a `--bot-dir`.
 #[test]
 fn replay_verify_finds_moved_bots_by_sha256() {
@@ -260,7 +260,7 @@ fn replay_verify_finds_moved_bots_by_sha256() {
     assert_eq!(beside.status.code(), Some(0), "{}", stderr(&beside));
 }
 
-/// Issue item 7: `replay verify` re-runs the match and prints `identical`; a replay whose
+/// `replay verify` re-runs the match and prints `identical`; a replay whose
 /// record was altered prints the first differing turn and exits 1.
 #[test]
 fn replay_verify_reports_identical_and_the_first_differing_turn() {
@@ -296,7 +296,7 @@ fn replay_verify_refuses_a_changed_bot() {
     assert!(stderr(&verify).contains("not a Wasm Arena replay"), "{}", stderr(&verify));
 }
 
-/// Issue item 7: `--help` on every subcommand, with examples.
+/// `--help` on every subcommand, with examples.
 #[test]
 fn every_subcommand_has_help_with_examples() {
     for args in [vec!["match", "--help"], vec!["replay", "verify", "--help"], vec!["fuel", "--help"]] {

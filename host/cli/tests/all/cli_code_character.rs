@@ -60,7 +60,7 @@ fn full_match(seat0: &str, seat1: &str, seed: &str) -> (Vec<i64>, Vec<u64>, serd
     (scores, fuel, json["winner"].clone())
 }
 
-/// Issue 12: the seats are mirror-exact. `cc-default` (and `cc-rush`) against a copy of itself
+/// The seats are mirror-exact. `cc-default` (and `cc-rush`) against a copy of itself
 /// see the same views in both seats, so every turn's points tie: a 0-0 draw with the very same
 /// fuel, whatever the seed. And `cc-default` against `cc-rush` gives each bot the same score and
 /// fuel in either seat.

@@ -1,4 +1,4 @@
-//! Issue 11, hole 6, from the command line: a compile bomb, a bot that can never start and a
+//! From the command line: a compile bomb, a bot that can never start and a
 //! bot whose compilation goes over the compile worker's bounds are each refused before the
 //! match, with exit status 2 and one line naming the file. Needs the example bots.
 

@@ -32,7 +32,7 @@ fn eubots_is_listed_with_its_options() {
     assert!(eubots["bot_kinds"][0].as_str().unwrap().contains("arena:eubots/player@0.2.0"), "{eubots}");
 }
 
-/// Issue item 5: a 4-player match with four bot files (the swarm against three random bots, one
+/// A 4-player match with four bot files (the swarm against three random bots, one
 /// per corner) runs to its end, reports every seat's fuel and faults, and `arena replay verify`
 /// re-runs it identically.
 #[test]

@@ -8,7 +8,7 @@ use crate::common;
 
 use common::{arena, bot, stderr, stdout};
 
-/// Issue item 7: `arena match --game azul azul-stdio-random.wasm azul-greedy.wasm` plays, and
+/// `arena match --game azul azul-stdio-random.wasm azul-greedy.wasm` plays, and
 /// its replay verifies.
 #[test]
 fn a_stdio_bot_plays_a_wit_bot_from_the_command_line() {
@@ -33,7 +33,7 @@ fn a_stdio_bot_plays_a_wit_bot_from_the_command_line() {
     assert_eq!(stdout(&verify).trim(), "identical");
 }
 
-/// Issue item 5: `arena games` lists the WASI command as a bot kind where a game has a line
+/// `arena games` lists the WASI command as a bot kind where a game has a line
 /// protocol; a game without one refuses a command with one line naming its export.
 #[test]
 fn commands_are_listed_where_accepted_and_refused_elsewhere() {

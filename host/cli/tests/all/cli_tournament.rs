@@ -41,7 +41,7 @@ fn run(spec: &Path, extra: &[&str]) -> std::process::Output {
     arena(&args)
 }
 
-/// Issue item 2: the same SPEC with 1 and 2 jobs gives the identical leaderboard and identical
+/// The same SPEC with 1 and 2 jobs gives the identical leaderboard and identical
 /// per-match results; a second run plays nothing.
 #[test]
 fn one_job_and_two_jobs_give_identical_results_and_a_rerun_plays_nothing() {
@@ -71,7 +71,7 @@ fn one_job_and_two_jobs_give_identical_results_and_a_rerun_plays_nothing() {
     assert!(stderr(&again).contains("0 played now"), "{}", stderr(&again));
 }
 
-/// Issue item 3 and "done means": a run killed with SIGKILL halfway, then run again, ends with
+/// A run killed with SIGKILL halfway, then run again, ends with
 /// every planned match exactly once, results identical to an uninterrupted run, and a database
 /// SQLite finds intact.
 #[test]
@@ -118,7 +118,7 @@ fn a_run_killed_halfway_and_rerun_completes_with_every_match_once() {
     assert_eq!(Store::open(&killed_db).unwrap().integrity_check().unwrap(), "ok");
 }
 
-/// Issue item 7: an unknown key, a missing bot file and an impossible option are refused
+/// An unknown key, a missing bot file and an impossible option are refused
 /// before any match, naming the line, the file or the option; nothing is written.
 /// One run writes a database at a time (it records each match once because it plays only the
 /// ids the database lacks): while another holds it, a run is refused before it plays, and the
@@ -175,7 +175,7 @@ fn bad_specs_are_refused_before_any_match() {
     }
 }
 
-/// Issue item 3: a SPEC change that alters match ids is reported, the earlier SPEC's results stay
+/// A SPEC change that alters match ids is reported, the earlier SPEC's results stay
 /// in the database, tagged with the SPEC that planned them and not counted by the new one, and the
 /// matches both SPECs plan are not played again.
 #[test]
@@ -216,7 +216,7 @@ fn a_changed_spec_keeps_the_earlier_results_apart_and_says_so() {
     assert!(stderr(&third).contains("20 results in"), "{}", stderr(&third));
 }
 
-/// Issue item 6: a plan names its bots by sha256; `run-plan` refuses a plan whose bot file
+/// A plan names its bots by sha256; `run-plan` refuses a plan whose bot file
 /// changed since it was planned, naming the file, before it writes anything.
 #[test]
 fn run_plan_refuses_a_bot_file_that_changed_since_the_plan() {
@@ -310,7 +310,7 @@ fn the_report_links_every_bot_and_every_kept_replay() {
     assert!(stderr(&bare).contains("0 match pages (6 played matches without a kept replay)"), "{}", stderr(&bare));
 }
 
-/// Issue item 7: a bot that fails to load is reported once with its file and reason, its
+/// A bot that fails to load is reported once with its file and reason, its
 /// matches are recorded as not played (not as losses), and the others play.
 #[test]
 fn a_bot_that_fails_to_load_is_reported_and_the_rest_play() {
@@ -359,7 +359,7 @@ fn the_readme_spec_example_parses() {
     assert_eq!(spec.budget.turn_fuel, Some(10_000_000));
 }
 
-/// Issue item 6: `plan`, `run-plan` over 3 shards and `merge` give the same leaderboard and the
+/// `plan`, `run-plan` over 3 shards and `merge` give the same leaderboard and the
 /// same per-match results as one `run`; a shard rerun plays nothing; a missing shard is
 /// reported by index, and a result that differs between two shards is a determinism failure.
 #[test]
@@ -422,7 +422,7 @@ fn three_shards_merged_equal_one_run_and_gaps_and_disagreements_are_reported() {
     assert!(stderr(&conflict).contains("determinism failure: match"), "{}", stderr(&conflict));
 }
 
-/// Issue item 5: `--replays DIR` keeps every played match's replay, gzip-compressed and named by
+/// `--replays DIR` keeps every played match's replay, gzip-compressed and named by
 /// match id; a kept replay verifies.
 #[test]
 fn replays_are_kept_compressed_by_match_id_and_verify() {
@@ -445,7 +445,7 @@ fn replays_are_kept_compressed_by_match_id_and_verify() {
     }
 }
 
-/// Issue item 1, swiss: every round pairs bots that have not met, every pair plays each seed in
+/// Swiss: every round pairs bots that have not met, every pair plays each seed in
 /// both seat orders; a rerun re-derives the same pairings and plays nothing; 1 and 2 jobs agree;
 /// `plan` refuses a swiss SPEC (it has no plan in advance).
 #[test]

@@ -1,4 +1,4 @@
-//! `arena check-transitions` (issue 3 item 2): the upstream fixtures and ours pass; a wrong
+//! `arena check-transitions`: the upstream fixtures and ours pass; a wrong
 //! expectation is reported with its first differing field (status 1); an unreadable or
 //! unparseable file is named (status 2).
 

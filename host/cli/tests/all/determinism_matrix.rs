@@ -1,4 +1,4 @@
-//! The determinism matrix (issue 11): one match per game, played by the same build in every way
+//! The determinism matrix: one match per game, played by the same build in every way
 //! the host can run it, must give byte-identical replay JSON:
 //!
 //! - (a) in this process, on an arena with the default on-demand allocator;

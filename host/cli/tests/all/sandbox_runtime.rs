@@ -1,5 +1,5 @@
 //! The sandbox's runtime pieces, tested on hand-written components: the whole-bot memory limit
-//! (issue 11, hole 5) and the call meter that charges a call stuck in a host function (hole 3).
+//! and the call meter that charges a call stuck in a host function.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -236,11 +236,11 @@ fn is_stack_overflow(err: &wasmtime::Error) -> bool {
     err.downcast_ref::<wasmtime::Trap>() == Some(&wasmtime::Trap::StackOverflow)
 }
 
-/// DESIGN.md section 1, "Memory and sizes" and "Traps": whatever a bot does on its stack ends in
-/// a typed trap for that bot. A bot that recursed to just under its stack limit and then made
-/// its `cabi_realloc` recurse again while the host lowered a host call's answer used to run off
-/// the end of the fiber stack and abort the whole host process ("execution on async fiber has
-/// overflowed its stack"): the fiber held the limit plus 1 MiB, not the two stack segments
+/// docs/design.md#memory-and-sizes, "Memory and sizes" and "Traps": whatever a bot does on its
+/// stack ends in a typed trap for that bot. A bot that recursed to just under its stack limit and
+/// then made its `cabi_realloc` recurse again while the host lowered a host call's answer used to
+/// run off the end of the fiber stack and abort the whole host process ("execution on async fiber
+/// has overflowed its stack"): the fiber held the limit plus 1 MiB, not the two stack segments
 /// wasmtime allows (one per entry into wasm; `realloc` may not call the host, so there is no
 /// third).
 #[test]
@@ -316,12 +316,12 @@ fn log_filled(component: &Component, encoding: u8, len: u32, last: u32) -> (u64,
     (spent, logged)
 }
 
-/// DESIGN.md section 1, "host work is fuel too": a `log` message is paid for whatever its
-/// validation finds. A 1 MiB UTF-8 message whose last byte is invalid costs exactly what the
-/// valid one does (it cost nothing before: a loop of them kept the host busy at about 1,200 ns
-/// per unit of fuel, into the wall-clock backstop), and is dropped; a UTF-16 message ending in
-/// a lone surrogate costs at least its bytes (its error does not say where it stopped, so the
-/// most a call may carry is charged).
+/// docs/design.md#host-work-is-fuel-too, "host work is fuel too": a `log` message is paid for
+/// whatever its validation finds. A 1 MiB UTF-8 message whose last byte is invalid costs exactly
+/// what the valid one does (it cost nothing before: a loop of them kept the host busy at about
+/// 1,200 ns per unit of fuel, into the wall-clock backstop), and is dropped; a UTF-16 message
+/// ending in a lone surrogate costs at least its bytes (its error does not say where it stopped, so
+/// the most a call may carry is charged).
 #[test]
 fn a_log_message_that_fails_validation_is_paid_for() {
     use arena_host::budget::FUEL_PER_TRANSCODED_BYTE;

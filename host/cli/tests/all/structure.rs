@@ -177,7 +177,7 @@ fn host_module_graph() -> std::collections::BTreeMap<String, BTreeSet<String>> {
     graph
 }
 
-/// Issue 13: the vocabulary sits below its users. A circle of imports among the host's modules
+/// The vocabulary sits below its users. A circle of imports among the host's modules
 /// (replay records in the match loop, seat types in the runner, ...) fails with the circle.
 #[test]
 fn no_module_of_the_host_imports_in_a_circle() {

@@ -1,10 +1,10 @@
 //! `fx-alloc-bomb`: allocates 200 MiB (touching both ends) in every `take-turn`, then plays the first
 //! legal move.
 //!
-//! DESIGN.md section 1, "Memory and sizes" and "Traps": under the default 64 MiB limit the
-//! memory grow is refused, Rust's allocation-failure handler aborts (`unreachable`), the
-//! instance is discarded and restarted, and after 3 traps the bot forfeits. Under a limit
-//! above 200 MiB the same bot plays normally.
+//! docs/design.md#memory-and-sizes, "Memory and sizes" and "Traps": under the default 64 MiB limit
+//! the memory grow is refused, Rust's allocation-failure handler aborts (`unreachable`), the
+//! instance is discarded and restarted, and after 3 traps the bot forfeits. Under a limit above 200
+//! MiB the same bot plays normally.
 
 use arena_sdk::azul::prelude::*;
 use std::hint::black_box;

@@ -1,9 +1,9 @@
 //! `fx-block-forever`: every turn, spends about 7M fuel, then blocks on a timer set as far in
 //! the future as WASI can say (`u64::MAX` nanoseconds), then plays the first legal move.
 //!
-//! DESIGN.md section 1, "Host work is fuel too ... Fuel is charged for whatever the store
-//! consumed, however a call ends" and "timers ... virtual": with real timers the call never
-//! returned, the backstop trapped it three times, and the 7M fuel it had spent each time was
+//! docs/design.md#host-work-is-fuel-too, "Host work is fuel too ... Fuel is charged for whatever
+//! the store consumed, however a call ends" and "timers ... virtual": with real timers the call
+//! never returned, the backstop trapped it three times, and the 7M fuel it had spent each time was
 //! never charged. With virtual timers the wait ends at once (the clock jumps) and every turn is
 //! charged what it spent.
 

@@ -3,8 +3,8 @@
 //! OS-seeded `rand::rng()` and `rand::random`, `Instant::now()` and `SystemTime::now()`. Each
 //! turn it logs `entropy hash=.. rand=.. random=.. instant=.. system=..`.
 //!
-//! DESIGN.md section 1, "Capabilities": randomness is seeded per (match seed, bot sha256) and
-//! the clocks are virtual, so the same match replays byte for byte, the bot behaves the same in
+//! docs/design.md#capabilities, "Capabilities": randomness is seeded per (match seed, bot sha256)
+//! and the clocks are virtual, so the same match replays byte for byte, the bot behaves the same in
 //! either seat, and another match seed gives other random values.
 
 use arena_sdk::azul::prelude::*;

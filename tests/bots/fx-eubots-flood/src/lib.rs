@@ -1,9 +1,9 @@
 //! `fx-eubots-flood`: answers more orders than the units index has entries, every turn.
 //!
-//! DESIGN.md section 1, "Memory and sizes": an answer larger than a bound is an invalid action,
-//! never a crash. On turn 2 it answers one order more than any match allows (`MAX_ORDERS + 1`,
-//! some 65,000: the host's decoding refuses it as malformed); on every other turn one order more
-//! than this match's units index holds (the engine refuses it: `Invalid::TooManyOrders`). The
+//! docs/design.md#memory-and-sizes, "Memory and sizes": an answer larger than a bound is an invalid
+//! action, never a crash. On turn 2 it answers one order more than any match allows (`MAX_ORDERS +
+//! 1`, some 65,000: the host's decoding refuses it as malformed); on every other turn one order
+//! more than this match's units index holds (the engine refuses it: `Invalid::TooManyOrders`). The
 //! huge answer is sent once only: building and lowering it costs millions of fuel. The orders
 //! themselves are waits for its own first unit, so only the length is wrong.
 

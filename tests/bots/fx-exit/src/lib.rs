@@ -1,6 +1,6 @@
 //! `fx-exit`: calls WASI `exit(3)` from `take-turn`.
 //!
-//! DESIGN.md section 1, "Traps ... Faults are data": the instance is gone, which is handled as
+//! docs/design.md#traps, "Traps ... Faults are data": the instance is gone, which is handled as
 //! a trap of the typed kind `exited` with the status, not as an unnamed host error; three of
 //! them forfeit.
 

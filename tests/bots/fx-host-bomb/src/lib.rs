@@ -3,11 +3,11 @@
 //! 34M bytes of host work for a few thousand instructions of its own; then plays the first
 //! legal move.
 //!
-//! DESIGN.md section 1, "Host work is fuel too": each byte costs the bot fuel, so this work
-//! spends more than a turn budget (the bot is suspended inside a host call and resumes at its
-//! next turn) and soon the whole game budget (it forfeits with exactly the game budget spent),
-//! and it never gets near the wall-clock backstop. Unmetered, one such bot kept the host busy
-//! for seconds per turn on under 0.5M fuel.
+//! docs/design.md#host-work-is-fuel-too, "Host work is fuel too": each byte costs the bot fuel, so
+//! this work spends more than a turn budget (the bot is suspended inside a host call and resumes at
+//! its next turn) and soon the whole game budget (it forfeits with exactly the game budget spent),
+//! and it never gets near the wall-clock backstop. Unmetered, one such bot kept the host busy for
+//! seconds per turn on under 0.5M fuel.
 
 use arena_sdk::azul::prelude::*;
 use std::io::Write;

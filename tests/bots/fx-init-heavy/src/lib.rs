@@ -1,7 +1,7 @@
 //! `fx-init-heavy`: spends a few million fuel in `init` (well under one turn budget), then
 //! plays greedily.
 //!
-//! The obeyed side of `fx-init-loop` (DESIGN.md section 1: `init` is metered, counts against
+//! The obeyed side of `fx-init-loop` (docs/design.md#budgets: `init` is metered, counts against
 //! the game budget and is capped at one turn budget): a heavy but bounded `init` is no fault.
 
 use arena_sdk::azul::prelude::*;

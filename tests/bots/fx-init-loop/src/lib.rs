@@ -1,6 +1,6 @@
 //! `fx-init-loop`: logs the restart count it is told, then loops forever in `init`.
 //!
-//! DESIGN.md section 1: `init` is metered and capped at one turn budget (running out there is
+//! docs/design.md#budgets: `init` is metered and capped at one turn budget (running out there is
 //! a trap: `Trapped { phase: Init, trap: StartupFuelExhausted }`), a trapped bot is restarted
 //! before its next turn with `init` told the restart count, and after 3 traps it forfeits.
 

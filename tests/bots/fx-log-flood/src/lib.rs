@@ -2,7 +2,7 @@
 //! 16 KiB to stdout and stderr, then plays the game's own fallback move (all tiles to the
 //! floor: no row is ever completed, so two of them play to the round cap, a long match).
 //!
-//! DESIGN.md section 1, "Capabilities": stdout/stderr and the log are captured into the
+//! docs/design.md#capabilities, "Capabilities": stdout/stderr and the log are captured into the
 //! replay, bounded per turn and per match; what is over the bound is counted and dropped, and
 //! the host is unaffected.
 

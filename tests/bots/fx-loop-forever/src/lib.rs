@@ -1,8 +1,8 @@
 //! `fx-loop-forever`: never returns from `take-turn`; it computes in an endless loop.
 //!
-//! Exercises DESIGN.md section 1, "Turn overrun: suspend, never kill" (every turn it is
-//! suspended with no action, the fallback applies) and "Game overrun: forfeit" (once its
-//! suspended call has spent the whole game budget it is out).
+//! Exercises docs/design.md#turn-overrun-suspend-never-kill, "Turn overrun: suspend, never kill"
+//! (every turn it is suspended with no action, the fallback applies) and "Game overrun: forfeit"
+//! (once its suspended call has spent the whole game budget it is out).
 
 use arena_sdk::azul::prelude::*;
 use std::hint::black_box;

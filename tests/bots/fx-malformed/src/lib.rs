@@ -2,10 +2,10 @@
 //! an action whose colour is discriminant 9 (the enum has 5 cases); an instance started after
 //! a restart answers `source 0, colour 0, line 5` (well formed; the game judges it).
 //!
-//! DESIGN.md section 1, "Memory and sizes: ... a bot's answer ... the host cannot lift (a bad
-//! enum value) is an invalid action, not a trap": the first answer is an
-//! `InvalidAction { Malformed }` with no trap counted, the instance is replaced (wasmtime
-//! cannot re-enter it after a failed lift), and the next instance's answers are decoded.
+//! docs/design.md#memory-and-sizes, "Memory and sizes: ... a bot's answer ... the host cannot lift
+//! (a bad enum value) is an invalid action, not a trap": the first answer is an `InvalidAction {
+//! Malformed }` with no trap counted, the instance is replaced (wasmtime cannot re-enter it after a
+//! failed lift), and the next instance's answers are decoded.
 //!
 //! The bindings are generated only for the component type they describe; the two exports are
 //! written by hand with the canonical ABI's flat signatures, so any bytes can be answered.

@@ -3,11 +3,11 @@
 //! state it answers with the previous state's nonce (`turns_left + 1`, as a bot that mixed up
 //! its states would); otherwise it shoots east at once with the right nonce.
 //!
-//! DESIGN.md section 1, "Turn overrun: suspend, never kill", for line-protocol bots: it is
-//! suspended on its first turn; on its second it finishes, writes its answer to the first
-//! state (stale: it has not read the second message yet, an invalid action), reads the second
-//! message and answers it in time. Its third answer carries the wrong nonce (an invalid action);
-//! after that it plays cleanly.
+//! docs/design.md#turn-overrun-suspend-never-kill, "Turn overrun: suspend, never kill", for
+//! line-protocol bots: it is suspended on its first turn; on its second it finishes, writes its
+//! answer to the first state (stale: it has not read the second message yet, an invalid action),
+//! reads the second message and answers it in time. Its third answer carries the wrong nonce (an
+//! invalid action); after that it plays cleanly.
 
 use paint_stdio_random::{ACTIONS, answer_line, play};
 use std::hint::black_box;

@@ -1,6 +1,6 @@
 //! `fx-panic`: panics in every `take-turn`.
 //!
-//! DESIGN.md section 1, "Traps": a panic (with `panic = "abort"`: `unreachable`) discards the
+//! docs/design.md#traps, "Traps": a panic (with `panic = "abort"`: `unreachable`) discards the
 //! instance; the SDK's panic hook writes the message to the bot's log first, so the replay says
 //! why. After 3 traps the bot forfeits.
 

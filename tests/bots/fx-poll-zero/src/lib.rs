@@ -1,10 +1,10 @@
 //! `fx-poll-zero`: every turn, polls a zero-length timer 200 times (what wasi-libc's `poll` with
 //! a zero timeout does), then plays the first legal move.
 //!
-//! DESIGN.md section 1, "Turn overrun: suspend" and "Clocks ... timers and polls ... virtual":
-//! a timer that is due at once must never be taken for a spent turn. wasmtime-wasi's own
-//! zero-length timer yields to its executor, which the arena once counted as a fuel yield:
-//! every turn was marked suspended and charged a whole turn budget.
+//! docs/design.md#turn-overrun-suspend-never-kill, "Turn overrun: suspend" and "Clocks ... timers
+//! and polls ... virtual": a timer that is due at once must never be taken for a spent turn.
+//! wasmtime-wasi's own zero-length timer yields to its executor, which the arena once counted as a
+//! fuel yield: every turn was marked suspended and charged a whole turn budget.
 
 use arena_sdk::azul::prelude::*;
 

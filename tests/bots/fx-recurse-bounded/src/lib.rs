@@ -1,7 +1,7 @@
 //! `fx-recurse-bounded`: recurses 1000 deep in `take-turn`, then plays the first legal move.
 //!
-//! The obeyed side of `fx-recurse` (DESIGN.md section 1, "Memory and sizes": a bounded wasm
-//! stack): recursion within the bound is no fault.
+//! The obeyed side of `fx-recurse` (docs/design.md#memory-and-sizes, "Memory and sizes": a bounded
+//! wasm stack): recursion within the bound is no fault.
 
 use arena_sdk::azul::prelude::*;
 use std::hint::black_box;

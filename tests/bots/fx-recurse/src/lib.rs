@@ -1,7 +1,7 @@
 //! `fx-recurse`: recurses without bound in `take-turn`.
 //!
-//! DESIGN.md section 1, "Memory and sizes" (a bounded wasm stack) and "Traps": it traps with
-//! `StackOverflow`; the obeyed side is `fx-recurse-bounded`, the same function 1000 deep.
+//! docs/design.md#memory-and-sizes, "Memory and sizes" (a bounded wasm stack) and "Traps": it traps
+//! with `StackOverflow`; the obeyed side is `fx-recurse-bounded`, the same function 1000 deep.
 
 use arena_sdk::azul::prelude::*;
 use std::hint::black_box;

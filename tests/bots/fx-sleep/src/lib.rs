@@ -2,9 +2,9 @@
 //! 1 ms timer says "not ready" before it fires, logs both what its clock saw and the count, and
 //! plays the legal move the count picks.
 //!
-//! DESIGN.md section 1, "Clocks ... timers and polls ... virtual: a sleep or a timeout resolves
-//! against the virtual clock, never real time": the sleep costs no real time, the clock moves
-//! by exactly the time slept, and the count (so the move) is the same in every run. With real
+//! docs/design.md#capabilities, "Clocks ... timers and polls ... virtual: a sleep or a timeout
+//! resolves against the virtual clock, never real time": the sleep costs no real time, the clock
+//! moves by exactly the time slept, and the count (so the move) is the same in every run. With real
 //! timers a 1000-turn match took over 16 minutes of sleeping, and the count depended on the
 //! machine.
 

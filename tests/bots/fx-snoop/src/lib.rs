@@ -2,8 +2,8 @@
 //! and the whole environment, and open a TCP connection; logs one `snoop <what>: ...` line per
 //! attempt (`denied` or `GOT ...`), then plays the first legal move.
 //!
-//! DESIGN.md section 1, "Capabilities: none by default": every attempt fails inside the bot,
-//! which is not a fault; the bot plays on.
+//! docs/design.md#capabilities, "Capabilities: none by default": every attempt fails inside the
+//! bot, which is not a fault; the bot plays on.
 
 use arena_sdk::azul::prelude::*;
 use std::fmt::Debug;

@@ -3,9 +3,9 @@
 //! `Vec`; afterwards it plays the first legal move at once and logs the `missed_turns` it is
 //! told.
 //!
-//! DESIGN.md section 1, "Turn overrun: suspend, never kill": it is suspended twice and resumes
-//! where it stopped. The checksum covers entries written before each suspension, so it is
-//! right only if the instance's memory survived them; the tests recompute it natively.
+//! docs/design.md#turn-overrun-suspend-never-kill: it is suspended twice and resumes where it
+//! stopped. The checksum covers entries written before each suspension, so it is right only if
+//! the instance's memory survived them; the tests recompute it natively.
 
 use arena_sdk::azul::prelude::*;
 use std::hint::black_box;

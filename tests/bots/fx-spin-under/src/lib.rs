@@ -1,8 +1,8 @@
 //! `fx-spin-under`: every turn, spins about half of the turn budget it is told it has, then
 //! plays the first legal move.
 //!
-//! The obeyed side of `fx-loop-forever` (DESIGN.md section 1, "Turn overrun: suspend, never
-//! kill"): heavy computation inside the turn budget is never suspended.
+//! The obeyed side of `fx-loop-forever` (docs/design.md#turn-overrun-suspend-never-kill, "Turn
+//! overrun: suspend, never kill"): heavy computation inside the turn budget is never suspended.
 
 use arena_sdk::azul::prelude::*;
 use std::hint::black_box;

@@ -3,8 +3,8 @@
 //! well-formed but illegal move `9 b 5`; on its fifth turn it exits with status 3 without
 //! answering. Restarted (the greeting says so), it plays the first legal move every turn.
 //!
-//! DESIGN.md section 1, "Memory and sizes" (an answer over the bound is an invalid action, not a
-//! host allocation), "Faults are data" and "Traps" (exiting is handled like a trap).
+//! docs/design.md#memory-and-sizes, "Memory and sizes" (an answer over the bound is an invalid
+//! action, not a host allocation), "Faults are data" and "Traps" (exiting is handled like a trap).
 
 use azul_stdio_random::{Move, State};
 use std::io::{self, BufRead, Write};

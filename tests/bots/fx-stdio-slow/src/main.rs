@@ -2,10 +2,10 @@
 //! turn, computes about one and a half turn budgets (a hash chain of [`ROUNDS`] steps) before
 //! answering, then plays the first legal move at once every turn.
 //!
-//! DESIGN.md section 1, "Turn overrun: suspend, never kill", for line-protocol bots: it is
-//! suspended on its first turn; on its second it finishes, writes its answer to the first
-//! turn's state (stale: it has not read the second message yet, an invalid action), reads the
-//! second message and answers it in time.
+//! docs/design.md#turn-overrun-suspend-never-kill, "Turn overrun: suspend, never kill", for
+//! line-protocol bots: it is suspended on its first turn; on its second it finishes, writes its
+//! answer to the first turn's state (stale: it has not read the second message yet, an invalid
+//! action), reads the second message and answers it in time.
 
 use azul_stdio_random::play;
 use std::hint::black_box;
