@@ -1,6 +1,6 @@
 //! What a bot spends: its start-up fuel (instantiation plus `init`) and its fuel per turn over a
 //! played match, read from the match's replay, and what the budgets buy at that rate. Behind
-//! `arena fuel`, which produces the README's fuel-per-language table.
+//! `arena fuel`, which produces the fuel tables of `docs/writing-a-bot.md` and `docs/line-protocols.md`.
 
 use crate::budget::Budget;
 use serde::Serialize;
@@ -89,7 +89,7 @@ pub fn measuring_budget(budget: &Budget) -> Budget {
     Budget { game_fuel: u64::MAX, ..*budget }
 }
 
-/// The table `arena fuel --markdown` prints and the README carries (the tests compare them):
+/// The table `arena fuel --markdown` prints and the documentation carries (the tests compare them):
 /// one row per (profile, bot file size in bytes), figures set against `budget`.
 pub fn markdown_table(rows: &[(FuelProfile, u64)], budget: &Budget) -> String {
     let mut table = format!(

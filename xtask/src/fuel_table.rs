@@ -1,6 +1,6 @@
-//! `cargo xtask fuel-table [--write]`: the README's fuel tables, as `arena fuel --markdown`
-//! prints them. Which tables and which bots is `xtask/fuel-tables.json`, which
-//! `tests/tests/all/docs.rs` reads too to check the README's copies: the same trivial Azul bot in
+//! `cargo xtask fuel-table [--write]`: the documentation's fuel tables, as `arena fuel
+//! --markdown` prints them. Which tables, in which document, and which bots is
+//! `xtask/fuel-tables.json`, which `tests/tests/all/docs.rs` reads too to check the copies: the same trivial Azul bot in
 //! each language; and per game with a line protocol, the stdin/stdout programs (the Rust one, the
 //! trivial Python and JavaScript programs, which parse every state and answer a simple legal
 //! move: the floor an interpreted program pays, and the examples).
@@ -14,7 +14,7 @@ use std::process::Command;
 /// The tables' definitions, relative to the workspace root.
 const DEFINITIONS: &str = "xtask/fuel-tables.json";
 
-/// Prints the tables; with `--write`, puts each into the README between its marker lines
+/// Prints the tables; with `--write`, puts each into its document between its marker lines
 /// (`<!-- BLOCK: ... -->` and `<!-- /BLOCK -->`).
 pub fn run(root: &Path, args: &[String]) -> Result<()> {
     let write = match args {
@@ -26,8 +26,6 @@ pub fn run(root: &Path, args: &[String]) -> Result<()> {
     let definitions: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&definitions_path)?)
         .with_context(|| format!("{} is not JSON", definitions_path.display()))?;
     all_bots(root)?;
-    let readme_path = root.join("README.md");
-    let mut readme = std::fs::read_to_string(&readme_path)?;
     for table in definitions.as_array().context("the table definitions are a JSON array")? {
         let block = table["block"].as_str().context("a table without a `block` name")?;
         let text = render(root, table["games"].as_array().context("a table without `games`")?)?;
@@ -35,16 +33,17 @@ pub fn run(root: &Path, args: &[String]) -> Result<()> {
             print!("{text}");
             continue;
         }
+        let document = table["document"].as_str().context("a table without the `document` it is in")?;
+        let path = root.join(document);
+        let mut page = std::fs::read_to_string(&path).with_context(|| format!("cannot read {document}"))?;
         let (start_marker, end_marker) = (format!("<!-- {block}: "), format!("<!-- /{block} -->"));
-        let (Some(start), Some(end)) = (readme.find(&start_marker), readme.find(&end_marker)) else {
-            bail!("README.md has no `{start_marker}...` ... `{end_marker}` block");
+        let (Some(start), Some(end)) = (page.find(&start_marker), page.find(&end_marker)) else {
+            bail!("{document} has no `{start_marker}...` ... `{end_marker}` block");
         };
-        let start_line_end = start + readme[start..].find('\n').context("the start marker ends its line")? + 1;
-        readme = format!("{}{text}{}", &readme[..start_line_end], &readme[end..]);
-    }
-    if write {
-        std::fs::write(&readme_path, readme)?;
-        eprintln!("README.md: fuel tables updated");
+        let start_line_end = start + page[start..].find('\n').context("the start marker ends its line")? + 1;
+        page = format!("{}{text}{}", &page[..start_line_end], &page[end..]);
+        std::fs::write(&path, page)?;
+        eprintln!("{document}: {block} updated");
     }
     Ok(())
 }

@@ -17,15 +17,15 @@
 //!   `arena` commands, and every fuzz target for a few seconds
 //!   ([`fuzz::smoke`]).
 //! - `readme-commands`: installs `arena` as the README says and runs every `arena` command the
-//!   README shows ([`readme_commands`]).
+//!   README and `docs/` show ([`readme_commands`]).
 //! - `templates`: generates, builds and plays every `arena new-bot` template outside the
 //!   repository ([`templates`]).
 //! - `deny`: the supply-chain checks alone ([`deny`]).
 //! - `fuzz [--seconds N] [--seed S] [TARGET...]`: runs the fuzz targets (`tests/fuzz`, the
 //!   `arena-fuzz` runner) for N seconds each ([`fuzz`]).
-//! - `fuel-table [--write]`: builds every bot and prints the README's fuel tables, `arena fuel`
+//! - `fuel-table [--write]`: builds every bot and prints the documentation's fuel tables, `arena fuel`
 //!   over the trivial Azul bot of each language and over the stdin/stdout programs of each game
-//!   ([`fuel_table`]); `--write` replaces the README's copies, which the tests check.
+//!   ([`fuel_table`]); `--write` replaces the copies in `docs/`, which the tests check.
 //! - `bench`: installs the wasm targets, builds the Rust bots, then runs the benchmarks
 //!   (`cargo bench -p arena-cli --bench arena`); further arguments pick sections by name.
 
@@ -66,13 +66,13 @@ tasks:
                          run the fuzz targets (default: all, 10 s each; `cargo xtask fuzz --list`
                          names them); a failing input is saved under target/fuzz-failures/
   readme-commands        install `arena` (a debug build, into target/install-check) and run every
-                         `arena` command of the README's shell blocks (the bots must be built)
+                         `arena` command of the README's and docs/'s shell blocks (bots built)
   templates              generate every `arena new-bot` template outside the repository, build it
                          and play it against its game's random bot (the bots must be built)
-  fuel-table [--write]   build the bots and print the README's fuel tables (`arena fuel
+  fuel-table [--write]   build the bots and print the documented fuel tables (`arena fuel
                          --markdown`): the trivial Azul bot of every language, and the stdin/stdout
-                         programs of every game; --write puts them into the README (the tests fail
-                         while the README's copies are stale)
+                         programs of every game; --write puts them into docs/ (the tests fail
+                         while the copies are stale)
   bench [SECTION...]     set up, build the bots, run the benchmarks (optionally only the sections
                          named: greedy, turn, instantiate, tournament)";
 

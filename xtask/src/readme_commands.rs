@@ -1,19 +1,19 @@
-//! The README's `arena` commands, run as written with an installed `arena`: the README tells
-//! users to `cargo install --path host/cli --locked`, then shows `arena ...` lines; every such line
-//! in a ` ```sh ` block must succeed.
+//! The documentation's `arena` commands, run as written with an installed `arena`: the README
+//! tells users to `cargo install --path host/cli --locked`, then shows `arena ...` lines, as do
+//! the pages in `docs/`; every such line in a ` ```sh ` block must succeed.
 //!
 //! The install is a debug build into `target/install-check` (sharing the test build's
 //! artifacts: the release build the README shows compiles the same code, for minutes more).
-//! Commands run in a scratch folder whose `target/bots` is the built bots, so the replays they
-//! write land there, not in the repository.
+//! Each document's commands run in order in a scratch folder of its own whose `target/bots` is
+//! the built bots, so the replays they write land there, not in the repository.
 
 use crate::util::{bots_dir, cargo, run_command, target_dir};
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Installs `arena` as the README says, then runs every `arena` line of the README's shell
-/// blocks with it.
+/// Installs `arena` as the README says, then runs every `arena` line of the shell blocks of the
+/// README and of each page in `docs/`.
 pub fn check(root: &Path) -> Result<()> {
     let install_root = target_dir(root).join("install-check");
     run_command(
@@ -24,26 +24,36 @@ pub fn check(root: &Path) -> Result<()> {
             .current_dir(root),
     )?;
     let arena = install_root.join("bin").join(format!("arena{}", std::env::consts::EXE_SUFFIX));
-    let readme = std::fs::read_to_string(root.join("README.md"))?;
-    let commands = arena_commands(&readme);
-    if commands.is_empty() {
+    let mut documents = vec![root.join("README.md")];
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))?
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "md"))
+        .collect();
+    pages.sort();
+    documents.extend(pages);
+    let readme_commands = arena_commands(&std::fs::read_to_string(&documents[0])?);
+    if readme_commands.is_empty() {
         bail!("the README shows no `arena` command");
     }
-    let scratch = target_dir(root).join("tmp").join("readme-commands");
-    let _ = std::fs::remove_dir_all(&scratch);
-    std::fs::create_dir_all(scratch.join("target"))?;
-    link_bots(&bots_dir(root), &scratch.join("target").join("bots"))?;
-    for command in &commands {
-        let args: Vec<&str> = command.split_whitespace().skip(1).collect();
-        let output = Command::new(&arena)
-            .args(&args)
-            .current_dir(&scratch)
-            .output()
-            .with_context(|| format!("cannot run {}", arena.display()))?;
-        if !output.status.success() {
-            bail!("the README's `{command}` failed ({}): {}", output.status, String::from_utf8_lossy(&output.stderr));
+    for document in &documents {
+        let commands = arena_commands(&std::fs::read_to_string(document)?);
+        let name = document.strip_prefix(root).unwrap_or(document).display().to_string();
+        let scratch = target_dir(root).join("tmp").join("readme-commands").join(name.replace('/', "-"));
+        let _ = std::fs::remove_dir_all(&scratch);
+        std::fs::create_dir_all(scratch.join("target"))?;
+        link_bots(&bots_dir(root), &scratch.join("target").join("bots"))?;
+        for command in &commands {
+            let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+            let output = Command::new(&arena)
+                .args(&args)
+                .current_dir(&scratch)
+                .output()
+                .with_context(|| format!("cannot run {}", arena.display()))?;
+            if !output.status.success() {
+                bail!("{name}'s `{command}` failed ({}): {}", output.status, String::from_utf8_lossy(&output.stderr));
+            }
+            eprintln!("{name}: `{command}`: ok");
         }
-        eprintln!("README: `{command}`: ok");
     }
     Ok(())
 }

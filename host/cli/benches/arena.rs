@@ -535,7 +535,7 @@ const GLUE_FUEL_GOAL: u64 = 2_000;
 /// The interpreted bots, with the median turn fuel each spent when the glue was measured
 /// (`arena:azul@0.1.0`, whose view was about 80 values in 25 records): the goal is half of it.
 /// Fuel is deterministic, so a figure recorded once is a fair reference; a rebuild of the same
-/// Python or JavaScript source moves it by a few percent (see the README's fuel tables).
+/// Python or JavaScript source moves it by a few percent (see the fuel tables of docs/writing-a-bot.md).
 const INTERPRETED_GLUE: [(&str, &str, u64); 2] =
     [("Python", "azul-trivial-py", 432_000), ("JavaScript", "azul-trivial-js", 1_010_000)];
 

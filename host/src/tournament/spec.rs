@@ -286,6 +286,35 @@ fn bot_files(entries: &[PathBuf], base: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(unique)
 }
 
+/// `path` as seen from the folder `from`, both absolute: `..` for every component of `from` past
+/// their common prefix, then the rest of `path` (`.` and `..` in either resolved lexically first).
+/// What `arena tournament init -o FILE` writes, so a SPEC's bot paths resolve from its folder.
+pub fn relative_to(path: &Path, from: &Path) -> PathBuf {
+    fn lexical(path: &Path) -> Vec<std::path::Component<'_>> {
+        let mut parts = Vec::new();
+        for part in path.components() {
+            match part {
+                std::path::Component::CurDir => {}
+                std::path::Component::ParentDir if matches!(parts.last(), Some(std::path::Component::Normal(_))) => {
+                    parts.pop();
+                }
+                other => parts.push(other),
+            }
+        }
+        parts
+    }
+    let (path, from) = (lexical(path), lexical(from));
+    let common = path.iter().zip(&from).take_while(|(a, b)| a == b).count();
+    let mut relative = PathBuf::new();
+    for _ in common..from.len() {
+        relative.push("..");
+    }
+    for part in &path[common..] {
+        relative.push(part);
+    }
+    if relative.as_os_str().is_empty() { PathBuf::from(".") } else { relative }
+}
+
 /// A starter SPEC for `arena tournament init`: a seat-swapped round robin of `bots` on 10 seeds.
 pub fn starter(game: &str, bots: &[String]) -> String {
     let listed: Vec<String> = bots.iter().map(|bot| format!("    {:?},", bot)).collect();
@@ -324,6 +353,15 @@ memory_mib = 64
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_relative_to_a_folder_climbs_past_the_common_prefix() {
+        let rel = |path: &str, from: &str| relative_to(Path::new(path), Path::new(from));
+        assert_eq!(rel("/work/bots/a.wasm", "/work/specs/azul"), Path::new("../../bots/a.wasm"));
+        assert_eq!(rel("/work/bots/a.wasm", "/work"), Path::new("bots/a.wasm"));
+        assert_eq!(rel("/work/./x/../bots", "/work/bots"), Path::new("."));
+        assert_eq!(rel("/a", "/b/c"), Path::new("../../a"));
+    }
 
     #[test]
     fn an_unknown_key_is_refused_naming_its_line() {

@@ -1,7 +1,7 @@
-//! The Rust bots the READMEs show are real: every ` ```rust ` block that exports a bot is, byte
+//! The Rust bots the guides show are real: every ` ```rust ` block that exports a bot is, byte
 //! for byte, one of the SDK's templates (`guest-sdk/rust/templates/<game>/src/lib.rs`, what
 //! `arena new-bot --lang rust` writes), which `cargo xtask bots` builds; every template beats
-//! its game's random bot; and the README's fuel tables are what `arena fuel --markdown` prints.
+//! its game's random bot; and the documented fuel tables are what `arena fuel --markdown` prints.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -21,7 +21,7 @@ const TEMPLATES: [(&str, &str); 5] = [
 ];
 
 /// The documents whose Rust bot snippets must be templates.
-const DOCUMENTS: [&str; 2] = ["README.md", "guest-sdk/rust/README.md"];
+const DOCUMENTS: [&str; 2] = ["docs/writing-a-bot.md", "guest-sdk/rust/README.md"];
 
 fn template_source(game: &str) -> String {
     let path = workspace_root().join("guest-sdk/rust/templates").join(game).join("src/lib.rs");
@@ -151,23 +151,24 @@ fn measured_block(games: &[serde_json::Value]) -> String {
     text
 }
 
-/// The README's fuel tables (which bots: `xtask/fuel-tables.json`, which the xtask generating
-/// them reads too) are what `arena fuel` measures now.
+/// The documentation's fuel tables (which bots, in which document: `xtask/fuel-tables.json`,
+/// which the xtask generating them reads too) are what `arena fuel` measures now.
 #[test]
-fn the_readme_fuel_tables_are_what_arena_fuel_prints() {
-    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+fn the_documented_fuel_tables_are_what_arena_fuel_prints() {
     let definitions = std::fs::read_to_string(workspace_root().join("xtask/fuel-tables.json")).unwrap();
     let definitions: serde_json::Value = serde_json::from_str(&definitions).unwrap();
     for table in definitions.as_array().unwrap() {
         let block = table["block"].as_str().unwrap();
+        let document = table["document"].as_str().unwrap();
+        let readme = std::fs::read_to_string(workspace_root().join(document)).unwrap();
         let measured = measured_block(table["games"].as_array().unwrap());
         let marker = format!("<!-- {block}: ");
-        let start = readme.find(&marker).unwrap_or_else(|| panic!("the README has no {block} block"));
+        let start = readme.find(&marker).unwrap_or_else(|| panic!("{document} has no {block} block"));
         let start = start + readme[start..].find('\n').unwrap() + 1;
         let end = start + readme[start..].find(&format!("<!-- /{block} -->")).expect("the block is closed");
         let documented = &readme[start..end];
         let stale =
-            || format!("the README's {block} is stale: run `cargo xtask fuel-table --write`\nmeasured:\n{measured}");
+            || format!("{document}'s {block} is stale: run `cargo xtask fuel-table --write`\nmeasured:\n{measured}");
         assert_eq!(documented.lines().count(), measured.lines().count(), "{}", stale());
         for (documented, measured) in documented.lines().zip(measured.lines()) {
             let bot = measured.split('|').nth(1).unwrap_or("").trim();

@@ -1,5 +1,5 @@
 //! `arena fuel`: what each bot spends (start-up, fuel per turn) in a match against itself, and
-//! what the budgets buy at that rate; `--markdown` prints the table the README carries.
+//! what the budgets buy at that rate; `--markdown` prints the tables the documentation carries.
 
 use anyhow::Context;
 use arena_host::Budget;

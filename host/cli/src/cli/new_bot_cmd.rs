@@ -110,7 +110,7 @@ const LOCK_FILE: &str = include_str!("../../../../Cargo.lock");
 
 /// The Rust SDK of the clone this binary was built from.
 fn default_sdk() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("guest-sdk").join("rust")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join("guest-sdk").join("rust")
 }
 
 pub fn run(args: NewBotArgs) -> anyhow::Result<ExitCode> {

@@ -16,7 +16,7 @@ use arena_host::tournament::report::write_site;
 use arena_host::tournament::run::{Progress, RunOptions, RunReport, Shard, TournamentError, run_plan};
 use arena_host::tournament::run_spec;
 use arena_host::tournament::slurm::{SlurmJob, merge_script, shards_script};
-use arena_host::tournament::spec::{Format, Resolved, Spec, starter};
+use arena_host::tournament::spec::{Format, Resolved, Spec, relative_to, starter};
 use arena_host::tournament::store::Store;
 use clap::{Args, Subcommand, ValueEnum};
 use std::io::IsTerminal;
@@ -65,6 +65,11 @@ pub enum TournamentCommand {
         /// Bot files or folders of .wasm files.
         #[arg(required = true, value_name = "BOT")]
         bots: Vec<String>,
+        /// Write the SPEC to FILE (refused if it exists; its folder is created), its bot paths
+        /// rewritten to resolve from FILE's folder; without it the SPEC goes to stdout with the paths as given, which
+        /// resolve when it is saved in the current folder.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
     },
     /// Play every match of a SPEC the database does not have yet, then print the leaderboard.
     Run(RunArgs),
@@ -291,11 +296,26 @@ impl ShowFormat {
 
 pub fn run_command(command: TournamentCommand) -> anyhow::Result<ExitCode> {
     match command {
-        TournamentCommand::Init { game, bots } => {
+        TournamentCommand::Init { game, bots, output } => {
             if arena_host::registry::find_game(&game).is_none() {
                 anyhow::bail!("unknown game {game:?} (games: {})", arena_host::registry::game_names().join(", "));
             }
-            outln!("{}", starter(&game, &bots).trim_end());
+            let Some(output) = output else {
+                outln!("{}", starter(&game, &bots).trim_end());
+                return Ok(ExitCode::SUCCESS);
+            };
+            let here = std::env::current_dir().context("cannot read the current folder")?;
+            let spec_dir = here.join(&output).parent().map(Path::to_path_buf).unwrap_or_else(|| here.clone());
+            let bots: Vec<String> =
+                bots.iter().map(|bot| relative_to(&here.join(bot), &spec_dir).to_string_lossy().into_owned()).collect();
+            std::fs::create_dir_all(&spec_dir).with_context(|| format!("cannot create {}", spec_dir.display()))?;
+            let mut file =
+                std::fs::OpenOptions::new().write(true).create_new(true).open(&output).with_context(|| {
+                    format!("cannot create {} (an existing SPEC is never overwritten)", output.display())
+                })?;
+            std::io::Write::write_all(&mut file, starter(&game, &bots).as_bytes())
+                .with_context(|| format!("cannot write {}", output.display()))?;
+            eprintln!("wrote {} ({} bot paths, relative to its folder)", output.display(), bots.len());
             Ok(ExitCode::SUCCESS)
         }
         TournamentCommand::Run(args) => run_tournament(args),

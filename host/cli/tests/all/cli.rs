@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use common::{arena, bot, scratch, stderr, stdout};
+use common::{arena, bot, fresh_scratch, scratch, stderr, stdout};
 
 use std::path::{Path, PathBuf};
 
@@ -325,4 +325,16 @@ fn games_are_listed_and_unknown_options_refused() {
     let out = arena(&["match", "--game", "azul", &bot("azul-greedy"), &bot("azul-random"), "--option", "size=3"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("unknown option \"size\""), "{}", stderr(&out));
+}
+
+/// `arena new-bot` without `--sdk` points the new crate at the SDK of the clone it was built
+/// from (the crate's folder moved once and the default with it: the path is relative to it).
+#[test]
+fn new_bot_finds_the_sdk_of_its_clone_by_default() {
+    let dir = fresh_scratch("new-bot-default-sdk").join("my-bot");
+    let out = arena(&["new-bot", "--game", "azul", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    let sdk = manifest.split("path = \"").nth(1).and_then(|rest| rest.split('"').next()).expect("a path dependency");
+    assert!(Path::new(sdk).join("Cargo.toml").is_file(), "the SDK at {sdk} is not there:\n{manifest}");
 }

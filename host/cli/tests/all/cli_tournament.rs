@@ -348,13 +348,55 @@ fn the_starter_spec_runs() {
     assert!(stderr(&ran).is_empty(), "--quiet: {}", stderr(&ran));
 }
 
-/// The README's complete SPEC example parses (every key it shows exists).
+/// `init -o FILE` writes a SPEC elsewhere whose bot paths resolve from its own folder: given
+/// paths relative to the shell's folder, a SPEC two folders down runs from anywhere (obeyed);
+/// the same paths copied as given into that SPEC (what `init > elsewhere/spec.toml` did) name
+/// no bot there (violated); and an existing SPEC is never overwritten.
 #[test]
-fn the_readme_spec_example_parses() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md")).unwrap();
-    let start = readme.find("```toml\ngame = ").expect("the README shows a SPEC") + "```toml\n".len();
+fn init_with_an_output_file_writes_bot_paths_that_resolve_from_it() {
+    let shell = fresh_scratch("init-output");
+    std::fs::create_dir_all(shell.join("bots")).unwrap();
+    for name in ["azul-greedy", "azul-random"] {
+        std::fs::copy(bot(name), shell.join("bots").join(format!("{name}.wasm"))).unwrap();
+    }
+    std::fs::create_dir_all(shell.join("specs/azul")).unwrap();
+    let init = |output: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(["tournament", "init", "--game", "azul", "bots/azul-greedy.wasm", "bots/azul-random.wasm"])
+            .args(["-o", output])
+            .current_dir(&shell)
+            .output()
+            .unwrap()
+    };
+    let out = init("specs/azul/spec.toml");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let written = std::fs::read_to_string(shell.join("specs/azul/spec.toml")).unwrap();
+    assert!(written.contains("\"../../bots/azul-greedy.wasm\""), "{written}");
+    let spec = shell.join("specs/azul/spec.toml");
+    std::fs::write(&spec, written.replace("seeds = \"1..10\"", "seeds = \"1..1\"")).unwrap();
+    let ran = run(&spec, &["--quiet"]);
+    assert_eq!(ran.status.code(), Some(0), "{}", stderr(&ran));
+    assert!(stdout(&ran).starts_with("2 of 2 matches played"), "{}", stdout(&ran));
+
+    let as_given = shell.join("specs/azul/as-given.toml");
+    std::fs::write(&as_given, written.replace("../../bots/", "bots/")).unwrap();
+    let refused = run(&as_given, &["--quiet"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+
+    let again = init("specs/azul/spec.toml");
+    assert_eq!(again.status.code(), Some(2), "{}", stderr(&again));
+    assert!(stderr(&again).contains("never overwritten"), "{}", stderr(&again));
+}
+
+/// The tournament guide's complete SPEC example parses (every key it shows exists).
+#[test]
+fn the_documented_spec_example_parses() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/tournaments.md")).unwrap();
+    let start = readme.find("```toml\ngame = ").expect("the guide shows a SPEC") + "```toml\n".len();
     let end = start + readme[start..].find("```").unwrap();
-    let spec = arena_host::tournament::spec::Spec::parse(Path::new("README.md"), &readme[start..end]).unwrap();
+    let spec =
+        arena_host::tournament::spec::Spec::parse(Path::new("docs/tournaments.md"), &readme[start..end]).unwrap();
     assert_eq!(spec.game, "azul");
     assert_eq!(spec.budget.turn_fuel, Some(10_000_000));
 }
