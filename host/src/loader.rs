@@ -194,11 +194,45 @@ pub fn sha256(bytes: &[u8]) -> [u8; 32] {
     Sha256::digest(bytes).into()
 }
 
+/// What loads bots: the arena (its sandbox, artifact cache, compile worker and reference
+/// components) and the memory limit a bot's declared initial memory is checked against, the
+/// match's own (`Budget::memory_mib`): a bot that could never start in the match is refused at
+/// load instead of forfeiting in it.
+#[derive(Clone, Copy)]
+pub struct Loader<'a> {
+    arena: &'a Arena,
+    memory_mib: u32,
+}
+
+impl<'a> Loader<'a> {
+    /// A loader for a match granting `memory_mib` MiB per bot.
+    pub fn new(arena: &'a Arena, memory_mib: u32) -> Loader<'a> {
+        Loader { arena, memory_mib }
+    }
+
+    /// A loader outside any match: it checks against the most any match may grant
+    /// ([`crate::engine::ArenaOptions::max_memory_mib`]).
+    pub fn for_any_match(arena: &'a Arena) -> Loader<'a> {
+        Loader::new(arena, arena.options().max_memory_mib)
+    }
+
+    /// The arena it loads with.
+    pub fn arena(&self) -> &'a Arena {
+        self.arena
+    }
+
+    /// The memory limit, in MiB, declared initial memory is checked against.
+    pub fn memory_mib(&self) -> u32 {
+        self.memory_mib
+    }
+}
+
 /// Reads, compiles and checks a bot file (a file the artifact cache knows is not read: see
-/// [`open_bot`]).
+/// [`open_bot`]), for any match ([`Loader::for_any_match`]).
 pub fn load_bot<B: Binding>(arena: &Arena, path: &Path) -> Result<LoadedBot<B>, LoadError> {
-    let source = open_bot(arena, path)?;
-    let compiled = compile_source(arena, path, &source, B::EXPORT)?;
+    let loader = Loader::for_any_match(arena);
+    let source = open_bot(&loader, path)?;
+    let compiled = compile_source(&loader, path, &source, B::EXPORT)?;
     load_bot_component::<B>(arena, path, compiled)
 }
 
@@ -231,7 +265,8 @@ impl BotSource {
 /// remembers the file's sha256 for its exact stamp (device, inode, size and times: see
 /// [`crate::cache::FileStamp`]) and holds the component compiled from it, the file is not read;
 /// otherwise it is read and hashed, and the cache remembers the hash for the next load.
-pub fn open_bot(arena: &Arena, path: &Path) -> Result<BotSource, LoadError> {
+pub fn open_bot(loader: &Loader<'_>, path: &Path) -> Result<BotSource, LoadError> {
+    let arena = loader.arena();
     let (mut file, metadata) = open_bot_file(path)?;
     let cache = arena.cache();
     let stamp = cache.and_then(|_| FileStamp::of(&metadata));
@@ -239,7 +274,7 @@ pub fn open_bot(arena: &Arena, path: &Path) -> Result<BotSource, LoadError> {
         && let Some(sha256) = cache.remembered_sha256(stamp)
         && let Some((component, facts)) = cache.lookup(arena.engine(), &sha256, &shape_context())
     {
-        check_declared(path, &facts, arena.load_memory_limit_mib())?;
+        check_declared(path, &facts, loader.memory_mib())?;
         return Ok(BotSource::Cached(Compiled { component, sha256 }));
     }
     let bytes = read_open_bot_file(path, &mut file, metadata.len())?;
@@ -257,14 +292,14 @@ pub fn open_bot(arena: &Arena, path: &Path) -> Result<BotSource, LoadError> {
 /// The component of an opened bot file: the cached one, or its bytes compiled (see
 /// [`compile`]).
 pub fn compile_source(
-    arena: &Arena,
+    loader: &Loader<'_>,
     path: &Path,
     source: &BotSource,
     expected: &'static str,
 ) -> Result<Compiled, LoadError> {
     match source {
         BotSource::Cached(compiled) => Ok(compiled.clone()),
-        BotSource::Read { bytes, sha256 } => compile_hashed(arena, path, bytes, sha256, expected),
+        BotSource::Read { bytes, sha256 } => compile_hashed(loader, path, bytes, sha256, expected),
     }
 }
 
@@ -307,9 +342,9 @@ fn read_open_bot_file(path: &Path, file: &mut std::fs::File, size: u64) -> Resul
     Ok(bytes)
 }
 
-/// Compiles and checks bot bytes; `path` names them in messages.
+/// Compiles and checks bot bytes, for any match; `path` names them in messages.
 pub fn load_bot_bytes<B: Binding>(arena: &Arena, path: &Path, bytes: &[u8]) -> Result<LoadedBot<B>, LoadError> {
-    let compiled = compile(arena, path, bytes, B::EXPORT)?;
+    let compiled = compile(&Loader::for_any_match(arena), path, bytes, B::EXPORT)?;
     load_bot_component::<B>(arena, path, compiled)
 }
 
@@ -376,13 +411,13 @@ fn shape_context() -> Vec<u8> {
 /// Checks the header, the shape and the declared minimums, and compiles a component (through
 /// the arena's artifact cache and compile worker, if it has them); `expected` names the export
 /// in refusals.
-pub fn compile(arena: &Arena, path: &Path, bytes: &[u8], expected: &'static str) -> Result<Compiled, LoadError> {
-    compile_hashed(arena, path, bytes, &sha256(bytes), expected)
+pub fn compile(loader: &Loader<'_>, path: &Path, bytes: &[u8], expected: &'static str) -> Result<Compiled, LoadError> {
+    compile_hashed(loader, path, bytes, &sha256(bytes), expected)
 }
 
 /// [`compile`] for bytes whose sha256 the caller has already taken.
 fn compile_hashed(
-    arena: &Arena,
+    loader: &Loader<'_>,
     path: &Path,
     bytes: &[u8],
     sha256: &[u8; 32],
@@ -397,7 +432,7 @@ fn compile_hashed(
         _ => return Err(LoadError::NotWasm { path: path_buf, expected }),
     }
     let context = shape_context();
-    let limit_mib = arena.load_memory_limit_mib();
+    let (arena, limit_mib) = (loader.arena(), loader.memory_mib());
     // On a miss the declared sizes are checked before compiling (a bot that can never start
     // costs no compilation); on a hit, from the facts its entry kept. The typed refusal is kept
     // here, since the cache carries only a message.

@@ -9,7 +9,7 @@ use crate::bindings::azul::AzulBinding;
 use crate::bot::WitContestant;
 use crate::budget::Budget;
 use crate::loader::{
-    BotSource, COMMAND_EXPORT, LoadError, compile, compile_source, is_command, load_bot_component,
+    BotSource, COMMAND_EXPORT, LoadError, Loader, compile, compile_source, is_command, load_bot_component,
     load_command_component, open_bot,
 };
 use crate::play::{MatchError, play_contestants};
@@ -224,12 +224,12 @@ fn load_pool_with<G: Game>(
     load: &SeatLoader<'_, G>,
 ) -> Result<Box<dyn BotPool>, SetupError> {
     let config = G::config_from_options(options)?;
-    let arena = &arena.clone().with_load_memory_limit(memory_mib);
+    let loader = Loader::new(arena, memory_mib);
     let bots = paths
         .iter()
         .map(|path| {
-            let source = open_bot(arena, path).map_err(|err| err.to_string())?;
-            load(arena, path, &source).map_err(|err| err.to_string())
+            let source = open_bot(&loader, path).map_err(|err| err.to_string())?;
+            load(&loader, path, &source).map_err(|err| err.to_string())
         })
         .collect();
     Ok(Box::new(Pool::<G> { config, bots }))
@@ -350,11 +350,11 @@ impl<B: Binding, P: LineProtocol<Game = B::Game>> GameEntry for ProtocolEntry<B,
 
 /// Loads a WIT bot for `B`.
 fn load_wit<B: Binding>(
-    arena: &Arena,
+    loader: &Loader<'_>,
     path: &Path,
     source: &BotSource,
 ) -> Result<Arc<dyn Contestant<B::Game>>, LoadError> {
-    let bot = load_bot_component::<B>(arena, path, compile_source(arena, path, source, B::EXPORT)?)?;
+    let bot = load_bot_component::<B>(loader.arena(), path, compile_source(loader, path, source, B::EXPORT)?)?;
     Ok(Arc::new(WitContestant(Arc::new(bot))))
 }
 
@@ -362,20 +362,21 @@ fn load_wit<B: Binding>(
 /// first, keeping the file's sha256), anything else as a WIT bot for `B` (whose refusals name
 /// `B`'s export).
 fn load_either<B: Binding, P: LineProtocol<Game = B::Game>>(
-    arena: &Arena,
+    loader: &Loader<'_>,
     path: &Path,
     source: &BotSource,
 ) -> Result<Arc<dyn Contestant<B::Game>>, LoadError> {
+    let arena = loader.arena();
     // A cached component was compiled from the file itself: the file is a component.
     if let BotSource::Read { bytes, sha256 } = source
         && let Some(wrapped) = crate::protocol::wasip1::wrap_preview1_command(path, bytes)?
     {
-        let compiled = compile(arena, path, &wrapped, COMMAND_EXPORT)?;
+        let compiled = compile(loader, path, &wrapped, COMMAND_EXPORT)?;
         let mut command = load_command_component(arena, path, compiled)?;
         command.sha256 = *sha256;
         return Ok(Arc::new(CommandContestant::<P>::new(Arc::new(command))));
     }
-    let compiled = compile_source(arena, path, source, B::EXPORT)?;
+    let compiled = compile_source(loader, path, source, B::EXPORT)?;
     if is_command(arena, &compiled.component) {
         let command = load_command_component(arena, path, compiled)?;
         return Ok(Arc::new(CommandContestant::<P>::new(Arc::new(command))));
@@ -399,13 +400,13 @@ fn play_series_files<G: Game>(
     }
     let config = G::config_from_options(options)?;
     // A bot that declares more initial memory than this match grants is refused at load.
-    let arena = &arena.clone().with_load_memory_limit(budget.memory_mib);
+    let loader = Loader::new(arena, budget.memory_mib);
     let mut bots: Vec<Arc<dyn Contestant<G>>> = Vec::with_capacity(paths.len());
     for (seat, path) in paths.iter().enumerate() {
         let earlier = paths[..seat].iter().position(|other| other == path);
         let bot = match earlier.and_then(|index| bots.get(index)) {
             Some(same) => Arc::clone(same),
-            None => load(arena, path, &open_bot(arena, path)?)?,
+            None => load(&loader, path, &open_bot(&loader, path)?)?,
         };
         bots.push(bot);
     }

@@ -13,7 +13,7 @@
 use crate::bindings::Binding;
 use crate::bot::WitContestant;
 use crate::fault::BotFault;
-use crate::loader::{BotSource, LoadError, bot_file_sha256_hex, compile_source, load_bot_component, open_bot};
+use crate::loader::{BotSource, LoadError, Loader, bot_file_sha256_hex, compile_source, load_bot_component, open_bot};
 use crate::play::play_contestants;
 use crate::record::{BotRef, MatchRecord, REPLAY_FORMAT, RuntimeInfo};
 use crate::regular_file::{self, OpenError};
@@ -556,15 +556,16 @@ pub fn verify<B: Binding>(
     recorded: &MatchRecord<B::Game>,
     bot_paths: &[Option<PathBuf>],
 ) -> Result<Verdict, ReplayError> {
-    verify_with(arena, recorded, bot_paths, &|arena: &Arena, path: &Path, source: &BotSource| {
-        let compiled = compile_source(arena, path, source, B::EXPORT)?;
-        let bot = load_bot_component::<B>(arena, path, compiled)?;
+    verify_with(arena, recorded, bot_paths, &|loader: &Loader<'_>, path: &Path, source: &BotSource| {
+        let compiled = compile_source(loader, path, source, B::EXPORT)?;
+        let bot = load_bot_component::<B>(loader.arena(), path, compiled)?;
         Ok(Arc::new(WitContestant(Arc::new(bot))) as Arc<dyn Contestant<B::Game>>)
     })
 }
 
-/// Loads one seat's bot from its opened file ([`open_bot`]; `path` names it in messages).
-pub type SeatLoader<'a, G> = dyn Fn(&Arena, &Path, &BotSource) -> Result<Arc<dyn Contestant<G>>, LoadError> + 'a;
+/// Loads one seat's bot from its opened file ([`open_bot`]; `path` names it in messages) with
+/// the match's loader.
+pub type SeatLoader<'a, G> = dyn Fn(&Loader<'_>, &Path, &BotSource) -> Result<Arc<dyn Contestant<G>>, LoadError> + 'a;
 
 /// [`verify`] for games whose seats may hold bots of several kinds: `load` makes each seat's
 /// contestant from the file.
@@ -582,11 +583,11 @@ pub fn verify_with<G: Game>(
         return Err(ReplayError::Runtime { recorded: Box::new(recorded.runtime.clone()), current: Box::new(current) });
     }
     // As when it was played: a bot declaring more initial memory than the budget is refused.
-    let arena = &arena.clone().with_load_memory_limit(recorded.budget.memory_mib);
+    let loader = Loader::new(arena, recorded.budget.memory_mib);
     let mut bots: Vec<Arc<dyn Contestant<G>>> = Vec::new();
     for (seat, bot) in recorded.bots.iter().enumerate() {
         let path = bot_paths.get(seat).cloned().flatten().unwrap_or_else(|| bot.path.clone());
-        let source = open_bot(arena, &path).map_err(|err| ReplayError::Bot {
+        let source = open_bot(&loader, &path).map_err(|err| ReplayError::Bot {
             seat,
             detail: match err {
                 LoadError::Read { source, .. } => {
@@ -602,7 +603,7 @@ pub fn verify_with<G: Game>(
                 detail: format!("{}: sha256 {hash}, but the replay recorded {}", path.display(), bot.sha256),
             });
         }
-        bots.push(load(arena, &path, &source).map_err(anyhow::Error::from)?);
+        bots.push(load(&loader, &path, &source).map_err(anyhow::Error::from)?);
     }
     let rerun = play_contestants(arena, &bots, &recorded.config, recorded.seed, recorded.budget)
         .map_err(anyhow::Error::from)?;
@@ -874,7 +875,7 @@ mod tests {
         assert_eq!(within_a_minute(move || find_bot(&search, Path::new("."), &dirs)), None);
         let verified = within_a_minute(move || {
             let arena = Arena::new().unwrap();
-            let load: &SeatLoader<'_, Azul> = &|_: &Arena, _: &Path, _: &BotSource| unreachable!("nothing loads");
+            let load: &SeatLoader<'_, Azul> = &|_: &Loader<'_>, _: &Path, _: &BotSource| unreachable!("nothing loads");
             verify_with(&arena, &record, &[], load)
         });
         match verified {

@@ -94,13 +94,13 @@ impl Arena {
     }
 }
 
-/// What an [`Arena`] loads bots with beyond its engine: the compile worker, the memory limit
-/// declared minimums are checked against, and the reference components built from the games'
-/// WIT (see `typecheck`), shared by the arena's clones.
+/// What an [`Arena`] loads bots with beyond its engine: the compile worker and the reference
+/// components built from the games' WIT (see `typecheck`), shared by the arena's clones. The
+/// memory limit a load checks against is the match's, given with each load
+/// ([`crate::loader::Loader`]).
 #[derive(Clone, Default)]
 pub struct LoadSettings {
     worker: Option<CompileWorker>,
-    memory_limit_mib: Option<u32>,
     pool_check: Arc<OnceLock<Engine>>,
     pub(crate) references: Arc<Mutex<Vec<(&'static str, Component)>>>,
 }
@@ -109,14 +109,6 @@ impl Arena {
     /// This arena, compiling bots in `worker` (`None`: in this process, the default).
     pub fn with_compile_worker(mut self, worker: Option<CompileWorker>) -> Arena {
         self.load.worker = worker;
-        self
-    }
-
-    /// This arena, refusing at load a bot whose core modules declare more initial memory than
-    /// `mib` (a match's [`crate::Budget::memory_mib`]); by default the limit is
-    /// [`ArenaOptions::max_memory_mib`], the most any match may grant.
-    pub fn with_load_memory_limit(mut self, mib: u32) -> Arena {
-        self.load.memory_limit_mib = Some(mib);
         self
     }
 
@@ -154,10 +146,5 @@ impl Arena {
         }
         let engine = pool_check_engine(self.options().max_memory_mib)?;
         Ok(self.load.pool_check.get_or_init(|| engine))
-    }
-
-    /// The memory limit, in MiB, bots' declared initial memory is checked against at load.
-    pub fn load_memory_limit_mib(&self) -> u32 {
-        self.load.memory_limit_mib.unwrap_or(self.options().max_memory_mib)
     }
 }

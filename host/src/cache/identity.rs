@@ -236,20 +236,21 @@ mod tests {
         let dir = temp_dir("loader");
         let cache = ArtifactCache::new(dir.join("cache"));
         let arena = Arena::new().unwrap().with_cache(Some(cache.clone()));
+        let arena = &crate::loader::Loader::for_any_match(&arena);
         let bot = dir.join("bot.wasm");
         let (f, g) = (component("f"), component("g"));
         assert_eq!(f.len(), g.len());
         std::fs::write(&bot, &f).unwrap();
         let sha_f = crate::loader::sha256(&f);
-        let source = open_bot(&arena, &bot).unwrap();
+        let source = open_bot(arena, &bot).unwrap();
         assert!(matches!(source, BotSource::Read { .. }));
         assert_eq!(memos(cache.dir()), 0, "just written: not remembered yet");
-        compile_source(&arena, &bot, &source, "f").unwrap();
+        compile_source(arena, &bot, &source, "f").unwrap();
         std::thread::sleep(SETTLE + Duration::from_millis(200));
-        assert!(matches!(open_bot(&arena, &bot).unwrap(), BotSource::Read { .. }));
+        assert!(matches!(open_bot(arena, &bot).unwrap(), BotSource::Read { .. }));
         assert_eq!(memos(cache.dir()), 1);
         let hits = cache.hits();
-        let BotSource::Cached(compiled) = open_bot(&arena, &bot).unwrap() else {
+        let BotSource::Cached(compiled) = open_bot(arena, &bot).unwrap() else {
             panic!("the cache remembers the file and holds its component");
         };
         assert_eq!((compiled.sha256, cache.hits()), (sha_f, hits + 1));
@@ -257,7 +258,7 @@ mod tests {
         let modified = std::fs::metadata(&bot).unwrap().modified().unwrap();
         std::fs::write(&bot, &g).unwrap();
         std::fs::File::options().write(true).open(&bot).unwrap().set_modified(modified).unwrap();
-        let source = open_bot(&arena, &bot).unwrap();
+        let source = open_bot(arena, &bot).unwrap();
         assert!(matches!(source, BotSource::Read { .. }));
         assert_eq!(*source.sha256(), crate::loader::sha256(&g));
         std::fs::remove_dir_all(&dir).unwrap();

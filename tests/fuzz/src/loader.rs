@@ -19,7 +19,7 @@
 use crate::mutate;
 use arbitrary::{Result, Unstructured};
 use arena_host::bindings::azul::AzulBinding;
-use arena_host::loader::{COMMAND_EXPORT, compile, is_command, load_bot_component, load_command_component};
+use arena_host::loader::{COMMAND_EXPORT, Loader, compile, is_command, load_bot_component, load_command_component};
 use arena_host::protocol::wasip1::wrap_preview1_command;
 use arena_host::runtime::Arena;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -86,12 +86,12 @@ fn load(arena: &Arena, bytes: &[u8]) {
     let path = Path::new("fuzz.wasm");
     match wrap_preview1_command(path, bytes) {
         Ok(Some(wrapped)) => {
-            if let Ok(compiled) = compile(arena, path, &wrapped, COMMAND_EXPORT) {
+            if let Ok(compiled) = compile(&Loader::for_any_match(arena), path, &wrapped, COMMAND_EXPORT) {
                 let _ = load_command_component(arena, path, compiled);
             }
         }
         Ok(None) => {
-            if let Ok(compiled) = compile(arena, path, bytes, COMMAND_EXPORT) {
+            if let Ok(compiled) = compile(&Loader::for_any_match(arena), path, bytes, COMMAND_EXPORT) {
                 if is_command(arena, &compiled.component) {
                     let _ = load_command_component(arena, path, compiled);
                 } else {

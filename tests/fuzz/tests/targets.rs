@@ -7,7 +7,7 @@ use arena_fuzz::loader::{PREVIEW1_COMMAND, WRONG_TYPES};
 use arena_fuzz::{TARGETS, find_target, scratch_dir};
 use arena_host::LoadError;
 use arena_host::bindings::azul::AzulBinding;
-use arena_host::loader::{COMMAND_EXPORT, compile, load_bot_component, load_command_component};
+use arena_host::loader::{COMMAND_EXPORT, Loader, compile, load_bot_component, load_command_component};
 use arena_host::protocol::wasip1::wrap_preview1_command;
 use arena_host::runtime::Arena;
 use std::path::Path;
@@ -47,10 +47,12 @@ fn loader_templates_are_what_they_claim() {
     let path = Path::new("t.wasm");
     let command = wat::parse_str(PREVIEW1_COMMAND).unwrap_or_default();
     let wrapped = wrap_preview1_command(path, &command).ok().flatten().unwrap_or_default();
-    let compiled = compile(&arena, path, &wrapped, COMMAND_EXPORT).unwrap_or_else(|err| panic!("{err}"));
+    let compiled =
+        compile(&Loader::for_any_match(&arena), path, &wrapped, COMMAND_EXPORT).unwrap_or_else(|err| panic!("{err}"));
     assert!(load_command_component(&arena, path, compiled).is_ok());
     let wrong = wat::parse_str(WRONG_TYPES).unwrap_or_default();
-    let compiled = compile(&arena, path, &wrong, COMMAND_EXPORT).unwrap_or_else(|err| panic!("{err}"));
+    let compiled =
+        compile(&Loader::for_any_match(&arena), path, &wrong, COMMAND_EXPORT).unwrap_or_else(|err| panic!("{err}"));
     let refused = load_bot_component::<AzulBinding>(&arena, path, compiled).err();
     assert!(matches!(refused, Some(LoadError::WrongTypes { .. })), "{refused:?}");
 }

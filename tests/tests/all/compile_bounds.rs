@@ -9,7 +9,7 @@
 use arena_host::bindings::Binding;
 use arena_host::bindings::azul::AzulBinding;
 use arena_host::cache::ArtifactCache;
-use arena_host::loader::{LoadError, compile, is_command, load_bot_bytes, load_command_component};
+use arena_host::loader::{LoadError, Loader, compile, is_command, load_bot_bytes, load_command_component};
 use arena_host::registry::{PlayError, find_game};
 use arena_host::shape::bomb_wat;
 use arena_host::{Arena, Budget};
@@ -27,7 +27,8 @@ fn component_of(module: &str) -> Vec<u8> {
 fn the_nested_blocks_bomb_is_refused_before_compiling() {
     let bytes = component_of(&bomb_wat(5_000, 5_000));
     assert!((100_000..150_000).contains(&bytes.len()), "the reported size: {}", bytes.len());
-    let err = compile(arena(), Path::new("bomb.wasm"), &bytes, AzulBinding::EXPORT).err().unwrap();
+    let err =
+        compile(&Loader::for_any_match(arena()), Path::new("bomb.wasm"), &bytes, AzulBinding::EXPORT).err().unwrap();
     assert!(matches!(err, LoadError::Shape { .. }), "{err}");
     assert_eq!(
         err.to_string(),
@@ -39,7 +40,7 @@ fn the_nested_blocks_bomb_is_refused_before_compiling() {
 #[test]
 fn a_module_just_under_the_shape_limits_compiles() {
     let bytes = component_of(&bomb_wat(3_000, 666));
-    compile(arena(), Path::new("deep.wasm"), &bytes, AzulBinding::EXPORT).unwrap();
+    compile(&Loader::for_any_match(arena()), Path::new("deep.wasm"), &bytes, AzulBinding::EXPORT).unwrap();
 }
 
 /// Writes `bytes` to a scratch file `name`.
@@ -65,16 +66,15 @@ fn a_component_whose_memory_can_never_fit_is_refused_at_load() {
     let err = azul.play(arena(), &bots, &[], 0, roomy).err().unwrap();
     assert!(matches!(err, PlayError::Load(LoadError::WrongWorld { .. })), "{err}");
     // A library load without a match checks against the most any match may grant.
-    assert_eq!(Arena::new().unwrap().load_memory_limit_mib(), 4096);
+    assert_eq!(Loader::for_any_match(arena()).memory_mib(), 4096);
 }
 
-/// An arena with a fresh artifact cache of its own (so hits and misses can be counted) checking
-/// bots' memories against `memory_mib`.
-fn cached_arena(cache_name: &str, memory_mib: u32) -> (Arena, ArtifactCache) {
+/// An arena with a fresh artifact cache of its own (so hits and misses can be counted).
+fn cached_arena(cache_name: &str) -> (Arena, ArtifactCache) {
     let dir = scratch(cache_name);
     let _ = std::fs::remove_dir_all(&dir);
     let cache = ArtifactCache::new(&dir);
-    (Arena::new().unwrap().with_cache(Some(cache.clone())).with_load_memory_limit(memory_mib), cache)
+    (Arena::new().unwrap().with_cache(Some(cache.clone())), cache)
 }
 
 /// Through the artifact cache, the shape scan still runs before compiling: a bomb is refused
@@ -82,14 +82,15 @@ fn cached_arena(cache_name: &str, memory_mib: u32) -> (Arena, ArtifactCache) {
 /// compiles once and then loads from its entry (obeyed).
 #[test]
 fn through_the_cache_a_bomb_is_refused_uncompiled_and_stores_nothing() {
-    let (cached, cache) = cached_arena("cache-bomb", 64);
+    let (cached, cache) = cached_arena("cache-bomb");
+    let cached = &Loader::new(&cached, 64);
     let bomb = component_of(&bomb_wat(5_000, 5_000));
-    let err = compile(&cached, Path::new("bomb.wasm"), &bomb, AzulBinding::EXPORT).err().unwrap();
+    let err = compile(cached, Path::new("bomb.wasm"), &bomb, AzulBinding::EXPORT).err().unwrap();
     assert!(matches!(err, LoadError::Shape { .. }), "{err}");
     assert_eq!(cache.info().unwrap().entries, 0);
     let fine = component_of(&bomb_wat(3_000, 666));
     for _ in 0..2 {
-        compile(&cached, Path::new("deep.wasm"), &fine, AzulBinding::EXPORT).unwrap();
+        compile(cached, Path::new("deep.wasm"), &fine, AzulBinding::EXPORT).unwrap();
     }
     // Two misses (the bomb's lookup found nothing, and stored nothing), one hit, one entry.
     assert_eq!((cache.misses(), cache.hits(), cache.info().unwrap().entries), (2, 1, 1));
@@ -103,15 +104,13 @@ fn through_the_cache_a_bomb_is_refused_uncompiled_and_stores_nothing() {
 fn a_cache_hit_still_refuses_a_memory_that_can_never_fit() {
     let big = wat::parse_str("(component (core module (memory 3200)))").unwrap();
     // On a miss the refusal comes before compiling: nothing is stored.
-    let (tight_first, cache) = cached_arena("cache-facts", 64);
-    let err = compile(&tight_first, Path::new("big-memory.wasm"), &big, AzulBinding::EXPORT).err().unwrap();
+    let (arena, cache) = cached_arena("cache-facts");
+    let err = compile(&Loader::new(&arena, 64), Path::new("big-memory.wasm"), &big, AzulBinding::EXPORT).err().unwrap();
     assert!(matches!(err, LoadError::InitialMemory { declared_mib: 200, limit_mib: 64, .. }), "{err}");
     assert_eq!(cache.info().unwrap().entries, 0, "refused uncompiled");
-    let roomy = Arena::new().unwrap().with_cache(Some(cache.clone())).with_load_memory_limit(256);
-    compile(&roomy, Path::new("big-memory.wasm"), &big, AzulBinding::EXPORT).unwrap();
+    compile(&Loader::new(&arena, 256), Path::new("big-memory.wasm"), &big, AzulBinding::EXPORT).unwrap();
     assert_eq!((cache.misses(), cache.hits()), (2, 0));
-    let tight = Arena::new().unwrap().with_cache(Some(cache.clone())).with_load_memory_limit(64);
-    let err = compile(&tight, Path::new("big-memory.wasm"), &big, AzulBinding::EXPORT).err().unwrap();
+    let err = compile(&Loader::new(&arena, 64), Path::new("big-memory.wasm"), &big, AzulBinding::EXPORT).err().unwrap();
     assert!(matches!(err, LoadError::InitialMemory { declared_mib: 200, limit_mib: 64, .. }), "{err}");
     assert_eq!((cache.misses(), cache.hits()), (2, 1), "refused from the cache entry, not compiled again");
 }
@@ -153,12 +152,13 @@ fn a_bot_over_the_per_bot_limits_is_refused_at_load_whatever_the_allocator() {
     for (what, at_limit, over_limit, message) in &cases {
         let mut refusals = Vec::new();
         for (allocator, arena) in [("pooling", &pooled), ("on demand", &on_demand)] {
-            compile(arena, Path::new("at.wasm"), at_limit, AzulBinding::EXPORT)
+            compile(&Loader::for_any_match(arena), Path::new("at.wasm"), at_limit, AzulBinding::EXPORT)
                 .unwrap_or_else(|err| panic!("{what} at the limit, {allocator}: {err}"));
-            let err = match compile(arena, Path::new("over.wasm"), over_limit, AzulBinding::EXPORT) {
-                Err(err) => err,
-                Ok(_) => panic!("{what} over the limit loaded, {allocator}"),
-            };
+            let err =
+                match compile(&Loader::for_any_match(arena), Path::new("over.wasm"), over_limit, AzulBinding::EXPORT) {
+                    Err(err) => err,
+                    Ok(_) => panic!("{what} over the limit loaded, {allocator}"),
+                };
             assert!(
                 matches!(err, LoadError::Invalid { .. } | LoadError::InitialTable { .. }),
                 "{what}, {allocator}: {err}"
@@ -198,7 +198,7 @@ fn a_start_function_is_never_run_at_load() {
            (export "wasi:cli/run@0.2.0" (instance $cli))"#,
     );
     let path = Path::new("spinning-command.wasm");
-    let compiled = compile(arena(), path, &command, AzulBinding::EXPORT).unwrap();
+    let compiled = compile(&Loader::for_any_match(arena()), path, &command, AzulBinding::EXPORT).unwrap();
     assert!(is_command(arena(), &compiled.component));
     let loaded = load_command_component(arena(), path, compiled).unwrap();
     assert_eq!(loaded.name, "spinning-command");
