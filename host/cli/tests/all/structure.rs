@@ -115,9 +115,51 @@ fn the_sandbox_depends_on_no_other_arena_crate() {
     assert_eq!(arena_dependencies, Vec::<&str>::new(), "host/sandbox/Cargo.toml");
 }
 
+/// `text` without its `#[cfg(test)] mod NAME { ... }` blocks (braces counted; a brace inside a
+/// string or comment of a test module is rare enough in this code base to be allowed to
+/// mis-measure one): the code after a test module still counts.
+fn without_test_modules(text: &str) -> String {
+    let mut kept = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        kept.push_str(&rest[..at]);
+        let after = &rest[at..];
+        let Some(open) = after.find('{').filter(|open| after[..*open].contains("mod ")) else {
+            // A `#[cfg(test)]` on something other than a module: keep it and go on.
+            kept.push_str("#[cfg(test)]");
+            rest = &after["#[cfg(test)]".len()..];
+            continue;
+        };
+        let mut depth = 0usize;
+        let mut end = after.len();
+        for (index, c) in after[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = open + index + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = &after[end..];
+    }
+    kept.push_str(rest);
+    kept
+}
+
+#[test]
+fn test_modules_are_left_out_and_what_follows_them_is_kept() {
+    let text = "use crate::a;\n#[cfg(test)]\nmod tests {\n    use crate::b;\n    fn f() { g() }\n}\nuse crate::c;\n";
+    assert_eq!(without_test_modules(text), "use crate::a;\n\nuse crate::c;\n");
+}
+
 /// The host's modules (one per file), each with the modules it names through `crate::` or
 /// `super::` paths, test code excluded.
-fn host_module_graph() -> std::collections::BTreeMap<String, BTreeSet<String>> {
+fn module_graph(crate_src: &str) -> std::collections::BTreeMap<String, BTreeSet<String>> {
     fn files(dir: &Path, into: &mut Vec<PathBuf>) {
         for entry in fs::read_dir(dir).unwrap().map(|entry| entry.unwrap().path()) {
             if entry.is_dir() {
@@ -127,7 +169,7 @@ fn host_module_graph() -> std::collections::BTreeMap<String, BTreeSet<String>> {
             }
         }
     }
-    let src = root().join("host/src");
+    let src = root().join(crate_src);
     let mut paths = Vec::new();
     files(&src, &mut paths);
     let module_of = |path: &Path| -> Option<String> {
@@ -149,7 +191,7 @@ fn host_module_graph() -> std::collections::BTreeMap<String, BTreeSet<String>> {
     for path in &paths {
         let Some(module) = module_of(path) else { continue };
         let text = fs::read_to_string(path).unwrap();
-        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        let code = without_test_modules(&text);
         let parent = module.rsplit_once("::").map(|(parent, _)| parent.to_owned());
         let mut names = BTreeSet::new();
         for line in code.lines().filter(|line| !line.trim_start().starts_with("//")) {
@@ -177,34 +219,45 @@ fn host_module_graph() -> std::collections::BTreeMap<String, BTreeSet<String>> {
     graph
 }
 
-/// The vocabulary sits below its users. A circle of imports among the host's modules
+/// The vocabulary sits below its users. A circle of imports among the modules of a host crate
 /// (replay records in the match loop, seat types in the runner, ...) fails with the circle.
 #[test]
 fn no_module_of_the_host_imports_in_a_circle() {
-    let graph = host_module_graph();
-    assert!(graph.len() > 20, "{} modules found", graph.len());
-    // Depth-first search for a back edge, in a fixed order.
+    for (crate_src, at_least) in [("host/src", 20), ("host/sandbox/src", 10)] {
+        let graph = module_graph(crate_src);
+        assert!(graph.len() > at_least, "{crate_src}: {} modules found", graph.len());
+        no_circle(crate_src, &graph);
+    }
+}
+
+/// Depth-first search of `graph` (the modules of `crate_src`) for a back edge, in a fixed order.
+fn no_circle(crate_src: &str, graph: &std::collections::BTreeMap<String, BTreeSet<String>>) {
     fn visit(
         module: &str,
         graph: &std::collections::BTreeMap<String, BTreeSet<String>>,
         path: &mut Vec<String>,
         done: &mut BTreeSet<String>,
-    ) {
+    ) -> Option<String> {
         if done.contains(module) {
-            return;
+            return None;
         }
         if let Some(at) = path.iter().position(|on| on == module) {
-            panic!("host/src imports in a circle: {} -> {module}", path[at..].join(" -> "));
+            return Some(format!("{} -> {module}", path[at..].join(" -> ")));
         }
         path.push(module.to_owned());
         for next in graph.get(module).into_iter().flatten() {
-            visit(next, graph, path, done);
+            if let Some(circle) = visit(next, graph, path, done) {
+                return Some(circle);
+            }
         }
         path.pop();
         done.insert(module.to_owned());
+        None
     }
     let mut done = BTreeSet::new();
     for module in graph.keys() {
-        visit(module, &graph, &mut Vec::new(), &mut done);
+        if let Some(circle) = visit(module, graph, &mut Vec::new(), &mut done) {
+            panic!("{crate_src} imports in a circle: {circle}");
+        }
     }
 }
