@@ -545,6 +545,9 @@ const INTERPRETED_GLUE: [(&str, &str, u64); 2] =
 /// on every machine, so this section needs no repetitions.
 fn glue_fuel(bot_path: &dyn Fn(&str) -> PathBuf) -> Result<()> {
     println!("5. SDK glue: median fuel of a trivial turn (the bot plays itself, seed 1, default budgets)");
+    for game in arena_host::registry::game_names() {
+        ensure!(GLUE_BOTS.iter().any(|(name, _)| *name == game), "{game} has no trivial bot in GLUE_BOTS");
+    }
     let arena = Arena::new()?;
     let median_turn = |game: &str, bot: &str| -> Result<Option<u64>> {
         let path = bot_path(bot);

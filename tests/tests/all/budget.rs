@@ -234,6 +234,9 @@ fn example_bots_overshoot_a_turn_budget_by_at_most_the_documented_figure() {
         ("suitebot", "suitebot-random", &["suitebot-harvester", "suitebot-random", "suitebot-stdio-random"], &COMPILED),
         ("suitebot", "suitebot-random", &["template-suitebot"], &COMPILED),
     ];
+    for game in arena_host::registry::game_names() {
+        assert!(cases.iter().any(|case| case.0 == game), "{game} has no example bots in this overshoot test's cases");
+    }
     let mut worst = (0, String::new());
     let mut suspended_turns = 0;
     for (game, opponent, bots, budgets) in cases {

@@ -43,6 +43,16 @@ fn bot_snippets(markdown: &str) -> Vec<String> {
     snippets
 }
 
+/// [`TEMPLATES`] names every registered game (a game added without its template and random bot
+/// fails here, naming it).
+#[test]
+fn every_registered_game_has_a_template_and_a_random_bot_here() {
+    for game in arena_host::registry::game_names() {
+        assert!(TEMPLATES.iter().any(|(name, _)| *name == game), "{game} is missing from TEMPLATES in docs.rs");
+    }
+    assert_eq!(TEMPLATES.len(), arena_host::registry::game_names().len(), "TEMPLATES names a game not registered");
+}
+
 #[test]
 fn every_bot_snippet_in_the_readmes_is_a_built_template() {
     let templates: Vec<(&str, String)> = TEMPLATES.iter().map(|(game, _)| (*game, template_source(game))).collect();
