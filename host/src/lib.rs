@@ -25,8 +25,8 @@
 //!   replay names only if it is a regular file, never blocking on a named pipe.
 //! - [`profiler`]: where one seat's fuel went (`arena profile`), sampled deterministically by
 //!   fuel.
-//! - [`registry`]: every game by name, for front ends; [`tournament`]: whole competitions (plan,
-//!   resumable run into SQLite, ratings, leaderboard).
+//! - [`registry`]: every game by name, for front ends (whole competitions are the
+//!   `arena-tournament` crate's, above this one).
 //!
 //! The budget contract (docs/design.md#the-budget-contract) is implemented in [`seat::runner`],
 //! [`bot`] and, for line-protocol bots, [`protocol::runner`]; every exception a bot can cause is a
@@ -49,7 +49,6 @@ pub mod replay;
 pub mod runtime;
 pub mod seat;
 pub mod shape;
-pub mod tournament;
 mod typecheck;
 pub mod view;
 

@@ -1,7 +1,7 @@
 //! What a merge found, for people: `arena tournament merge` and `arena tournament collect`
 //! print it the same way.
 
-use arena_host::tournament::merge::MergeReport;
+use arena_tournament::merge::MergeReport;
 use std::path::Path;
 use std::process::ExitCode;
 

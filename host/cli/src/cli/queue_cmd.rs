@@ -3,11 +3,11 @@
 
 use super::merge_report::print_merge_report;
 use anyhow::Context;
-use arena_host::tournament::nats::Queue;
-use arena_host::tournament::nats::collect::collect;
-use arena_host::tournament::nats::enqueue::enqueue;
-use arena_host::tournament::nats::worker::{WorkerOptions, WorkerReport, work};
-use arena_host::tournament::plan::Plan;
+use arena_tournament::nats::Queue;
+use arena_tournament::nats::collect::collect;
+use arena_tournament::nats::enqueue::enqueue;
+use arena_tournament::nats::worker::{WorkerOptions, WorkerReport, work};
+use arena_tournament::plan::Plan;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -72,7 +72,7 @@ pub struct WorkerArgs {
 }
 
 pub fn run_enqueue(args: EnqueueArgs) -> anyhow::Result<ExitCode> {
-    let text = arena_host::regular_file::read_text(&args.plan, arena_host::tournament::plan::MAX_PLAN_FILE)?;
+    let text = arena_host::regular_file::read_text(&args.plan, arena_tournament::plan::MAX_PLAN_FILE)?;
     let plan = Plan::from_jsonl(&text).with_context(|| args.plan.display().to_string())?;
     let queue = Queue::connect(&args.nats)?;
     let ack_wait = Duration::from_secs(args.ack_wait.max(1));

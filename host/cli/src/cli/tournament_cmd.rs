@@ -8,16 +8,16 @@
 use anyhow::Context;
 use arena_host::engine::ArenaOptions;
 use arena_host::runtime::Arena;
-use arena_host::tournament::k8s::{IndexedJob, merge_job, shards_job};
-use arena_host::tournament::leaderboard::{self, Style};
-use arena_host::tournament::merge::merge;
-use arena_host::tournament::plan::{Plan, plan};
-use arena_host::tournament::report::write_site;
-use arena_host::tournament::run::{Progress, RunOptions, RunReport, Shard, TournamentError, run_plan};
-use arena_host::tournament::run_spec;
-use arena_host::tournament::slurm::{SlurmJob, merge_script, shards_script};
-use arena_host::tournament::spec::{Format, Resolved, Spec, relative_to, starter};
-use arena_host::tournament::store::Store;
+use arena_tournament::k8s::{IndexedJob, merge_job, shards_job};
+use arena_tournament::leaderboard::{self, Style};
+use arena_tournament::merge::merge;
+use arena_tournament::plan::{Plan, plan};
+use arena_tournament::report::write_site;
+use arena_tournament::run::{Progress, RunOptions, RunReport, Shard, TournamentError, run_plan};
+use arena_tournament::run_spec;
+use arena_tournament::slurm::{SlurmJob, merge_script, shards_script};
+use arena_tournament::spec::{Format, Resolved, Spec, relative_to, starter};
+use arena_tournament::store::Store;
 use clap::{Args, Subcommand, ValueEnum};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -353,7 +353,7 @@ fn run_tournament(args: RunArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn run_shard(args: RunPlanArgs) -> anyhow::Result<ExitCode> {
-    let text = arena_host::regular_file::read_text(&args.plan, arena_host::tournament::plan::MAX_PLAN_FILE)?;
+    let text = arena_host::regular_file::read_text(&args.plan, arena_tournament::plan::MAX_PLAN_FILE)?;
     let plan = Plan::from_jsonl(&text).with_context(|| args.plan.display().to_string())?;
     Store::open(&args.db)?.record_shard(&format!("{}/{}", args.shard.index, args.shard.count))?;
     let options = run_options(args.jobs, args.replays);
@@ -367,15 +367,15 @@ fn run_shard(args: RunPlanArgs) -> anyhow::Result<ExitCode> {
 /// Reads and checks a plan file for `emit`, refusing one that plans nothing; returns its digest
 /// (the jobs are named after it).
 fn plan_digest(path: &Path) -> anyhow::Result<String> {
-    let text = arena_host::regular_file::read_text(path, arena_host::tournament::plan::MAX_PLAN_FILE)?;
+    let text = arena_host::regular_file::read_text(path, arena_tournament::plan::MAX_PLAN_FILE)?;
     let plan = Plan::from_jsonl(&text).with_context(|| path.display().to_string())?;
     if plan.matches.is_empty() {
         anyhow::bail!("{} plans no match", path.display());
     }
-    Ok(arena_host::tournament::run::spec_digest(&plan))
+    Ok(arena_tournament::run::spec_digest(&plan))
 }
 
-/// Prints a Kubernetes Job for a plan (see [`arena_host::tournament::k8s`]).
+/// Prints a Kubernetes Job for a plan (see [`arena_tournament::k8s`]).
 fn emit_k8s(args: &K8sArgs) -> anyhow::Result<ExitCode> {
     let digest = plan_digest(&args.sharded.plan)?;
     let file_name = args.sharded.plan.file_name().map_or_else(|| "plan.jsonl".into(), |name| name.to_string_lossy());
@@ -399,7 +399,7 @@ fn emit_k8s(args: &K8sArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Prints a Slurm batch script for a plan (see [`arena_host::tournament::slurm`]).
+/// Prints a Slurm batch script for a plan (see [`arena_tournament::slurm`]).
 fn emit_slurm(args: &SlurmArgs) -> anyhow::Result<ExitCode> {
     let digest = plan_digest(&args.sharded.plan)?;
     std::fs::create_dir_all(&args.results).with_context(|| format!("cannot create {}", args.results.display()))?;

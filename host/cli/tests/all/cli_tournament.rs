@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::common::{arena, bot, fresh_scratch, scratch, stderr, stdout};
-use arena_host::tournament::store::Store;
+use arena_tournament::store::Store;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -127,7 +127,7 @@ fn a_run_killed_halfway_and_rerun_completes_with_every_match_once() {
 fn a_second_run_of_one_database_is_refused_while_the_first_writes() {
     let spec = round_robin("busy", &["azul-greedy", "azul-random"], "1..2");
     let db = spec.with_file_name("busy.sqlite");
-    let held = arena_host::tournament::lock::WriterLock::acquire(&db).unwrap();
+    let held = arena_tournament::lock::WriterLock::acquire(&db).unwrap();
     let refused = run(&spec, &["--db", db.to_str().unwrap()]);
     assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
     assert!(stderr(&refused).contains("another `arena tournament` run is writing"), "{}", stderr(&refused));
@@ -395,8 +395,7 @@ fn the_documented_spec_example_parses() {
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/tournaments.md")).unwrap();
     let start = readme.find("```toml\ngame = ").expect("the guide shows a SPEC") + "```toml\n".len();
     let end = start + readme[start..].find("```").unwrap();
-    let spec =
-        arena_host::tournament::spec::Spec::parse(Path::new("docs/tournaments.md"), &readme[start..end]).unwrap();
+    let spec = arena_tournament::spec::Spec::parse(Path::new("docs/tournaments.md"), &readme[start..end]).unwrap();
     assert_eq!(spec.game, "azul");
     assert_eq!(spec.budget.turn_fuel, Some(10_000_000));
 }

@@ -13,8 +13,8 @@
 
 use crate::cli_slurm::planned_round_robin;
 use crate::common::{arena, fresh_scratch, scratch, stderr, stdout};
-use arena_host::tournament::nats::Queue;
-use arena_host::tournament::store::Store;
+use arena_tournament::nats::Queue;
+use arena_tournament::store::Store;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};

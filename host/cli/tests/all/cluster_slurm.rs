@@ -13,7 +13,7 @@
 
 use crate::cli_slurm::{emit_slurm, planned_round_robin};
 use crate::common::{arena, fresh_scratch, scratch, stderr, stdout};
-use arena_host::tournament::store::Store;
+use arena_tournament::store::Store;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};

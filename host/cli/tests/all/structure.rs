@@ -105,14 +105,33 @@ fn every_game_has_example_bots() {
     }
 }
 
+/// The arena crates a manifest depends on (its `[dependencies]`, not its dev-dependencies).
+fn arena_dependencies(manifest: &str) -> Vec<String> {
+    let dependencies = manifest.split("\n[dependencies]").nth(1).unwrap_or_default();
+    let dependencies = dependencies.split("\n[").next().unwrap_or_default();
+    dependencies
+        .lines()
+        .filter(|line| line.starts_with("arena-"))
+        .filter_map(|line| line.split([' ', '.', '=']).next())
+        .map(str::to_owned)
+        .collect()
+}
+
 /// The host's crates depend downwards only: the sandbox, at the bottom, on no other crate of
-/// the arena (games included: it knows nothing of them).
+/// the arena (games included: it knows nothing of them); the host library on the sandbox and
+/// the games; tournaments on the host library; the command on everything.
 #[test]
-fn the_sandbox_depends_on_no_other_arena_crate() {
-    let manifest = read("host/sandbox/Cargo.toml");
-    let arena_dependencies: Vec<&str> =
-        manifest.lines().filter(|line| line.starts_with("arena-") || line.contains("path = \"../")).collect();
-    assert_eq!(arena_dependencies, Vec::<&str>::new(), "host/sandbox/Cargo.toml");
+fn the_host_crates_depend_downwards_only() {
+    let sandbox = arena_dependencies(&read("host/sandbox/Cargo.toml"));
+    assert_eq!(sandbox, Vec::<String>::new(), "host/sandbox/Cargo.toml");
+    let host = arena_dependencies(&read("host/Cargo.toml"));
+    assert!(host.contains(&"arena-sandbox".to_owned()), "{host:?}");
+    for above in ["arena-tournament", "arena-cli"] {
+        assert!(!host.contains(&above.to_owned()), "host/Cargo.toml depends on {above}, above it");
+    }
+    let tournament = arena_dependencies(&read("host/tournament/Cargo.toml"));
+    assert!(tournament.contains(&"arena-host".to_owned()), "{tournament:?}");
+    assert!(!tournament.contains(&"arena-cli".to_owned()), "host/tournament/Cargo.toml depends on the command");
 }
 
 /// `text` without its `#[cfg(test)] mod NAME { ... }` blocks (braces counted; a brace inside a
@@ -223,7 +242,7 @@ fn module_graph(crate_src: &str) -> std::collections::BTreeMap<String, BTreeSet<
 /// (replay records in the match loop, seat types in the runner, ...) fails with the circle.
 #[test]
 fn no_module_of_the_host_imports_in_a_circle() {
-    for (crate_src, at_least) in [("host/src", 20), ("host/sandbox/src", 10)] {
+    for (crate_src, at_least) in [("host/src", 20), ("host/sandbox/src", 10), ("host/tournament/src", 10)] {
         let graph = module_graph(crate_src);
         assert!(graph.len() > at_least, "{crate_src}: {} modules found", graph.len());
         no_circle(crate_src, &graph);

@@ -36,7 +36,7 @@ use std::path::Path;
 /// Runs (or resumes) the tournament `spec` into the database at `database`, calling `progress`
 /// after every finished match: the whole plan at once, or a swiss tournament round by round.
 pub fn run_spec(
-    arena: &crate::runtime::Arena,
+    arena: &arena_host::runtime::Arena,
     spec: &Resolved,
     database: &Path,
     options: &RunOptions,

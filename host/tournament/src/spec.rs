@@ -3,8 +3,8 @@
 //! line; [`Spec::resolve`] then finds every bot file (folders give their `.wasm` files) and
 //! checks the game and its options, all before any match starts.
 
-use crate::budget::Budget;
-use crate::registry::{GameEntry, find_game, game_names};
+use arena_host::budget::Budget;
+use arena_host::registry::{GameEntry, find_game, game_names};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -82,7 +82,7 @@ pub enum SpecError {
     /// The file cannot be read: missing, not a regular file, over [`MAX_SPEC_FILE`] or not
     /// text.
     #[error("cannot read the SPEC: {0}")]
-    Read(#[from] crate::regular_file::TextError),
+    Read(#[from] arena_host::regular_file::TextError),
     /// Not TOML, an unknown key or a bad value (the message names the line).
     #[error("{path}: {message}")]
     Parse {
@@ -137,7 +137,7 @@ pub const MAX_SEEDS: u64 = 100_000;
 impl Spec {
     /// Reads and parses the SPEC at `path`.
     pub fn read(path: &Path) -> Result<Spec, SpecError> {
-        let text = crate::regular_file::read_text(path, MAX_SPEC_FILE)?;
+        let text = arena_host::regular_file::read_text(path, MAX_SPEC_FILE)?;
         Spec::parse(path, &text)
     }
 
@@ -158,7 +158,7 @@ impl Spec {
             return Err(invalid(format!(
                 "players = {players}: {} takes {} players",
                 info.name,
-                crate::registry::player_count(info.min_players, info.max_players)
+                arena_host::registry::player_count(info.min_players, info.max_players)
             )));
         }
         let bots = bot_files(&self.bots, base).map_err(invalid)?;

@@ -4,9 +4,9 @@
 //! for workers that do not share the plan's paths.
 
 use super::{Queue, QueueError, nats, plans_subject, work_subject};
-use crate::loader::sha256;
-use crate::tournament::plan::Plan;
-use crate::tournament::run::spec_digest;
+use crate::plan::Plan;
+use crate::run::spec_digest;
+use arena_host::loader::sha256;
 use async_nats::jetstream::message::PublishMessage;
 use std::path::Path;
 use std::time::Duration;

@@ -4,9 +4,9 @@
 //! named.
 
 use super::{PLANS_STREAM, Queue, QueueError, RESULTS_STREAM, nats, plans_subject};
-use crate::tournament::merge::{MergeReport, Merger};
-use crate::tournament::plan::PlanLine;
-use crate::tournament::store::{StoredMatch, StoredPlan};
+use crate::merge::{MergeReport, Merger};
+use crate::plan::PlanLine;
+use crate::store::{StoredMatch, StoredPlan};
 use async_nats::jetstream::consumer::{AckPolicy, DeliverPolicy, pull};
 use async_nats::jetstream::{Message, stream::Stream};
 use futures_util::StreamExt;

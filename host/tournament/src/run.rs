@@ -6,10 +6,10 @@
 
 use super::plan::{Plan, PlannedMatch};
 use super::store::{Outcome, Store, StoreError, StoredMatch};
-use crate::loader::sha256;
-use crate::play::MatchError;
-use crate::registry::{PlayError, PoolMatch, ReplayText, find_game};
-use crate::runtime::Arena;
+use arena_host::loader::sha256;
+use arena_host::play::MatchError;
+use arena_host::registry::{PlayError, PoolMatch, ReplayText, find_game};
+use arena_host::runtime::Arena;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -355,8 +355,8 @@ impl Recorder {
 #[allow(clippy::unwrap_used, clippy::panic)]
 mod tests {
     use super::*;
-    use crate::tournament::plan::PlanError;
-    use crate::tournament::plan::tests::two_bot_plan;
+    use crate::plan::PlanError;
+    use crate::plan::tests::two_bot_plan;
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("arena-run-{name}-{}", std::process::id()));

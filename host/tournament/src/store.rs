@@ -9,7 +9,7 @@
 //! replay's digest).
 
 use super::plan::{Plan, PlanBot, PlannedMatch};
-use crate::record::MatchResult;
+use arena_host::record::MatchResult;
 use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
@@ -131,7 +131,7 @@ pub enum Outcome<'a> {
         result: &'a MatchResult,
         /// Turns per seat.
         seat_turns: &'a [u32],
-        /// The match record's digest ([`crate::record::MatchRecord::digest`]): what a merge
+        /// The match record's digest ([`arena_host::record::MatchRecord::digest`]): what a merge
         /// compares.
         replay_digest: &'a str,
     },

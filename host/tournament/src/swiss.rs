@@ -12,9 +12,9 @@ use super::plan::{Plan, group_matches, plan};
 use super::run::{Progress, RunOptions, RunReport, Shard, TournamentError, run_plan};
 use super::spec::Resolved;
 use super::store::Store;
-use crate::budget::WASMTIME_VERSION;
-use crate::loader::sha256;
-use crate::runtime::Arena;
+use arena_host::budget::WASMTIME_VERSION;
+use arena_host::loader::sha256;
+use arena_host::runtime::Arena;
 use std::collections::BTreeSet;
 use std::path::Path;
 

@@ -1,13 +1,13 @@
 //! `arena tournament report`: a tournament's results as a static site that opens from disk with
 //! no network: `index.html` (the leaderboard, sortable by any column), one page per bot (its
 //! matches, fuel statistics and faults) and, for every match whose replay was kept
-//! (`arena tournament run --replays DIR`), its viewer page (`crate::view`) under `matches/`.
+//! (`arena tournament run --replays DIR`), its viewer page (`arena_host::view`) under `matches/`.
 //! Bot names come from file names and are escaped wherever they are written.
 
 use super::leaderboard::{self, Leaderboard, Standing};
 use super::store::{SeatRow, Store, StoreError};
-use crate::record::MatchResult;
-use crate::registry::find_game;
+use arena_host::record::MatchResult;
+use arena_host::registry::find_game;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -10,8 +10,8 @@
 //! a seat's advantage cancels.
 
 use super::spec::{Format, Resolved};
-use crate::budget::{Budget, WASMTIME_VERSION};
-use crate::loader::{bot_file_sha256_hex, sha256};
+use arena_host::budget::{Budget, WASMTIME_VERSION};
+use arena_host::loader::{bot_file_sha256_hex, sha256};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

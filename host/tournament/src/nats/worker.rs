@@ -11,11 +11,11 @@
 //! stops with an error naming the file.
 
 use super::{Queue, QueueError, WORK_STREAM, WORKERS, nats};
-use crate::loader::bot_file_sha256_hex;
-use crate::registry::{BotPool, ReplayText, find_game};
-use crate::runtime::Arena;
-use crate::tournament::plan::{PlanLine, PlannedMatch, replaced_bot};
-use crate::tournament::run::{Finished, finish};
+use crate::plan::{PlanLine, PlannedMatch, replaced_bot};
+use crate::run::{Finished, finish};
+use arena_host::loader::bot_file_sha256_hex;
+use arena_host::registry::{BotPool, ReplayText, find_game};
+use arena_host::runtime::Arena;
 use async_nats::jetstream::consumer::{Consumer, pull};
 use async_nats::jetstream::{AckKind, Message};
 use futures_util::StreamExt;
