@@ -1,7 +1,7 @@
 //! The arena a match loads and plays its bots in: one [`Arena`] per process holds the
 //! [`Sandbox`] (engine, linker, epoch ticker, the store of each bot instance) and what loading
-//! needs beyond it (the artifact cache, the compile worker, load limits, the reference
-//! components), and the profiler's seat when `arena profile` runs. Engine, linker and compiled
+//! needs beyond it (the artifact cache, the compile worker, the reference components; a
+//! match's memory limit comes with each load, `loader::Loader`), and the profiler's seat when `arena profile` runs. Engine, linker and compiled
 //! bots are shared across matches and threads; each bot gets its own [`Store`] per instance
 //! (docs/design.md#the-match-loop).
 
@@ -22,7 +22,7 @@ use wasmtime_wasi::WasiCtx;
 pub struct Arena {
     sandbox: Sandbox,
     cache: Option<ArtifactCache>,
-    /// Compile worker, load limits, reference components.
+    /// Compile worker and reference components.
     pub(crate) load: LoadSettings,
     /// The seat whose stores are profiled, if any (`arena profile`).
     profiled: Option<Profiled>,

@@ -347,7 +347,7 @@ fn counted_filesystem<T: FuelPayer>(state: &mut T) -> WasiFilesystemCtxView<'_> 
 
 fn counted_random<T: FuelPayer>(state: &mut T) -> &mut WasiRandomCtx {
     state.count_host_call();
-    state.ctx().ctx.random()
+    state.random()
 }
 
 fn counted_cli<T: FuelPayer>(state: &mut T) -> WasiCliCtxView<'_> {
