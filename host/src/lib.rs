@@ -8,7 +8,7 @@
 //!   (polling a bot's call), [`limits`] (the whole-bot memory limit), [`stack`] (the
 //!   deterministic stack limit), [`log`] and [`budget`].
 //! - [`runtime`]: the [`Arena`]: the sandbox and what loading needs beyond it (the artifact
-//!   cache, the compile worker, load limits, reference components, the profiled seat).
+//!   cache, the compile worker, load limits, reference components, a store hook).
 //! - [`loader`]: reads a bot file, compiles it once per run and checks which game it plays.
 //! - [`cache`]: the compiled-artifact cache the loader may compile through.
 //! - [`shape`]: static limits on a bot's code, checked before compiling; [`compile`]: compiling
@@ -23,8 +23,6 @@
 //! - [`play`]: the match loop; [`record`]: what a match leaves (the replay record, the result);
 //!   [`replay`]: the replay file and its verification; [`regular_file`]: opening a path a
 //!   replay names only if it is a regular file, never blocking on a named pipe.
-//! - [`profiler`]: where one seat's fuel went (`arena profile`), sampled deterministically by
-//!   fuel.
 //! - [`registry`]: every game by name, for front ends (whole competitions are the
 //!   `arena-tournament` crate's, above this one).
 //!
@@ -37,10 +35,8 @@ pub mod bot;
 pub mod cache;
 pub mod compile;
 pub mod fault;
-pub mod fuel_profile;
 pub mod loader;
 pub mod play;
-pub mod profiler;
 pub mod protocol;
 pub mod record;
 pub mod registry;

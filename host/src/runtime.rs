@@ -1,7 +1,7 @@
 //! The arena a match loads and plays its bots in: one [`Arena`] per process holds the
 //! [`Sandbox`] (engine, linker, epoch ticker, the store of each bot instance) and what loading
 //! needs beyond it (the artifact cache, the compile worker, the reference components; a
-//! match's memory limit comes with each load, `loader::Loader`), and the profiler's seat when `arena profile` runs. Engine, linker and compiled
+//! match's memory limit comes with each load, `loader::Loader`), and a store hook (the profiler's, when `arena profile` runs). Engine, linker and compiled
 //! bots are shared across matches and threads; each bot gets its own [`Store`] per instance
 //! (docs/design.md#the-match-loop).
 
@@ -9,9 +9,8 @@ use crate::budget::Budget;
 use crate::cache::ArtifactCache;
 use crate::compile::{CompileError, CompileWorker, one_line};
 use crate::engine::{Allocator, ArenaOptions, pool_check_engine};
-use crate::profiler::Profiled;
 use crate::store::{BotState, StoreHandles};
-use arena_sandbox::Sandbox;
+use arena_sandbox::{Sandbox, StoreHook};
 use std::sync::{Arc, Mutex, OnceLock};
 use wasmtime::component::{Component, Linker};
 use wasmtime::{Engine, Store};
@@ -24,8 +23,6 @@ pub struct Arena {
     cache: Option<ArtifactCache>,
     /// Compile worker and reference components.
     pub(crate) load: LoadSettings,
-    /// The seat whose stores are profiled, if any (`arena profile`).
-    profiled: Option<Profiled>,
 }
 
 impl Arena {
@@ -37,7 +34,7 @@ impl Arena {
     /// An arena with explicit options.
     pub fn with_options(options: ArenaOptions) -> anyhow::Result<Arena> {
         let sandbox = Sandbox::new(options)?;
-        Ok(Arena { sandbox, cache: None, load: Default::default(), profiled: None })
+        Ok(Arena { sandbox, cache: None, load: Default::default() })
     }
 
     /// The sandbox bots run in.
@@ -76,20 +73,16 @@ impl Arena {
         self.sandbox.new_store(budget, wasi, handles)
     }
 
-    /// [`Arena::new_store`] for the bot in `seat`: profiled when this arena profiles that seat
-    /// ([`Arena::with_profiler`]).
+    /// [`Arena::new_store`] for the bot in `seat`, handed to the store hook if there is one
+    /// ([`Sandbox::new_seat_store`]).
     pub fn new_seat_store(&self, budget: &Budget, wasi: WasiCtx, handles: &StoreHandles, seat: u8) -> Store<BotState> {
-        let mut store = self.new_store(budget, wasi, handles);
-        if let Some(profiled) = self.profiled.as_ref().filter(|profiled| profiled.seat == seat) {
-            profiled.sampler.install(&mut store, handles.meter.clone());
-        }
-        store
+        self.sandbox.new_seat_store(budget, wasi, handles, seat)
     }
 
-    /// This arena, profiling the stores of one seat's bot (`arena profile`): the match plays the
-    /// same, and `profiled.sampler` records where the seat's fuel went.
-    pub fn with_profiler(mut self, profiled: Option<Profiled>) -> Arena {
-        self.profiled = profiled;
+    /// This arena, handing every seat's new store to `hook` ([`Sandbox::with_store_hook`]; the
+    /// fuel profiler's `Profiled`, for `arena profile`: the match plays the same).
+    pub fn with_store_hook(mut self, hook: Option<Arc<dyn StoreHook>>) -> Arena {
+        self.sandbox = self.sandbox.with_store_hook(hook);
         self
     }
 }

@@ -558,7 +558,7 @@ fn glue_fuel(bot_path: &dyn Fn(&str) -> PathBuf) -> Result<()> {
         let seats = entry.info().min_players;
         let played = entry.play(&arena, &vec![path; seats], &[], 1, Budget::default())?;
         let replay: serde_json::Value = serde_json::from_str(&played.replay)?;
-        Ok(Some(arena_host::fuel_profile::FuelProfile::from_replay(&replay, 0)?.turn_median))
+        Ok(Some(arena_profiler::fuel_profile::FuelProfile::from_replay(&replay, 0)?.turn_median))
     };
     let c_fuel = median_turn("azul", "azul-trivial-c")?;
     if let Some(c) = c_fuel {

@@ -8,9 +8,10 @@ use anyhow::{Result, ensure};
 use arena_azul::AzulConfig;
 use arena_host::budget::Budget;
 use arena_host::play_match;
-use arena_host::profiler::{FuelSampler, Profiled};
 use arena_host::runtime::Arena;
+use arena_profiler::{FuelSampler, Profiled};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 pub fn profiling(bot_path: &dyn Fn(&str) -> PathBuf) -> Result<()> {
     let (search_path, greedy_path) = (bot_path("azul-search"), bot_path("azul-greedy"));
@@ -26,8 +27,8 @@ pub fn profiling(bot_path: &dyn Fn(&str) -> PathBuf) -> Result<()> {
     let unprofiled = measure(|| play(&arena).map(drop).map_err(Into::into))?;
     row("unprofiled", unprofiled, "match");
     for every in [10_000, 1_000] {
-        let profiled_arena = |sampler: &std::sync::Arc<FuelSampler>| {
-            arena.clone().with_profiler(Some(Profiled { seat: 0, sampler: sampler.clone() }))
+        let profiled_arena = |sampler: &Arc<FuelSampler>| {
+            arena.clone().with_store_hook(Some(Arc::new(Profiled { seat: 0, sampler: sampler.clone() })))
         };
         let sampler = FuelSampler::new(every);
         ensure!(play(&profiled_arena(&sampler))?.result == plain.result, "profiling changed the match");

@@ -3,7 +3,8 @@
 //! - [`Sandbox`]: the wasmtime engine ([`engine`]: fuel, determinism settings, stack, the
 //!   instance allocator and its per-bot limits, [`limits`]), the linker every bot is
 //!   instantiated with, the epoch ticker behind the wall-clock backstop, and
-//!   [`Sandbox::new_store`], one store per bot instance ([`store::BotState`]).
+//!   [`Sandbox::new_store`], one store per bot instance ([`store::BotState`]), handed to a
+//!   [`StoreHook`] if one is installed (the fuel profiler's).
 //! - [`wasi`]: the locked-down WASI each bot gets (virtual clocks and timers, seeded
 //!   randomness, output into its [`log`]); [`common`]: the `arena:common` WIT types (the log
 //!   import, the init and turn infos every game's world shares).
@@ -32,4 +33,4 @@ pub mod wasi;
 
 pub use budget::Budget;
 pub use host_fuel::BURNER_MODULE;
-pub use sandbox::{EPOCH_TICK, Sandbox, ticks_for};
+pub use sandbox::{EPOCH_TICK, Sandbox, StoreHook, ticks_for};

@@ -29,6 +29,17 @@ pub struct Sandbox {
     options: ArenaOptions,
     /// The loop host functions charge fuel with (`host_fuel`).
     burner: wasmtime::Module,
+    /// Called on every seat's new store (the profiler installs its sampler this way).
+    store_hook: Option<Arc<dyn StoreHook>>,
+}
+
+/// Something that watches the stores of a match's bots, installed with
+/// [`Sandbox::with_store_hook`]: [`Sandbox::new_seat_store`] hands it every store it makes. It
+/// must not change what the bot observes or spends (the fuel profiler replaces the store's call
+/// hook with one that runs the meter's first, and only reads fuel).
+pub trait StoreHook: Send + Sync {
+    /// `store`, just made for the bot in `seat`, whose call meter is `handles.meter`.
+    fn new_store(&self, store: &mut Store<BotState>, handles: &StoreHandles, seat: u8);
 }
 
 impl Sandbox {
@@ -38,7 +49,7 @@ impl Sandbox {
         let linker = Arc::new(bot_linker(&engine)?);
         let epoch = EpochTicker::start(&engine);
         let burner = crate::host_fuel::compile_burner(&engine)?;
-        Ok(Sandbox { engine, linker, epoch, options, burner })
+        Ok(Sandbox { engine, linker, epoch, options, burner, store_hook: None })
     }
 
     /// The wasmtime engine.
@@ -82,6 +93,22 @@ impl Sandbox {
         });
         store.set_epoch_deadline(1);
         store
+    }
+
+    /// [`Sandbox::new_store`] for the bot in `seat`, handed to the store hook if there is one
+    /// ([`Sandbox::with_store_hook`]).
+    pub fn new_seat_store(&self, budget: &Budget, wasi: WasiCtx, handles: &StoreHandles, seat: u8) -> Store<BotState> {
+        let mut store = self.new_store(budget, wasi, handles);
+        if let Some(hook) = &self.store_hook {
+            hook.new_store(&mut store, handles, seat);
+        }
+        store
+    }
+
+    /// This sandbox, handing every seat's new store to `hook` (`None`: no hook, the default).
+    pub fn with_store_hook(mut self, hook: Option<Arc<dyn StoreHook>>) -> Sandbox {
+        self.store_hook = hook;
+        self
     }
 }
 

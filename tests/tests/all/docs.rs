@@ -6,8 +6,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use arena_host::Budget;
-use arena_host::fuel_profile::{FuelProfile, markdown_table, measuring_budget};
 use arena_host::registry::find_game;
+use arena_profiler::fuel_profile::{FuelProfile, markdown_table, measuring_budget};
 use arena_tests::{arena, bot_path, workspace_root};
 use std::path::PathBuf;
 

@@ -8,11 +8,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use arena_host::Budget;
-use arena_host::profiler::phases::phases;
-use arena_host::profiler::report::{FunctionFuel, Subject, functions, speedscope, summary};
-use arena_host::profiler::{FuelSampler, Profiled, Samples};
+use arena_profiler::phases::phases;
+use arena_profiler::report::{FunctionFuel, Subject, functions, speedscope, summary};
+use arena_profiler::{FuelSampler, Profiled, Samples};
 use arena_tests::{arena, bot_path};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// A profiled match: what the sampler recorded, the replay, and the speedscope file.
 struct Profile {
@@ -27,7 +28,7 @@ fn profile(game: &str, names: &[&str], seat: u8, seed: u64, every: u64) -> Profi
     let entry = arena_host::registry::find_game(game).unwrap();
     let paths: Vec<PathBuf> = names.iter().map(|name| bot_path(name)).collect();
     let sampler = FuelSampler::new(every);
-    let profiled = arena().clone().with_profiler(Some(Profiled { seat, sampler: sampler.clone() }));
+    let profiled = arena().clone().with_store_hook(Some(Arc::new(Profiled { seat, sampler: sampler.clone() })));
     let played = entry.play(&profiled, &paths, &[], seed, Budget::default()).expect("the match is playable");
     let samples = sampler.samples();
     let replay_json: serde_json::Value = serde_json::from_str(&played.replay).unwrap();

@@ -4,8 +4,8 @@
 use anyhow::Context;
 use arena_host::Budget;
 use arena_host::budget::{DEFAULT_GAME_FUEL, DEFAULT_TURN_FUEL};
-use arena_host::fuel_profile::{FuelProfile, markdown_table, measuring_budget};
 use arena_host::registry::{find_game, game_names};
+use arena_profiler::fuel_profile::{FuelProfile, markdown_table, measuring_budget};
 use clap::Args;
 use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;

@@ -3,13 +3,14 @@
 //! functions that spent the most fuel.
 
 use anyhow::Context;
-use arena_host::profiler::report::{Subject, speedscope, summary};
-use arena_host::profiler::{DEFAULT_EVERY, FuelSampler, Profiled, phases::phases};
 use arena_host::registry::{find_game, game_names};
+use arena_profiler::report::{Subject, speedscope, summary};
+use arena_profiler::{DEFAULT_EVERY, FuelSampler, Profiled, phases::phases};
 use clap::Args;
 use clap::builder::PossibleValuesParser;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 pub const EXAMPLES: &str = "\
 Examples:
@@ -91,7 +92,8 @@ pub fn run(args: ProfileArgs) -> anyhow::Result<ExitCode> {
     let seats = seating(&args, game.info().min_players)?;
     let seat = usize::from(args.seat);
     let sampler = FuelSampler::new(args.every);
-    let arena = args.cache.arena()?.with_profiler(Some(Profiled { seat: args.seat, sampler: sampler.clone() }));
+    let arena =
+        args.cache.arena()?.with_store_hook(Some(Arc::new(Profiled { seat: args.seat, sampler: sampler.clone() })));
     let played = game.play(&arena, &seats, &args.options, args.seed, budget)?;
     if let Some(path) = &args.replay {
         std::fs::write(path, played.replay.clone() + "\n")

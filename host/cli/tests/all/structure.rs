@@ -117,21 +117,40 @@ fn arena_dependencies(manifest: &str) -> Vec<String> {
         .collect()
 }
 
-/// The host's crates depend downwards only: the sandbox, at the bottom, on no other crate of
-/// the arena (games included: it knows nothing of them); the host library on the sandbox and
-/// the games; tournaments on the host library; the command on everything.
+/// The host's crates and their layers, bottom first: a crate depends only on arena crates of
+/// lower layers (the games' crates, `arena-game` and `arena-<game>`, sit beside the sandbox, which
+/// knows nothing of them). docs/design.md#crates-and-the-layering-rule draws the same picture.
+const HOST_LAYERS: [(&str, &str, u8); 5] = [
+    ("host/sandbox", "arena-sandbox", 0),
+    ("host/profiler", "arena-profiler", 1),
+    ("host", "arena-host", 2),
+    ("host/tournament", "arena-tournament", 3),
+    ("host/cli", "arena-cli", 4),
+];
+
+/// Dependencies point down only, and every crate under `host/` has a layer.
 #[test]
 fn the_host_crates_depend_downwards_only() {
-    let sandbox = arena_dependencies(&read("host/sandbox/Cargo.toml"));
-    assert_eq!(sandbox, Vec::<String>::new(), "host/sandbox/Cargo.toml");
-    let host = arena_dependencies(&read("host/Cargo.toml"));
-    assert!(host.contains(&"arena-sandbox".to_owned()), "{host:?}");
-    for above in ["arena-tournament", "arena-cli"] {
-        assert!(!host.contains(&above.to_owned()), "host/Cargo.toml depends on {above}, above it");
+    let crates_under_host: BTreeSet<String> = fs::read_dir(root().join("host"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.join("Cargo.toml").is_file())
+        .map(|path| format!("host/{}", path.file_name().unwrap().to_string_lossy()))
+        .chain(["host".to_owned()])
+        .collect();
+    let layered: BTreeSet<String> = HOST_LAYERS.iter().map(|(dir, _, _)| (*dir).to_owned()).collect();
+    assert_eq!(crates_under_host, layered, "the crates under host/ vs HOST_LAYERS");
+    let layer_of = |name: &str| HOST_LAYERS.iter().find(|(_, crate_name, _)| *crate_name == name).map(|layer| layer.2);
+    for (dir, name, layer) in HOST_LAYERS {
+        let manifest = read(&format!("{dir}/Cargo.toml"));
+        assert!(manifest.contains(&format!("name = \"{name}\"")), "{dir}/Cargo.toml: the crate is {name}");
+        for dependency in arena_dependencies(&manifest) {
+            match layer_of(&dependency) {
+                Some(below) => assert!(below < layer, "{dir}/Cargo.toml: {name} depends on {dependency}, not below it"),
+                None => assert!(layer > 0, "{dir}/Cargo.toml: the sandbox depends on {dependency}"),
+            }
+        }
     }
-    let tournament = arena_dependencies(&read("host/tournament/Cargo.toml"));
-    assert!(tournament.contains(&"arena-host".to_owned()), "{tournament:?}");
-    assert!(!tournament.contains(&"arena-cli".to_owned()), "host/tournament/Cargo.toml depends on the command");
 }
 
 /// `text` without its `#[cfg(test)] mod NAME { ... }` blocks (braces counted; a brace inside a
@@ -242,7 +261,7 @@ fn module_graph(crate_src: &str) -> std::collections::BTreeMap<String, BTreeSet<
 /// (replay records in the match loop, seat types in the runner, ...) fails with the circle.
 #[test]
 fn no_module_of_the_host_imports_in_a_circle() {
-    for (crate_src, at_least) in [("host/src", 20), ("host/sandbox/src", 10), ("host/tournament/src", 10)] {
+    for (crate_src, at_least) in [("host/src", 20), ("host/sandbox/src", 10), ("host/profiler/src", 3), ("host/tournament/src", 10)] {
         let graph = module_graph(crate_src);
         assert!(graph.len() > at_least, "{crate_src}: {} modules found", graph.len());
         no_circle(crate_src, &graph);

@@ -15,8 +15,8 @@
 //! so the end of a turn falls at the same check, with the same fuel, as without the profiler.
 //! No fuel is spent on profiling.
 
-use crate::meter::CallMeter;
-use crate::store::BotState;
+use arena_sandbox::meter::CallMeter;
+use arena_sandbox::store::BotState;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use wasmtime::{AsContext, AsContextMut, CallHook, Module, Store, StoreContextMut, WasmBacktrace};

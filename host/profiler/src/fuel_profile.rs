@@ -2,7 +2,7 @@
 //! played match, read from the match's replay, and what the budgets buy at that rate. Behind
 //! `arena fuel`, which produces the fuel tables of `docs/writing-a-bot.md` and `docs/line-protocols.md`.
 
-use crate::budget::Budget;
+use arena_sandbox::Budget;
 use serde::Serialize;
 
 /// One seat's spending over one match.
