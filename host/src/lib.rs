@@ -46,7 +46,6 @@ pub mod runtime;
 pub mod seat;
 pub mod shape;
 mod typecheck;
-pub mod view;
 
 pub use arena_sandbox::{Budget, budget, driver, engine, limits, log, meter, stack, store, wasi};
 pub use fault::{BotFault, TrapKind};

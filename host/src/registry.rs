@@ -1,11 +1,17 @@
 //! Every game the arena plays, by name, behind one object-safe interface, so the CLI (and any
 //! other front end) dispatches on a name without knowing the games' types. Adding a game is one
-//! line in [`games`]: `Entry<Binding>` for a game whose bots are WIT components,
-//! `ProtocolEntry<Binding, LineProtocol>` for one that also seats WASI commands speaking its
-//! original line protocol (any bot file exporting `wasi:cli/run` is loaded as one).
+//! line in the `registered_games!` list at the end: the game's binding, and `Entry<Binding>` for
+//! a game whose bots are WIT components or `ProtocolEntry<Binding, LineProtocol>` for one that
+//! also seats WASI commands speaking its original line protocol (any bot file exporting
+//! `wasi:cli/run` is loaded as one). From that list come [`games`] and [`visit_game`], which
+//! hands a crate above this one (the viewer) a game's types by name.
 
 use crate::bindings::Binding;
 use crate::bindings::azul::AzulBinding;
+use crate::bindings::code_character::CodeCharacterBinding;
+use crate::bindings::eubots::EubotsBinding;
+use crate::bindings::paint::PaintBinding;
+use crate::bindings::suitebot::SuitebotBinding;
 use crate::bot::WitContestant;
 use crate::budget::Budget;
 use crate::loader::{
@@ -14,6 +20,8 @@ use crate::loader::{
 };
 use crate::play::{MatchError, play_contestants};
 use crate::protocol::azul::AzulText;
+use crate::protocol::paint::PaintJson;
+use crate::protocol::suitebot::SuitebotJson;
 use crate::protocol::{CommandContestant, LineProtocol};
 use crate::record::MatchResult;
 use crate::replay::{ReplayError, SeatLoader, Verdict, read_replay, verify, verify_with};
@@ -122,8 +130,6 @@ pub trait GameEntry: Send + Sync {
     fn verify(&self, arena: &Arena, replay: &Path, bot_paths: &[Option<PathBuf>]) -> Result<Verdict, ReplayError>;
     /// Checks game options (`--option KEY=VALUE`) without playing.
     fn check_options(&self, options: &[(String, String)]) -> Result<(), SetupError>;
-    /// The replay viewer page of a replay of this game ([`crate::view::page`]).
-    fn view(&self, replay: &Path) -> Result<String, ReplayError>;
     /// Checks `options` and loads every bot of `paths` once, for many matches (a tournament):
     /// a bot that fails to load is kept as its error, so the others still play.
     fn load_pool(
@@ -291,10 +297,6 @@ impl<B: Binding> GameEntry for Entry<B> {
     fn check_options(&self, options: &[(String, String)]) -> Result<(), SetupError> {
         <B::Game as Game>::config_from_options(options).map(drop)
     }
-
-    fn view(&self, replay: &Path) -> Result<String, ReplayError> {
-        crate::view::page(&read_replay::<B::Game>(replay)?)
-    }
 }
 
 /// A game that also seats WASI commands speaking its original line protocol `P`.
@@ -341,10 +343,6 @@ impl<B: Binding, P: LineProtocol<Game = B::Game>> GameEntry for ProtocolEntry<B,
 
     fn check_options(&self, options: &[(String, String)]) -> Result<(), SetupError> {
         <B::Game as Game>::config_from_options(options).map(drop)
-    }
-
-    fn view(&self, replay: &Path) -> Result<String, ReplayError> {
-        crate::view::page(&read_replay::<B::Game>(replay)?)
     }
 }
 
@@ -425,17 +423,42 @@ pub fn player_count(min: usize, max: usize) -> String {
     if min == max { format!("exactly {min}") } else { format!("{min} to {max}") }
 }
 
-/// Every game, in the order `arena games` lists them.
-pub fn games() -> Vec<&'static dyn GameEntry> {
-    vec![
-        &ProtocolEntry::<AzulBinding, AzulText>(PhantomData),
-        &ProtocolEntry::<crate::bindings::suitebot::SuitebotBinding, crate::protocol::suitebot::SuitebotJson>(
-            PhantomData,
-        ),
-        &ProtocolEntry::<crate::bindings::paint::PaintBinding, crate::protocol::paint::PaintJson>(PhantomData),
-        &Entry::<crate::bindings::eubots::EubotsBinding>(PhantomData),
-        &Entry::<crate::bindings::code_character::CodeCharacterBinding>(PhantomData),
-    ]
+/// Something done with one game's types, chosen by name at run time ([`visit_game`]): what a
+/// crate above this one needs of every game without a list of its own (the viewer's page).
+pub trait GameVisitor {
+    /// What it gives.
+    type Output;
+    /// Does it for the game whose WIT binding is `B`.
+    fn visit<B: Binding>(self) -> Self::Output;
+}
+
+/// The one list of games: `binding => entry`, in the order `arena games` lists them.
+macro_rules! registered_games {
+    ($($binding:ty => $entry:expr),* $(,)?) => {
+        /// Every game, in the order `arena games` lists them.
+        pub fn games() -> Vec<&'static dyn GameEntry> {
+            vec![$(&$entry),*]
+        }
+
+        /// `visitor` done with the types of the game called `name`; `None` when the arena plays
+        /// no such game.
+        pub fn visit_game<V: GameVisitor>(name: &str, visitor: V) -> Option<V::Output> {
+            $(
+                if name == <<$binding as Binding>::Game as Game>::NAME {
+                    return Some(visitor.visit::<$binding>());
+                }
+            )*
+            None
+        }
+    };
+}
+
+registered_games! {
+    AzulBinding => ProtocolEntry::<AzulBinding, AzulText>(PhantomData),
+    SuitebotBinding => ProtocolEntry::<SuitebotBinding, SuitebotJson>(PhantomData),
+    PaintBinding => ProtocolEntry::<PaintBinding, PaintJson>(PhantomData),
+    EubotsBinding => Entry::<EubotsBinding>(PhantomData),
+    CodeCharacterBinding => Entry::<CodeCharacterBinding>(PhantomData),
 }
 
 /// The game called `name`.

@@ -1,13 +1,12 @@
 //! `arena tournament report`: a tournament's results as a static site that opens from disk with
 //! no network: `index.html` (the leaderboard, sortable by any column), one page per bot (its
 //! matches, fuel statistics and faults) and, for every match whose replay was kept
-//! (`arena tournament run --replays DIR`), its viewer page (`arena_host::view`) under `matches/`.
+//! (`arena tournament run --replays DIR`), its viewer page (`arena_view`) under `matches/`.
 //! Bot names come from file names and are escaped wherever they are written.
 
 use super::leaderboard::{self, Leaderboard, Standing};
 use super::store::{SeatRow, Store, StoreError};
 use arena_host::record::MatchResult;
-use arena_host::registry::find_game;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -83,9 +82,7 @@ pub fn write_site(store: &Store, out: &Path, replays: Option<&Path>) -> Result<S
             report.without_replay += 1;
             continue;
         };
-        let page = find_game(&one.result.game)
-            .ok_or_else(|| format!("unknown game {:?}", one.result.game))
-            .and_then(|game| game.view(&replay).map_err(|err| err.to_string()));
+        let page = arena_view::page_of_replay(&one.result.game, &replay).map_err(|err| err.to_string());
         match page {
             Ok(html) => {
                 let name = format!("matches/{}.html", one.id);

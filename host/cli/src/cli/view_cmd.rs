@@ -1,7 +1,6 @@
-//! `arena view REPLAY`: writes the replay viewer page of a replay (see `arena_host::view`).
+//! `arena view REPLAY`: writes the replay viewer page of a replay (see `arena_view`).
 
 use anyhow::Context;
-use arena_host::registry::find_game;
 use arena_host::replay::replay_game;
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -33,8 +32,7 @@ pub struct ViewArgs {
 
 pub fn run(args: ViewArgs) -> anyhow::Result<ExitCode> {
     let name = replay_game(&args.replay, arena_host::registry::replay_limits)?;
-    let game = find_game(&name).with_context(|| format!("{}: unknown game {name:?}", args.replay.display()))?;
-    let page = game.view(&args.replay)?;
+    let page = arena_view::page_of_replay(&name, &args.replay)?;
     let output = args.output.unwrap_or_else(|| default_output(&args.replay));
     std::fs::write(&output, page).with_context(|| format!("cannot write {}", output.display()))?;
     eprintln!("wrote {}", output.display());

@@ -7,13 +7,38 @@
 //! turn (the `patch` module). The page (`page.html`) holds the controls, the fuel charts, the fault
 //! markers and the logs, the same for every game; each game adds a renderer
 //! (`games/<game>.js`) that draws one state on the canvas and reads its scores.
+//!
+//! [`page`] makes the page of a match record; [`page_of_replay`] reads a replay file of any
+//! game the arena plays (the game's types come from the registry, `registry::visit_game`).
 
 mod patch;
 
-use crate::record::{MatchRecord, MatchResult, SeatTurn, TurnRecord};
-use crate::replay::{ReplayError, replay_states};
 use arena_game::Game;
+use arena_host::bindings::Binding;
+use arena_host::record::{MatchRecord, MatchResult, SeatTurn, TurnRecord};
+use arena_host::registry::{GameVisitor, visit_game};
+use arena_host::replay::{ReplayError, read_replay, replay_states};
 use serde::Serialize;
+use std::path::Path;
+
+/// Why a replay has no page.
+#[derive(Debug, thiserror::Error)]
+pub enum ViewError {
+    /// The replay could not be read, or its engine does not reproduce it.
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    /// The replay names a game this arena does not play.
+    #[error("unknown game {0:?}")]
+    UnknownGame(String),
+    /// A state or the page's data could not be written as JSON.
+    #[error("cannot write the {what}: {source}")]
+    Json {
+        /// "game's state" or "page's data".
+        what: &'static str,
+        /// Why.
+        source: serde_json::Error,
+    },
+}
 
 /// Name and version of the data a page carries.
 pub const VIEW_FORMAT: &str = "wasm-arena-view/1";
@@ -53,8 +78,21 @@ struct PageData<'a, G: Game> {
     patches: Vec<Option<serde_json::Value>>,
 }
 
+/// The page of the replay file `replay`, a match of the game called `game` (which
+/// `replay::replay_game` reads from the file).
+pub fn page_of_replay(game: &str, replay: &Path) -> Result<String, ViewError> {
+    struct ReplayPage<'a>(&'a Path);
+    impl GameVisitor for ReplayPage<'_> {
+        type Output = Result<String, ViewError>;
+        fn visit<B: Binding>(self) -> Self::Output {
+            page(&read_replay::<B::Game>(self.0)?)
+        }
+    }
+    visit_game(game, ReplayPage(replay)).unwrap_or_else(|| Err(ViewError::UnknownGame(game.to_owned())))
+}
+
 /// The page for `record`.
-pub fn page<G: Game>(record: &MatchRecord<G>) -> Result<String, ReplayError> {
+pub fn page<G: Game>(record: &MatchRecord<G>) -> Result<String, ViewError> {
     let mut states = Vec::with_capacity(record.turns.len() + 1);
     let mut unwritable = None;
     replay_states(record, |game: &G| match serde_json::to_value(game) {
@@ -64,7 +102,7 @@ pub fn page<G: Game>(record: &MatchRecord<G>) -> Result<String, ReplayError> {
         }
     })?;
     if let Some(err) = unwritable {
-        return Err(ReplayError::Other(anyhow::anyhow!("cannot write the game's state: {err}")));
+        return Err(ViewError::Json { what: "game's state", source: err });
     }
     let patches = states.windows(2).map(|pair| patch::diff(&pair[0], &pair[1])).collect();
     let data = PageData::<G> {
@@ -80,8 +118,7 @@ pub fn page<G: Game>(record: &MatchRecord<G>) -> Result<String, ReplayError> {
         initial: states.into_iter().next().unwrap_or(serde_json::Value::Null),
         patches,
     };
-    let json = serde_json::to_vec(&data)
-        .map_err(|err| ReplayError::Other(anyhow::anyhow!("cannot write the page's data: {err}")))?;
+    let json = serde_json::to_vec(&data).map_err(|source| ViewError::Json { what: "page's data", source })?;
     let renderer = RENDERERS.iter().find(|(name, _)| *name == G::NAME).map_or("", |(_, script)| script);
     Ok(PAGE.replacen(RENDERER_SLOT, renderer, 1).replacen(DATA_SLOT, &packed(&json), 1))
 }
@@ -120,7 +157,7 @@ mod tests {
 
     #[test]
     fn every_game_has_a_renderer_that_registers_itself() {
-        for name in crate::registry::game_names() {
+        for name in arena_host::registry::game_names() {
             let script = RENDERERS.iter().find(|(game, _)| *game == name).map(|(_, script)| *script);
             let script = script.unwrap_or_else(|| panic!("{name} has no renderer in RENDERERS"));
             let registered = [format!("ARENA_RENDERERS.{name} ="), format!("ARENA_RENDERERS[\"{name}\"] =")];
