@@ -7,13 +7,10 @@
 //!   (each store's fuel at every host-call transition, and the host-call fee), [`driver`]
 //!   (polling a bot's call), [`limits`] (the whole-bot memory limit), [`stack`] (the
 //!   deterministic stack limit), [`log`] and [`budget`].
-//! - [`runtime`]: the [`Arena`]: the sandbox and what loading needs beyond it (the artifact
-//!   cache, the compile worker, load limits, reference components, a store hook).
-//! - [`loader`]: reads a bot file, compiles it once per run and checks which game it plays.
-//! - [`cache`]: the compiled-artifact cache the loader may compile through.
-//! - [`shape`]: static limits on a bot's code, checked before compiling; [`compile`]: compiling
-//!   (in a bounded worker process when the arena has one); `typecheck`: export types checked
-//!   against each game's WIT without running bot code.
+//! - Loading is its own crate too, `arena-load`, re-exported here: [`runtime`] (the [`Arena`]:
+//!   the sandbox and what loading needs beyond it), [`loader`] (a bot file read, hashed,
+//!   compiled once per run and checked against a game's world), [`cache`], [`shape`],
+//!   [`compile`], [`typecheck`] and [`regular_file`].
 //! - [`seat`]: what the match loop talks to, one [`seat::SeatBot`] per seat, whatever the bot's
 //!   kind; [`seat::runner`] is what every kind shares (the seat's books, metered start-up, the
 //!   turn's prologue). [`bot`]: a WIT component's turns (suspension, lift failures).
@@ -21,10 +18,9 @@
 //!   ([`bindings::common`]: the `arena:common` types every game shares).
 //! - [`protocol`]: line-protocol bots (WASI commands speaking a game's original text protocol).
 //! - [`play`]: the match loop; [`record`]: what a match leaves (the replay record, the result);
-//!   [`replay`]: the replay file and its verification; [`regular_file`]: opening a path a
-//!   replay names only if it is a regular file, never blocking on a named pipe.
-//! - [`registry`]: every game by name, for front ends (whole competitions are the
-//!   `arena-tournament` crate's, above this one).
+//!   [`replay`]: the replay file and its verification.
+//! - [`registry`]: every game by name, for front ends (the viewer, `arena-view`, and whole
+//!   competitions, `arena-tournament`, are crates above this one).
 //!
 //! The budget contract (docs/design.md#the-budget-contract) is implemented in [`seat::runner`],
 //! [`bot`] and, for line-protocol bots, [`protocol::runner`]; every exception a bot can cause is a
@@ -32,21 +28,15 @@
 
 pub mod bindings;
 pub mod bot;
-pub mod cache;
-pub mod compile;
 pub mod fault;
-pub mod loader;
 pub mod play;
 pub mod protocol;
 pub mod record;
 pub mod registry;
-pub mod regular_file;
 pub mod replay;
-pub mod runtime;
 pub mod seat;
-pub mod shape;
-mod typecheck;
 
+pub use arena_load::{cache, compile, loader, regular_file, runtime, shape, typecheck};
 pub use arena_sandbox::{Budget, budget, driver, engine, limits, log, meter, stack, store, wasi};
 pub use fault::{BotFault, TrapKind};
 pub use loader::{LoadError, LoadedBot};

@@ -8,7 +8,6 @@ use crate::fault::{BotFault, ForfeitReason};
 use crate::log::TurnLog;
 use arena_game::{Game, RNG_ALGORITHM};
 use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
 
 /// Name and version of the replay format.
 pub const REPLAY_FORMAT: &str = "wasm-arena-replay/1";
@@ -38,16 +37,7 @@ impl RuntimeInfo {
     }
 }
 
-/// A bot as the replay names it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BotRef {
-    /// Display name.
-    pub name: String,
-    /// Where it was loaded from.
-    pub path: PathBuf,
-    /// sha256 of the file, hex.
-    pub sha256: String,
-}
+pub use arena_load::BotRef;
 
 /// One seat's part of a turn.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -23,15 +23,13 @@ use bindings::arena::azul::types as wit;
 /// Azul's [`Binding`].
 pub struct AzulBinding;
 
+bot_world!(AzulBinding, bindings, world: "arena:azul/bot@0.2.0", export: "arena:azul/player@0.2.0", wit: "../../../wit/azul/azul.wit");
+
 impl Binding for AzulBinding {
     type Game = Azul;
     bot_world_plumbing!(bindings);
 
     type Answer = wit::Action;
-
-    const EXPORT: &'static str = "arena:azul/player@0.2.0";
-    const WORLD: &'static str = "arena:azul/bot@0.2.0";
-    const WIT: &'static str = include_str!("../../../wit/azul/azul.wit");
 
     fn init(live: Live<Self>, info: InitInfo) -> OwnedCall<Self::Instance> {
         let Live { mut store, instance } = live;

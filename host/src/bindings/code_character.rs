@@ -37,15 +37,13 @@ use bindings::arena::code_character::types as wit;
 /// Code Character's [`Binding`].
 pub struct CodeCharacterBinding;
 
+bot_world!(CodeCharacterBinding, bindings, world: "arena:code-character/bot@0.2.0", export: "arena:code-character/player@0.2.0", wit: "../../../wit/code-character/code-character.wit");
+
 impl Binding for CodeCharacterBinding {
     type Game = CodeCharacter;
     bot_world_plumbing!(bindings);
 
     type Answer = Vec<wit::Command>;
-
-    const EXPORT: &'static str = "arena:code-character/player@0.2.0";
-    const WORLD: &'static str = "arena:code-character/bot@0.2.0";
-    const WIT: &'static str = include_str!("../../../wit/code-character/code-character.wit");
 
     fn init(live: Live<Self>, info: InitInfo) -> OwnedCall<Self::Instance> {
         Self::init_in(live, info, None)

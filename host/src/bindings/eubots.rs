@@ -36,15 +36,13 @@ pub use arena_eubots::wit_glue::{SQUARE_EMPTY, SQUARE_UNIT, SQUARE_WALL};
 /// Eubots' [`Binding`].
 pub struct EubotsBinding;
 
+bot_world!(EubotsBinding, bindings, world: "arena:eubots/bot@0.2.0", export: "arena:eubots/player@0.2.0", wit: "../../../wit/eubots/eubots.wit");
+
 impl Binding for EubotsBinding {
     type Game = Eubots;
     bot_world_plumbing!(bindings);
 
     type Answer = Vec<wit::Order>;
-
-    const EXPORT: &'static str = "arena:eubots/player@0.2.0";
-    const WORLD: &'static str = "arena:eubots/bot@0.2.0";
-    const WIT: &'static str = include_str!("../../../wit/eubots/eubots.wit");
 
     fn init(live: Live<Self>, info: InitInfo) -> OwnedCall<Self::Instance> {
         let Live { mut store, instance } = live;

@@ -30,17 +30,29 @@ impl From<TurnInfo> for common::TurnInfo {
     }
 }
 
+/// A game's [`World`] (what loading checks a bot against): the binding type, the module
+/// `bindgen!` generated, the world's and the export's names, and its WIT file (a path relative
+/// to this folder, read at compile time).
+macro_rules! bot_world {
+    ($binding:ty, $bindings:ident, world: $world:literal, export: $export:literal, wit: $wit:literal) => {
+        impl $crate::loader::World for $binding {
+            type Pre = $bindings::BotPre<$crate::store::BotState>;
+            const EXPORT: &'static str = $export;
+            const WORLD: &'static str = $world;
+            const WIT: &'static str = include_str!($wit);
+            fn pre(pre: ::wasmtime::component::InstancePre<$crate::store::BotState>) -> ::wasmtime::Result<Self::Pre> {
+                $bindings::BotPre::new(pre)
+            }
+        }
+    };
+}
+
 /// The part of a [`Binding`] impl that is the same for every game's `bot` world: the
 /// pre-instantiated and instance types `bindgen!` generated in module `$bindings`, and
 /// instantiation. Used inside `impl Binding for ...`.
 macro_rules! bot_world_plumbing {
     ($bindings:ident) => {
-        type Pre = $bindings::BotPre<$crate::store::BotState>;
         type Instance = $bindings::Bot;
-
-        fn pre(pre: ::wasmtime::component::InstancePre<$crate::store::BotState>) -> ::wasmtime::Result<Self::Pre> {
-            $bindings::BotPre::new(pre)
-        }
 
         fn instance_pre(pre: &Self::Pre) -> &::wasmtime::component::InstancePre<$crate::store::BotState> {
             pre.instance_pre()
@@ -83,6 +95,7 @@ fn assert_case_codes<T: Copy + PartialEq + std::fmt::Debug>(
 pub mod suitebot;
 
 use crate::fault::InvalidReason;
+use crate::loader::World;
 use crate::seat::{InitInfo, TurnInfo};
 use crate::store::BotState;
 use arena_game::Game;
@@ -104,27 +117,13 @@ pub struct Live<B: Binding> {
 }
 
 /// The glue for one game's WIT world.
-pub trait Binding: Send + Sync + 'static {
+pub trait Binding: World {
     /// The engine.
     type Game: Game;
-    /// Pre-instantiated component (compiled and linked once per run).
-    type Pre: Clone + Send + Sync + 'static;
     /// An instance's typed exports.
     type Instance: Send + Sync + 'static;
     /// A turn's answer as the bot returned it.
     type Answer: Send + 'static;
-
-    /// The export a bot for this game must have, e.g. `arena:azul/player@0.2.0`.
-    const EXPORT: &'static str;
-    /// The world a bot for this game targets, e.g. `arena:azul/bot@0.2.0`.
-    const WORLD: &'static str;
-    /// The game's WIT file (the one `bindgen!` reads): the world's types are checked against it
-    /// at load, before any bot code runs.
-    const WIT: &'static str;
-
-    /// Checks the component has the world's exports (their types are checked without
-    /// instantiating by `typecheck` at load).
-    fn pre(pre: InstancePre<BotState>) -> wasmtime::Result<Self::Pre>;
 
     /// The linked, not yet instantiated component.
     fn instance_pre(pre: &Self::Pre) -> &InstancePre<BotState>;

@@ -27,15 +27,13 @@ pub use arena_paint::wit_glue::{OBSTACLE, UNPAINTED};
 /// Paint's [`Binding`].
 pub struct PaintBinding;
 
+bot_world!(PaintBinding, bindings, world: "arena:paint/bot@0.1.0", export: "arena:paint/player@0.1.0", wit: "../../../wit/paint/paint.wit");
+
 impl Binding for PaintBinding {
     type Game = Paint;
     bot_world_plumbing!(bindings);
 
     type Answer = wit::Action;
-
-    const EXPORT: &'static str = "arena:paint/player@0.1.0";
-    const WORLD: &'static str = "arena:paint/bot@0.1.0";
-    const WIT: &'static str = include_str!("../../../wit/paint/paint.wit");
 
     fn init(live: Live<Self>, info: InitInfo) -> OwnedCall<Self::Instance> {
         let Live { mut store, instance } = live;

@@ -23,15 +23,13 @@ use bindings::arena::suitebot::types as wit;
 /// SuiteBot II's [`Binding`].
 pub struct SuitebotBinding;
 
+bot_world!(SuitebotBinding, bindings, world: "arena:suitebot/bot@0.1.0", export: "arena:suitebot/player@0.1.0", wit: "../../../wit/suitebot/suitebot.wit");
+
 impl Binding for SuitebotBinding {
     type Game = Suitebot;
     bot_world_plumbing!(bindings);
 
     type Answer = wit::Action;
-
-    const EXPORT: &'static str = "arena:suitebot/player@0.1.0";
-    const WORLD: &'static str = "arena:suitebot/bot@0.1.0";
-    const WIT: &'static str = include_str!("../../../wit/suitebot/suitebot.wit");
 
     fn init(live: Live<Self>, info: InitInfo) -> OwnedCall<Self::Instance> {
         let Live { mut store, instance } = live;

@@ -29,7 +29,7 @@ pub mod paint;
 pub mod runner;
 pub mod stdio;
 pub mod suitebot;
-pub mod wasip1;
+pub use arena_load::wasip1;
 
 use crate::budget::Budget;
 pub use crate::fault::AnswerError;

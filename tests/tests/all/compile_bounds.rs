@@ -6,9 +6,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use arena_host::bindings::Binding;
 use arena_host::bindings::azul::AzulBinding;
 use arena_host::cache::ArtifactCache;
+use arena_host::loader::World;
 use arena_host::loader::{LoadError, Loader, compile, is_command, load_bot_bytes, load_command_component};
 use arena_host::registry::{PlayError, find_game};
 use arena_host::shape::bomb_wat;

@@ -9,13 +9,11 @@
 //! against the game's WIT without instantiating (`typecheck`).
 //!
 //! A WASI command (a component exporting `wasi:cli/run@0.2.*`) loads as a [`LoadedCommand`]
-//! for games that speak a line protocol to it (see [`crate::protocol`]).
+//! for games that speak a line protocol to it (the referee's line-protocol runner).
 
-use crate::bindings::Binding;
 use crate::cache::{EntryFacts, FileStamp};
 use crate::compile::{CompileError, one_line};
 use crate::limits::{MAX_CORE_INSTANCES, MAX_MEMORIES, MAX_TABLE_ELEMENTS, MAX_TABLES};
-use crate::record::BotRef;
 use crate::runtime::Arena;
 use crate::shape::{Shape, ShapeLimits, scan};
 use crate::store::BotState;
@@ -24,8 +22,37 @@ use sha2::{Digest, Sha256};
 use std::io::Read;
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
-use wasmtime::component::Component;
+use wasmtime::component::{Component, InstancePre};
 use wasmtime_wasi::p2::bindings::CommandPre;
+
+/// A game's WIT world as loading sees it: what a bot must export, and how a component that
+/// exports it is pre-instantiated. The referee's per-game bindings implement it (a binding is a
+/// world plus the conversions of its types).
+pub trait World: Send + Sync + 'static {
+    /// Pre-instantiated component (compiled and linked once per run).
+    type Pre: Clone + Send + Sync + 'static;
+    /// The export a bot for this game must have, e.g. `arena:azul/player@0.2.0`.
+    const EXPORT: &'static str;
+    /// The world a bot for this game targets, e.g. `arena:azul/bot@0.2.0`.
+    const WORLD: &'static str;
+    /// The game's WIT file (the one `bindgen!` reads): the world's types are checked against it
+    /// at load, before any bot code runs.
+    const WIT: &'static str;
+    /// Checks the component has the world's exports (their types are checked without
+    /// instantiating by `typecheck` at load).
+    fn pre(pre: InstancePre<BotState>) -> wasmtime::Result<Self::Pre>;
+}
+
+/// A bot as replays, results and plans name it: its identity.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BotRef {
+    /// Display name.
+    pub name: String,
+    /// Where it was loaded from.
+    pub path: PathBuf,
+    /// sha256 of the file, hex.
+    pub sha256: String,
+}
 
 /// Largest bot file accepted (an interpreter component for Python is under 20 MB).
 pub const MAX_BOT_FILE: u64 = 64 << 20;
@@ -168,7 +195,7 @@ pub enum LoadError {
 }
 
 /// A bot compiled and checked for game `B`, ready to be instantiated any number of times.
-pub struct LoadedBot<B: Binding> {
+pub struct LoadedBot<B: World> {
     /// Where it was loaded from.
     pub path: PathBuf,
     /// Display name: the file stem.
@@ -182,7 +209,7 @@ pub struct LoadedBot<B: Binding> {
     _binding: PhantomData<B>,
 }
 
-impl<B: Binding> LoadedBot<B> {
+impl<B: World> LoadedBot<B> {
     /// The sha256 as lowercase hex.
     pub fn sha256_hex(&self) -> String {
         hex::encode(self.sha256)
@@ -229,7 +256,7 @@ impl<'a> Loader<'a> {
 
 /// Reads, compiles and checks a bot file (a file the artifact cache knows is not read: see
 /// [`open_bot`]), for any match ([`Loader::for_any_match`]).
-pub fn load_bot<B: Binding>(arena: &Arena, path: &Path) -> Result<LoadedBot<B>, LoadError> {
+pub fn load_bot<B: World>(arena: &Arena, path: &Path) -> Result<LoadedBot<B>, LoadError> {
     let loader = Loader::for_any_match(arena);
     let source = open_bot(&loader, path)?;
     let compiled = compile_source(&loader, path, &source, B::EXPORT)?;
@@ -343,7 +370,7 @@ fn read_open_bot_file(path: &Path, file: &mut std::fs::File, size: u64) -> Resul
 }
 
 /// Compiles and checks bot bytes, for any match; `path` names them in messages.
-pub fn load_bot_bytes<B: Binding>(arena: &Arena, path: &Path, bytes: &[u8]) -> Result<LoadedBot<B>, LoadError> {
+pub fn load_bot_bytes<B: World>(arena: &Arena, path: &Path, bytes: &[u8]) -> Result<LoadedBot<B>, LoadError> {
     let compiled = compile(&Loader::for_any_match(arena), path, bytes, B::EXPORT)?;
     load_bot_component::<B>(arena, path, compiled)
 }
@@ -487,11 +514,7 @@ fn export_names(arena: &Arena, component: &Component) -> Vec<String> {
 }
 
 /// Checks a compiled component against game `B`'s world.
-pub fn load_bot_component<B: Binding>(
-    arena: &Arena,
-    path: &Path,
-    compiled: Compiled,
-) -> Result<LoadedBot<B>, LoadError> {
+pub fn load_bot_component<B: World>(arena: &Arena, path: &Path, compiled: Compiled) -> Result<LoadedBot<B>, LoadError> {
     let Compiled { component, sha256 } = compiled;
     let path_buf = path.to_owned();
     let exports = export_names(arena, &component);
@@ -541,7 +564,7 @@ pub struct LoadedCommand {
     pub pre: CommandPre<BotState>,
 }
 
-impl<B: Binding> LoadedBot<B> {
+impl<B: World> LoadedBot<B> {
     /// The bot as the replay names it.
     pub fn identity(&self) -> BotRef {
         BotRef { name: self.name.clone(), path: self.path.clone(), sha256: self.sha256_hex() }

@@ -1315,22 +1315,32 @@ mod tests {
     /// compiled once, then deserialised, and both loads check and run the same.
     #[test]
     fn the_loader_compiles_through_the_cache() {
-        use crate::bindings::azul::AzulBinding;
-        use crate::loader::load_bot;
+        use crate::loader::{World, load_bot};
+        /// Azul's world, pre-instantiated with no typed exports (a binding's work, above).
+        struct AzulWorld;
+        impl World for AzulWorld {
+            type Pre = wasmtime::component::InstancePre<crate::store::BotState>;
+            const EXPORT: &'static str = "arena:azul/player@0.2.0";
+            const WORLD: &'static str = "arena:azul/bot@0.2.0";
+            const WIT: &'static str = include_str!("../../../wit/azul/azul.wit");
+            fn pre(pre: Self::Pre) -> wasmtime::Result<Self::Pre> {
+                Ok(pre)
+            }
+        }
         let target = std::env::var_os("CARGO_TARGET_DIR")
             .map(PathBuf::from)
-            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
+            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"));
         let path = target.join("bots/azul-greedy.wasm");
         assert!(path.exists(), "{} is missing: run `cargo xtask bots` first", path.display());
         let dir = temp_dir("loader");
         let cache = ArtifactCache::new(&*dir);
         let arena = Arena::new().unwrap().with_cache(Some(cache.clone()));
-        let first = load_bot::<AzulBinding>(&arena, &path).unwrap();
+        let first = load_bot::<AzulWorld>(&arena, &path).unwrap();
         assert_eq!((cache.hits(), cache.misses()), (0, 1));
         // A second run: a fresh arena and cache on the same directory.
         let second_cache = ArtifactCache::new(&*dir);
         let second_arena = Arena::new().unwrap().with_cache(Some(second_cache.clone()));
-        let second = load_bot::<AzulBinding>(&second_arena, &path).unwrap();
+        let second = load_bot::<AzulWorld>(&second_arena, &path).unwrap();
         assert_eq!((second_cache.hits(), second_cache.misses(), second_cache.rejected()), (1, 0, 0));
         assert_eq!(first.sha256, second.sha256);
         // Without a cache, nothing is read or written.
@@ -1341,7 +1351,7 @@ mod tests {
         let last = bytes.len() - 1;
         bytes[last] ^= 0x80;
         std::fs::write(&entry, bytes).unwrap();
-        load_bot::<AzulBinding>(&second_arena, &path).unwrap();
+        load_bot::<AzulWorld>(&second_arena, &path).unwrap();
         assert_eq!(second_cache.rejected(), 1);
         std::fs::remove_dir_all(&dir).unwrap();
     }
