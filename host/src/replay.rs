@@ -109,9 +109,12 @@ pub enum ReplayError {
         /// How.
         detail: String,
     },
-    /// The bot could not be loaded or the match could not be played.
+    /// A bot could not be loaded.
     #[error(transparent)]
-    Other(#[from] anyhow::Error),
+    Load(#[from] crate::loader::LoadError),
+    /// The match could not be played again.
+    #[error(transparent)]
+    Match(#[from] crate::play::MatchError),
 }
 
 /// What a scan needs to know of a game before the replay is parsed as that game's: its name
@@ -603,10 +606,9 @@ pub fn verify_with<G: Game>(
                 detail: format!("{}: sha256 {hash}, but the replay recorded {}", path.display(), bot.sha256),
             });
         }
-        bots.push(load(&loader, &path, &source).map_err(anyhow::Error::from)?);
+        bots.push(load(&loader, &path, &source)?);
     }
-    let rerun = play_contestants(arena, &bots, &recorded.config, recorded.seed, recorded.budget)
-        .map_err(anyhow::Error::from)?;
+    let rerun = play_contestants(arena, &bots, &recorded.config, recorded.seed, recorded.budget)?;
     Ok(compare(recorded, &rerun))
 }
 

@@ -27,12 +27,12 @@ pub struct Arena {
 
 impl Arena {
     /// An arena with the default (on-demand) allocator.
-    pub fn new() -> anyhow::Result<Arena> {
+    pub fn new() -> wasmtime::Result<Arena> {
         Arena::with_options(ArenaOptions::default())
     }
 
     /// An arena with explicit options.
-    pub fn with_options(options: ArenaOptions) -> anyhow::Result<Arena> {
+    pub fn with_options(options: ArenaOptions) -> wasmtime::Result<Arena> {
         let sandbox = Sandbox::new(options)?;
         Ok(Arena { sandbox, cache: None, load: Default::default() })
     }

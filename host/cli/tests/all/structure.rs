@@ -263,9 +263,13 @@ fn module_graph(crate_src: &str) -> std::collections::BTreeMap<String, BTreeSet<
 /// (replay records in the match loop, seat types in the runner, ...) fails with the circle.
 #[test]
 fn no_module_of_the_host_imports_in_a_circle() {
-    for (crate_src, at_least) in
-        [("host/src", 20), ("host/sandbox/src", 10), ("host/load/src", 8), ("host/profiler/src", 3), ("host/tournament/src", 10)]
-    {
+    for (crate_src, at_least) in [
+        ("host/src", 20),
+        ("host/sandbox/src", 10),
+        ("host/load/src", 8),
+        ("host/profiler/src", 3),
+        ("host/tournament/src", 10),
+    ] {
         let graph = module_graph(crate_src);
         assert!(graph.len() > at_least, "{crate_src}: {} modules found", graph.len());
         no_circle(crate_src, &graph);
