@@ -48,6 +48,19 @@ pub struct GameInfo {
     pub options: Vec<OptionDoc>,
     /// The kinds of bot file it accepts.
     pub bot_kinds: Vec<String>,
+    /// Its example bots in the repository's `bots-examples/` (built by `cargo xtask bots`).
+    pub examples: ExampleBots,
+}
+
+/// A game's example bots, by name (`bots-examples/<name>`, built to
+/// `target/bots/<name>.wasm`): what a newcomer plays first, what a demo ladder enters, and what
+/// the tests that cover every game play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ExampleBots {
+    /// The strongest simple example: it beats [`ExampleBots::random`] from either seat.
+    pub strong: &'static str,
+    /// A bot that plays a random legal action every turn.
+    pub random: &'static str,
 }
 
 /// A played match, type-erased.
@@ -242,13 +255,22 @@ fn load_pool_with<G: Game>(
 }
 
 /// A game whose bots are components exporting its WIT world.
-struct Entry<B>(PhantomData<B>);
+struct Entry<B> {
+    examples: ExampleBots,
+    binding: PhantomData<B>,
+}
+
+impl<B> Entry<B> {
+    const fn new(examples: ExampleBots) -> Self {
+        Entry { examples, binding: PhantomData }
+    }
+}
 
 fn wit_kind<B: Binding>() -> String {
     format!("component exporting {} (world {})", B::EXPORT, B::WORLD)
 }
 
-fn info_of<G: Game>(bot_kinds: Vec<String>) -> GameInfo {
+fn info_of<G: Game>(bot_kinds: Vec<String>, examples: ExampleBots) -> GameInfo {
     GameInfo {
         name: G::NAME,
         min_players: G::MIN_PLAYERS,
@@ -256,12 +278,13 @@ fn info_of<G: Game>(bot_kinds: Vec<String>) -> GameInfo {
         max_turns: G::MAX_TURNS,
         options: G::option_docs(),
         bot_kinds,
+        examples,
     }
 }
 
 impl<B: Binding> GameEntry for Entry<B> {
     fn info(&self) -> GameInfo {
-        info_of::<B::Game>(vec![wit_kind::<B>()])
+        info_of::<B::Game>(vec![wit_kind::<B>()], self.examples)
     }
 
     fn wit_world(&self) -> (&'static str, &'static str, &'static str) {
@@ -300,7 +323,16 @@ impl<B: Binding> GameEntry for Entry<B> {
 }
 
 /// A game that also seats WASI commands speaking its original line protocol `P`.
-struct ProtocolEntry<B, P>(PhantomData<(B, P)>);
+struct ProtocolEntry<B, P> {
+    examples: ExampleBots,
+    types: PhantomData<(B, P)>,
+}
+
+impl<B, P> ProtocolEntry<B, P> {
+    const fn new(examples: ExampleBots) -> Self {
+        ProtocolEntry { examples, types: PhantomData }
+    }
+}
 
 impl<B: Binding, P: LineProtocol<Game = B::Game>> GameEntry for ProtocolEntry<B, P> {
     fn info(&self) -> GameInfo {
@@ -308,7 +340,7 @@ impl<B: Binding, P: LineProtocol<Game = B::Game>> GameEntry for ProtocolEntry<B,
             "WASI command (exporting {COMMAND_EXPORT}.x, e.g. a wasm32-wasip2 binary) speaking the original protocol ({})",
             P::NAME
         );
-        info_of::<B::Game>(vec![wit_kind::<B>(), command])
+        info_of::<B::Game>(vec![wit_kind::<B>(), command], self.examples)
     }
 
     fn wit_world(&self) -> (&'static str, &'static str, &'static str) {
@@ -437,7 +469,10 @@ macro_rules! registered_games {
     ($($binding:ty => $entry:expr),* $(,)?) => {
         /// Every game, in the order `arena games` lists them.
         pub fn games() -> Vec<&'static dyn GameEntry> {
-            vec![$(&$entry),*]
+            vec![$({
+                const ENTRY: &dyn GameEntry = &$entry;
+                ENTRY
+            }),*]
         }
 
         /// `visitor` done with the types of the game called `name`; `None` when the arena plays
@@ -454,11 +489,14 @@ macro_rules! registered_games {
 }
 
 registered_games! {
-    AzulBinding => ProtocolEntry::<AzulBinding, AzulText>(PhantomData),
-    SuitebotBinding => ProtocolEntry::<SuitebotBinding, SuitebotJson>(PhantomData),
-    PaintBinding => ProtocolEntry::<PaintBinding, PaintJson>(PhantomData),
-    EubotsBinding => Entry::<EubotsBinding>(PhantomData),
-    CodeCharacterBinding => Entry::<CodeCharacterBinding>(PhantomData),
+    AzulBinding => ProtocolEntry::<AzulBinding, AzulText>::new(ExampleBots { strong: "azul-greedy", random: "azul-random" }),
+    SuitebotBinding => ProtocolEntry::<SuitebotBinding, SuitebotJson>::new(ExampleBots {
+        strong: "suitebot-harvester",
+        random: "suitebot-random",
+    }),
+    PaintBinding => ProtocolEntry::<PaintBinding, PaintJson>::new(ExampleBots { strong: "paint-greedy", random: "paint-random" }),
+    EubotsBinding => Entry::<EubotsBinding>::new(ExampleBots { strong: "eubots-swarm", random: "eubots-random" }),
+    CodeCharacterBinding => Entry::<CodeCharacterBinding>::new(ExampleBots { strong: "cc-rush", random: "cc-random" }),
 }
 
 /// The game called `name`.

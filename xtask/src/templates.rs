@@ -9,18 +9,31 @@ use anyhow::{Context, Result, bail};
 use std::path::Path;
 use std::process::Command;
 
-/// Every template: (language, game, the opponent it plays).
-const TEMPLATES: [(&str, &str, &str); 9] = [
-    ("rust", "azul", "azul-random"),
-    ("rust", "paint", "paint-random"),
-    ("rust", "code-character", "cc-random"),
-    ("rust", "eubots", "eubots-random"),
-    ("rust", "suitebot", "suitebot-random"),
-    ("c", "azul", "azul-random"),
-    ("python", "azul", "azul-random"),
-    ("js", "azul", "azul-random"),
-    ("js", "paint", "paint-random"),
-];
+/// The templates in other languages than Rust: (language, game). Every game has a Rust one.
+const FOREIGN_TEMPLATES: [(&str, &str); 4] = [("c", "azul"), ("python", "azul"), ("js", "azul"), ("js", "paint")];
+
+/// Every template, (language, game, the opponent it plays): a Rust one for every game `arena
+/// games --json` lists and the foreign ones, each against its game's random example bot.
+fn templates(arena: &Path) -> Result<Vec<(String, String, String)>> {
+    let output = Command::new(arena).args(["games", "--json"]).output().context("cannot run arena games")?;
+    if !output.status.success() {
+        bail!("arena games failed: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    let games: serde_json::Value = serde_json::from_slice(&output.stdout)?;
+    let random_of = |game: &str| -> Result<String> {
+        let info = games.as_array().into_iter().flatten().find(|info| info["name"] == game);
+        let random = info.and_then(|info| info["examples"]["random"].as_str());
+        Ok(random.with_context(|| format!("arena games lists no random example bot for {game}"))?.to_owned())
+    };
+    let mut templates = Vec::new();
+    for game in games.as_array().into_iter().flatten().filter_map(|info| info["name"].as_str()) {
+        templates.push(("rust".to_owned(), game.to_owned(), random_of(game)?));
+    }
+    for (language, game) in FOREIGN_TEMPLATES {
+        templates.push((language.to_owned(), game.to_owned(), random_of(game)?));
+    }
+    Ok(templates)
+}
 
 /// Generates, builds and plays every template; the bots must already be built (the opponents).
 pub fn check(root: &Path) -> Result<()> {
@@ -35,7 +48,8 @@ pub fn check(root: &Path) -> Result<()> {
 }
 
 fn check_in(root: &Path, arena: &Path, scratch: &Path) -> Result<()> {
-    for (language, game, opponent) in TEMPLATES {
+    for (language, game, opponent) in templates(arena)? {
+        let (language, game) = (language.as_str(), game.as_str());
         let dir = scratch.join(format!("my-{language}-{game}-bot"));
         run_command(Command::new(arena).args(["new-bot", "--game", game, "--lang", language]).arg(&dir))?;
         let out = scratch.join(format!("{language}-{game}.wasm"));

@@ -17,7 +17,7 @@
 //!    and store + instantiate alone, each including the drop.
 //!
 //! 4. Loading a cached interpreter bot (`azul-trivial-py`) against reading and hashing its file.
-//! 5. The SDK's glue: the fuel of a trivial turn in each game ([`GLUE_BOTS`]), and of the
+//! 5. The SDK's glue: the fuel of a trivial turn in each game ([`glue_bot`]), and of the
 //!    trivial Python and JavaScript Azul bots against the figures ([`INTERPRETED_GLUE`]).
 //! 6. Tournaments ([`tournament`]): in-process matches per second (1 job, every core) against
 //!    one `arena match` process per match, resident memory after 1,000 and 20,000 matches, and
@@ -520,16 +520,13 @@ fn pipe_bot() -> Result<()> {
     Ok(())
 }
 
-/// Bots that answer without doing anything (`fx-trivial` asks Azul's view for its fallback
-/// move; the others answer a constant), one per game: their turn fuel is what the SDK's glue
-/// costs a bot before it does anything.
-const GLUE_BOTS: [(&str, &str); 5] = [
-    ("azul", "fx-trivial"),
-    ("paint", "fx-glue-paint"),
-    ("eubots", "fx-glue-eubots"),
-    ("suitebot", "fx-glue-suitebot"),
-    ("code-character", "fx-glue-cc"),
-];
+/// Each game's bot that answers without doing anything (`tests/bots/fx-glue-GAME`, answering a
+/// constant; Azul's is `fx-trivial`, which asks the view for its fallback move and is also the
+/// per-call sections' bot): its turn fuel is what the SDK's glue costs a bot before it does
+/// anything.
+fn glue_bot(game: &str) -> String {
+    if game == "azul" { "fx-trivial".to_owned() } else { format!("fx-glue-{game}") }
+}
 /// A trivial turn in the Rust SDK costs at most this much fuel in every game.
 const GLUE_FUEL_GOAL: u64 = 2_000;
 /// The interpreted bots, with the median turn fuel each spent when the glue was measured
@@ -545,9 +542,6 @@ const INTERPRETED_GLUE: [(&str, &str, u64); 2] =
 /// on every machine, so this section needs no repetitions.
 fn glue_fuel(bot_path: &dyn Fn(&str) -> PathBuf) -> Result<()> {
     println!("5. SDK glue: median fuel of a trivial turn (the bot plays itself, seed 1, default budgets)");
-    for game in arena_host::registry::game_names() {
-        ensure!(GLUE_BOTS.iter().any(|(name, _)| *name == game), "{game} has no trivial bot in GLUE_BOTS");
-    }
     let arena = Arena::new()?;
     let median_turn = |game: &str, bot: &str| -> Result<Option<u64>> {
         let path = bot_path(bot);
@@ -564,8 +558,9 @@ fn glue_fuel(bot_path: &dyn Fn(&str) -> PathBuf) -> Result<()> {
     if let Some(c) = c_fuel {
         println!("  {:<50} {:>10} fuel/turn", "reference: C SDK, azul-trivial-c (first legal move)", c);
     }
-    for (game, bot) in GLUE_BOTS {
-        match median_turn(game, bot)? {
+    for game in arena_host::registry::game_names() {
+        let bot = glue_bot(game);
+        match median_turn(game, &bot)? {
             Some(fuel) => verdict(
                 &format!("Rust SDK, {game} ({bot})"),
                 match c_fuel {

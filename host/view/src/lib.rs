@@ -50,14 +50,8 @@ const PAGE: &str = include_str!("page.html");
 const DATA_SLOT: &str = "/*REPLAY-DATA*/";
 const RENDERER_SLOT: &str = "/*GAME-RENDERER*/";
 
-/// Each game's renderer, by game name.
-const RENDERERS: [(&str, &str); 5] = [
-    ("azul", include_str!("games/azul.js")),
-    ("paint", include_str!("games/paint.js")),
-    ("code-character", include_str!("games/code_character.js")),
-    ("eubots", include_str!("games/eubots.js")),
-    ("suitebot", include_str!("games/suitebot.js")),
-];
+// `RENDERERS`: every `games/<game>.js`, embedded (build.rs).
+include!(concat!(env!("OUT_DIR"), "/renderers.rs"));
 
 /// What the page's script reads.
 #[derive(Serialize)]
@@ -159,7 +153,9 @@ mod tests {
     fn every_game_has_a_renderer_that_registers_itself() {
         for name in arena_host::registry::game_names() {
             let script = RENDERERS.iter().find(|(game, _)| *game == name).map(|(_, script)| *script);
-            let script = script.unwrap_or_else(|| panic!("{name} has no renderer in RENDERERS"));
+            let file = name.replace('-', "_");
+            let script =
+                script.unwrap_or_else(|| panic!("{name} has no renderer: write host/view/src/games/{file}.js"));
             let registered = [format!("ARENA_RENDERERS.{name} ="), format!("ARENA_RENDERERS[\"{name}\"] =")];
             assert!(
                 registered.iter().any(|line| script.contains(line.as_str())),
@@ -172,7 +168,7 @@ mod tests {
     fn the_page_has_a_slot_for_the_data_and_one_for_the_renderer_and_no_external_resource() {
         assert_eq!(PAGE.matches(DATA_SLOT).count(), 1);
         assert_eq!(PAGE.matches(RENDERER_SLOT).count(), 1);
-        for (game, script) in std::iter::once(("page", PAGE)).chain(RENDERERS) {
+        for (game, script) in std::iter::once(("page", PAGE)).chain(RENDERERS.iter().copied()) {
             for external in ["http:", "https:", "//cdn", "<link", "@import", "src=", "url("] {
                 assert!(!script.contains(external), "{game} mentions {external}");
             }

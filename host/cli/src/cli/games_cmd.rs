@@ -1,4 +1,5 @@
-//! `arena games`: every game, its player counts, most turns, options and accepted bot kinds.
+//! `arena games`: every game, its player counts, most turns, options, accepted bot kinds and
+//! example bots.
 
 use arena_host::registry::{games, player_count};
 use std::process::ExitCode;
@@ -20,6 +21,7 @@ pub fn run(json: bool) -> anyhow::Result<ExitCode> {
         for kind in &info.bot_kinds {
             outln!("  bots: {kind}");
         }
+        outln!("  example bots: {}, {} (bots-examples/)", info.examples.strong, info.examples.random);
         if info.options.is_empty() {
             outln!("  options: none");
         }

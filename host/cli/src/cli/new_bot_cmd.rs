@@ -47,14 +47,8 @@ enum Language {
     Js,
 }
 
-/// The Rust template of each game: what the SDK guide shows.
-const RUST_TEMPLATES: [(&str, &str); 5] = [
-    ("azul", include_str!("../../../../guest-sdk/rust/templates/azul/src/lib.rs")),
-    ("paint", include_str!("../../../../guest-sdk/rust/templates/paint/src/lib.rs")),
-    ("code-character", include_str!("../../../../guest-sdk/rust/templates/code-character/src/lib.rs")),
-    ("eubots", include_str!("../../../../guest-sdk/rust/templates/eubots/src/lib.rs")),
-    ("suitebot", include_str!("../../../../guest-sdk/rust/templates/suitebot/src/lib.rs")),
-];
+// `RUST_TEMPLATES`: every folder of `guest-sdk/rust/templates/`, embedded (build.rs).
+include!(concat!(env!("OUT_DIR"), "/rust_templates.rs"));
 
 /// A foreign-language template: the files of an example bot folder (`bot.json` included).
 struct ForeignTemplate {

@@ -8,6 +8,7 @@ mod cli_code_character;
 mod cli_compile;
 mod cli_eubots;
 mod cli_fuel;
+mod cli_games;
 mod cli_k8s;
 mod cli_paint;
 mod cli_paint_protocol;

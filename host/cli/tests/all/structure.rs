@@ -93,15 +93,25 @@ fn every_sdk_feature_is_a_game() {
     assert_eq!(names, registered(), "guest-sdk/rust/Cargo.toml features vs registry::games()");
 }
 
+/// The example bots the registry names are Rust crates in `bots-examples/` built for the game,
+/// and each game has its do-nothing glue bot for the SDK benchmark (`tests/bots/fx-glue-GAME`;
+/// Azul's is `fx-trivial`).
 #[test]
-fn every_game_has_example_bots() {
-    for game in registered() {
-        let uses = folders("bots-examples", "")
-            .into_iter()
-            .filter_map(|bot| fs::read_to_string(root().join("bots-examples").join(bot).join("Cargo.toml")).ok())
-            .filter(|manifest| manifest.contains(&format!("\"{game}\"")))
-            .count();
-        assert!(uses >= 2, "bots-examples: {game} needs a simple and a stronger Rust example bot ({uses} found)");
+fn every_game_has_its_example_and_glue_bots() {
+    for entry in arena_host::registry::games() {
+        let info = entry.info();
+        let game = info.name;
+        for bot in [info.examples.strong, info.examples.random] {
+            let manifest = fs::read_to_string(root().join("bots-examples").join(bot).join("Cargo.toml"))
+                .unwrap_or_else(|_| {
+                    panic!("{game}: the registry names the example bot {bot}; write bots-examples/{bot}")
+                });
+            assert!(manifest.contains(&format!("\"{game}\"")), "bots-examples/{bot}/Cargo.toml: not built for {game}");
+        }
+        if game != "azul" {
+            let glue = format!("tests/bots/fx-glue-{game}/Cargo.toml");
+            assert!(root().join(&glue).is_file(), "{game}: no glue bot for the SDK benchmark ({glue})");
+        }
     }
 }
 

@@ -163,23 +163,23 @@ fn check_game(browser: &Browser, name: &str, game: &str, bots: &[&str]) -> Shown
     shown
 }
 
-/// Issue "See a match", item 3: every game's page, in one browser.
+/// Every registered game's page (its two example bots, from the registry), in one browser; then
+/// a match with faults, and the longest page.
 #[test]
 fn every_game_page_shows_the_final_scores_and_every_fault_and_loads_nothing() {
     let browser = browser();
-    check_game(&browser, "azul", "azul", &["azul-greedy", "azul-random"]);
+    for info in arena_host::registry::games().iter().map(|entry| entry.info()) {
+        check_game(&browser, info.name, info.name, &[info.examples.strong, info.examples.random]);
+    }
     let faulty = check_game(&browser, "azul-faults", "azul", &["fx-illegal", "azul-greedy"]);
     assert!(faulty.fault_markers > 0, "the fixture's invalid answers are marked");
-    check_game(&browser, "paint", "paint", &["paint-greedy", "paint-random"]);
-    check_game(&browser, "eubots", "eubots", &["eubots-swarm", "eubots-random"]);
-    check_game(&browser, "suitebot", "suitebot", &["suitebot-harvester", "suitebot-random"]);
-    // Item 4: a 1000-turn Code Character page stays under 5 MB (its first frame's time is printed).
-    let code_character = check_game(&browser, "code-character", "code-character", &["cc-rush", "cc-default"]);
+    // A 1000-turn Code Character page stays under 5 MB (its first frame's time is printed).
+    let code_character = check_game(&browser, "code-character-long", "code-character", &["cc-rush", "cc-default"]);
     assert_eq!(code_character.label, "turn 1000 / 1000");
     assert!(code_character.page_bytes < 5 << 20, "a 1000-turn page is {} bytes", code_character.page_bytes);
 }
 
-/// Issue "See a match", item 2: the report's leaderboard sorts by the clicked column, its pages
+/// The report's leaderboard sorts by the clicked column, its pages
 /// request nothing, and a bot page links each kept replay's viewer page.
 #[test]
 fn the_tournament_report_sorts_by_a_clicked_column_and_loads_nothing() {
