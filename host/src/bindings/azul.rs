@@ -213,3 +213,28 @@ pub mod raw {
         super::view_to_wit(view, super::common::TurnInfo::from(info))
     }
 }
+
+/// This binding's conversions both ways over the conformance kit's random playouts
+/// (`super::roundtrip`).
+#[cfg(test)]
+mod round_trip {
+    #![allow(clippy::panic, clippy::expect_used)]
+
+    use super::super::roundtrip::{info, plan};
+    use arena_game::conformance::for_each_observation;
+
+    #[test]
+    fn azul_views_and_moves_survive_the_round_trip() {
+        use super::{action_from_wit, action_to_wit, view_from_wit, view_to_wit};
+        let mut views = 0;
+        for_each_observation::<arena_azul::Azul>(&plan(Default::default(), vec![2], 0..30), |_, _, view, action| {
+            let back = view_from_wit(&view_to_wit(view, info(0)));
+            assert_eq!(&back, view);
+            if let Some(action) = action {
+                assert_eq!(&action_from_wit(&action_to_wit(action)), action);
+            }
+            views += 1;
+        });
+        assert!(views > 1_000, "{views} views");
+    }
+}

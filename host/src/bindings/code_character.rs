@@ -202,3 +202,40 @@ mod tests {
         assert_eq!(CodeCharacterBinding::decode(vec![command; MAX_COMMANDS]).map(|c| c.len()).ok(), Some(MAX_COMMANDS));
     }
 }
+
+/// This binding's conversions both ways over the conformance kit's random playouts
+/// (`super::roundtrip`).
+#[cfg(test)]
+mod round_trip {
+    #![allow(clippy::panic, clippy::expect_used)]
+
+    use super::super::roundtrip::{info, plan};
+    use arena_game::Game;
+    use arena_game::conformance::for_each_observation;
+
+    /// Code Character's static view goes once, to `init`; the per-turn view carries the rest.
+    #[test]
+    fn code_character_views_and_commands_survive_the_round_trip() {
+        use super::{
+            command_from_wit, command_to_wit, static_view_from_wit, static_view_to_wit, view_from_wit, view_to_wit,
+        };
+        use arena_code_character::{CodeCharacter, CodeCharacterConfig};
+        let config = CodeCharacterConfig { turns: 150, ..Default::default() };
+        for seed in 0..3 {
+            let game = CodeCharacter::new(&config, 2, seed).expect("the default map");
+            for seat in 0..2 {
+                let statics = game.static_view(seat);
+                assert_eq!(static_view_from_wit(static_view_to_wit(&statics)), statics);
+            }
+        }
+        let mut views = 0;
+        for_each_observation::<CodeCharacter>(&plan(config, vec![2], 0..3), |_, _, view, commands| {
+            assert_eq!(&view_from_wit(&view_to_wit(view, info(0))), view);
+            for command in commands.into_iter().flatten() {
+                assert_eq!(&command_from_wit(&command_to_wit(command)), command);
+            }
+            views += 1;
+        });
+        assert!(views >= 600, "{views} views");
+    }
+}

@@ -149,3 +149,37 @@ mod tests {
         assert_eq!(EubotsBinding::decode(vec![order; 3]).map(|orders| orders.len()).ok(), Some(3));
     }
 }
+
+/// This binding's conversions both ways over the conformance kit's random playouts
+/// (`super::roundtrip`).
+#[cfg(test)]
+mod round_trip {
+    #![allow(clippy::panic, clippy::expect_used)]
+
+    use super::super::roundtrip::{info, plan};
+    use arena_game::conformance::for_each_observation;
+
+    /// Eubots sends the map as square kinds and the units index; the SDK rebuilds the engine's grid
+    /// from the last view the bot read (walls never change), which may be some turns old: here every
+    /// third view is not kept, as if the bot had not read it.
+    #[test]
+    fn eubots_views_and_orders_survive_the_round_trip() {
+        use super::{order_from_wit, order_to_wit, view_from_wit, view_to_wit};
+        let mut memory: std::collections::BTreeMap<(usize, usize), arena_eubots::View> = Default::default();
+        let mut views = 0;
+        let plan = plan::<arena_eubots::Eubots>(Default::default(), vec![2, 3], 0..4);
+        for_each_observation(&plan, |playout, seat, view, orders| {
+            let previous = memory.get(&(playout, seat)).cloned();
+            let back = view_from_wit(view_to_wit(view, info(0)), previous);
+            assert_eq!(&back, view, "playout {playout}, seat {seat}");
+            if views % 3 != 2 {
+                memory.insert((playout, seat), back);
+            }
+            for order in orders.into_iter().flatten() {
+                assert_eq!(&order_from_wit(&order_to_wit(order)), order);
+            }
+            views += 1;
+        });
+        assert!(views > 500, "{views} views");
+    }
+}

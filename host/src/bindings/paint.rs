@@ -91,3 +91,36 @@ mod tests {
         assert_eq!(squares_to_wit(&board), vec![0, UNPAINTED, OBSTACLE, UNPAINTED, UNPAINTED, 1]);
     }
 }
+
+/// This binding's conversions both ways over the conformance kit's random playouts
+/// (`super::roundtrip`).
+#[cfg(test)]
+mod round_trip {
+    #![allow(clippy::panic, clippy::expect_used)]
+
+    use super::super::roundtrip::{info, plan};
+    use arena_game::conformance::for_each_observation;
+
+    /// Paint sends only the last turn's actions; the SDK's history rebuilds the rest.
+    #[test]
+    fn paint_views_and_actions_survive_the_round_trip() {
+        use super::{action_from_wit, action_to_wit, view_from_wit, view_to_wit};
+        let mut memory: std::collections::BTreeMap<(usize, usize), (arena_paint::View, Vec<u8>)> = Default::default();
+        let mut views = 0;
+        let plan = plan::<arena_paint::Paint>(Default::default(), vec![2, 3, 4], 0..6);
+        for_each_observation(&plan, |playout, seat, view, action| {
+            let wit_view = view_to_wit(view, info(0));
+            let back = match memory.remove(&(playout, seat)) {
+                Some((previous, squares)) => view_from_wit(&wit_view, Some((previous, &squares))),
+                None => view_from_wit(&wit_view, None),
+            };
+            assert_eq!(&back, view, "playout {playout}, seat {seat}");
+            memory.insert((playout, seat), (back, wit_view.squares));
+            if let Some(action) = action {
+                assert_eq!(&action_from_wit(&action_to_wit(action)), action);
+            }
+            views += 1;
+        });
+        assert!(views > 1_000, "{views} views");
+    }
+}

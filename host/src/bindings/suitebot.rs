@@ -56,3 +56,28 @@ impl Binding for SuitebotBinding {
 }
 
 arena_suitebot::wit_glue!(common::TurnInfo);
+
+/// This binding's conversions both ways over the conformance kit's random playouts
+/// (`super::roundtrip`).
+#[cfg(test)]
+mod round_trip {
+    #![allow(clippy::panic, clippy::expect_used)]
+
+    use super::super::roundtrip::{info, plan};
+    use arena_game::conformance::for_each_observation;
+
+    #[test]
+    fn suitebot_views_and_actions_survive_the_round_trip() {
+        use super::{action_from_wit, action_to_wit, view_from_wit, view_to_wit};
+        let mut views = 0;
+        let plan = plan::<arena_suitebot::Suitebot>(Default::default(), vec![2, 4], 0..6);
+        for_each_observation(&plan, |_, _, view, action| {
+            assert_eq!(&view_from_wit(view_to_wit(view, info(0))), view);
+            if let Some(action) = action {
+                assert_eq!(&action_from_wit(action_to_wit(*action)), action);
+            }
+            views += 1;
+        });
+        assert!(views > 1_000, "{views} views");
+    }
+}

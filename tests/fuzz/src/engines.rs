@@ -26,32 +26,49 @@ pub(crate) trait Subject: Game {
     fn config(u: &mut Unstructured) -> Result<Self::Config>;
     /// Any value of the action type, legal or not.
     fn wild_action(u: &mut Unstructured) -> Result<Self::Action>;
+    /// The short match the replay target's sample of this game plays: its config and players.
+    fn sample() -> (Self::Config, usize);
 }
 
-/// The Azul engine.
-pub fn azul(data: &[u8]) {
-    run::<arena_azul::Azul>(data);
+/// Something done with every game's [`Subject`] ([`for_each_subject`]).
+pub(crate) trait SubjectVisitor {
+    /// Does it for `G`.
+    fn visit<G: Subject>(&mut self);
 }
 
-/// The Paint engine.
-pub fn paint(data: &[u8]) {
-    run::<arena_paint::Paint>(data);
+/// The one list of the harness's games: `(name, engine target's function, engine type)`, the name
+/// as `--game` takes it (the structure test checks it against the registry). It gives
+/// the engine targets' functions below, [`for_each_subject`], and (through `with_subjects!`) the
+/// engine targets in `crate::TARGETS`.
+macro_rules! with_subjects {
+    ($callback:ident) => {
+        $callback! {
+            ("azul", azul, arena_azul::Azul),
+            ("paint", paint, arena_paint::Paint),
+            ("code-character", code_character, arena_code_character::CodeCharacter),
+            ("eubots", eubots, arena_eubots::Eubots),
+            ("suitebot", suitebot, arena_suitebot::Suitebot),
+        }
+    };
 }
+pub(crate) use with_subjects;
 
-/// The Code Character engine.
-pub fn code_character(data: &[u8]) {
-    run::<arena_code_character::CodeCharacter>(data);
-}
+macro_rules! engine_functions {
+    ($(($name:literal, $function:ident, $engine:ty)),* $(,)?) => {
+        $(
+            #[doc = concat!("The engine target of `", stringify!($engine), "`.")]
+            pub fn $function(data: &[u8]) {
+                run::<$engine>(data);
+            }
+        )*
 
-/// The Eubots engine.
-pub fn eubots(data: &[u8]) {
-    run::<arena_eubots::Eubots>(data);
+        /// `visitor` done with every game's [`Subject`], in the list's order.
+        pub(crate) fn for_each_subject(visitor: &mut impl SubjectVisitor) {
+            $(visitor.visit::<$engine>();)*
+        }
+    };
 }
-
-/// The SuiteBot engine.
-pub fn suitebot(data: &[u8]) {
-    run::<arena_suitebot::Suitebot>(data);
-}
+with_subjects!(engine_functions);
 
 fn run<G: Subject>(data: &[u8]) {
     let mut u = Unstructured::new(data);
@@ -180,6 +197,10 @@ impl Subject for arena_azul::Azul {
         Ok(arena_azul::AzulConfig::default())
     }
 
+    fn sample() -> (arena_azul::AzulConfig, usize) {
+        (Default::default(), 2)
+    }
+
     fn wild_action(u: &mut Unstructured) -> Result<arena_azul::Move> {
         Ok(arena_azul::Move {
             source: small_or_any(u, 0..=6)?,
@@ -190,6 +211,10 @@ impl Subject for arena_azul::Azul {
 }
 
 impl Subject for arena_paint::Paint {
+    fn sample() -> (arena_paint::PaintConfig, usize) {
+        (arena_paint::PaintConfig { turns: Some(8), ..Default::default() }, 3)
+    }
+
     fn config(u: &mut Unstructured) -> Result<arena_paint::PaintConfig> {
         use arena_paint::{BOARD_NAMES, Placement, Pos};
         let turns = match u.int_in_range(0..=7)? {
@@ -223,6 +248,10 @@ impl Subject for arena_paint::Paint {
 }
 
 impl Subject for arena_code_character::CodeCharacter {
+    fn sample() -> (arena_code_character::CodeCharacterConfig, usize) {
+        (arena_code_character::CodeCharacterConfig { turns: 6, map: None }, 2)
+    }
+
     fn config(u: &mut Unstructured) -> Result<arena_code_character::CodeCharacterConfig> {
         let turns = if u.ratio(1, 16)? { u.arbitrary()? } else { u.int_in_range(1..=30)? };
         let map = if u.ratio(1, 8)? {
@@ -263,6 +292,11 @@ impl Subject for arena_code_character::CodeCharacter {
 }
 
 impl Subject for arena_eubots::Eubots {
+    fn sample() -> (arena_eubots::EubotsConfig, usize) {
+        let map = arena_eubots::MapChoice::Text("1.#..\n1...2\n..#.2\n".into());
+        (arena_eubots::EubotsConfig { map, unequal: false }, 2)
+    }
+
     fn config(u: &mut Unstructured) -> Result<arena_eubots::EubotsConfig> {
         use arena_eubots::MapChoice;
         let map = match u.int_in_range(0..=7)? {
@@ -316,6 +350,10 @@ fn small_map(u: &mut Unstructured) -> Result<String> {
 }
 
 impl Subject for arena_suitebot::Suitebot {
+    fn sample() -> (arena_suitebot::SuitebotConfig, usize) {
+        (arena_suitebot::SuitebotConfig { rounds: 8, ..Default::default() }, 4)
+    }
+
     fn config(u: &mut Unstructured) -> Result<arena_suitebot::SuitebotConfig> {
         use arena_suitebot::{MAX_BLAST_RADIUS, MIN_SIDE, SuitebotConfig};
         if u.ratio(1, 16)? {

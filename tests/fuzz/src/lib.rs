@@ -36,19 +36,22 @@ pub struct Target {
     pub max_len: usize,
 }
 
-/// Every target, in the order the runner runs them.
-pub const TARGETS: &[Target] = &[
-    Target { name: "engine-azul", run: engines::azul, max_len: 2048 },
-    Target { name: "engine-paint", run: engines::paint, max_len: 2048 },
-    Target { name: "engine-code-character", run: engines::code_character, max_len: 2048 },
-    Target { name: "engine-eubots", run: engines::eubots, max_len: 2048 },
-    Target { name: "engine-suitebot", run: engines::suitebot, max_len: 2048 },
-    Target { name: "replay", run: replay::replay_file, max_len: 1024 },
-    Target { name: "protocol-azul", run: protocols::azul, max_len: 512 },
-    Target { name: "protocol-paint", run: protocols::paint, max_len: 512 },
-    Target { name: "protocol-suitebot", run: protocols::suitebot, max_len: 512 },
-    Target { name: "loader", run: loader::loader, max_len: 8192 },
-];
+/// `TARGETS`: the engine targets, one per game of the harness's list (`engines::with_subjects!`,
+/// named `engine-` and the game's name), then the others.
+macro_rules! targets {
+    ($(($name:literal, $function:ident, $engine:ty)),* $(,)?) => {
+        /// Every target, in the order the runner runs them.
+        pub const TARGETS: &[Target] = &[
+            $(Target { name: concat!("engine-", $name), run: engines::$function, max_len: 2048 },)*
+            Target { name: "replay", run: replay::replay_file, max_len: 1024 },
+            Target { name: "protocol-azul", run: protocols::azul, max_len: 512 },
+            Target { name: "protocol-paint", run: protocols::paint, max_len: 512 },
+            Target { name: "protocol-suitebot", run: protocols::suitebot, max_len: 512 },
+            Target { name: "loader", run: loader::loader, max_len: 8192 },
+        ];
+    };
+}
+engines::with_subjects!(targets);
 
 /// The target called `name`.
 pub fn find_target(name: &str) -> Option<&'static Target> {

@@ -11,7 +11,7 @@
 //! (so the samples hold refused answers and faults too), plus the checked-in golden Azul replay.
 //! The reader reads from a path, so each input is written to a scratch file first.
 
-use crate::engines::Subject;
+use crate::engines::{Subject, SubjectVisitor, for_each_subject};
 use crate::mutate;
 use arbitrary::Unstructured;
 use arena_game::{Game, GameRng, new_rng};
@@ -48,16 +48,14 @@ fn samples() -> &'static [Sample] {
         let mut texts = Vec::new();
         // Without an arena there are no played samples; the golden replay still gives one.
         if let Ok(arena) = Arena::new() {
-            texts.push(played::<arena_azul::Azul>(&arena, &Default::default(), 2));
-            let paint = arena_paint::PaintConfig { turns: Some(8), ..Default::default() };
-            texts.push(played::<arena_paint::Paint>(&arena, &paint, 3));
-            let code_character = arena_code_character::CodeCharacterConfig { turns: 6, map: None };
-            texts.push(played::<arena_code_character::CodeCharacter>(&arena, &code_character, 2));
-            let map = arena_eubots::MapChoice::Text("1.#..\n1...2\n..#.2\n".into());
-            let eubots = arena_eubots::EubotsConfig { map, unequal: false };
-            texts.push(played::<arena_eubots::Eubots>(&arena, &eubots, 2));
-            let suitebot = arena_suitebot::SuitebotConfig { rounds: 8, ..Default::default() };
-            texts.push(played::<arena_suitebot::Suitebot>(&arena, &suitebot, 4));
+            struct Played<'a>(&'a Arena, &'a mut Vec<Option<String>>);
+            impl SubjectVisitor for Played<'_> {
+                fn visit<G: Subject>(&mut self) {
+                    let (config, players) = G::sample();
+                    self.1.push(played::<G>(self.0, &config, players));
+                }
+            }
+            for_each_subject(&mut Played(&arena, &mut texts));
         }
         texts.push(Some(GOLDEN_AZUL.into()));
         texts

@@ -1,5 +1,6 @@
-//! The determinism matrix: one match per game, played by the same build in every way
-//! the host can run it, must give byte-identical replay JSON:
+//! The determinism matrix: one match per registered game (its two example bots) and a few more,
+//! played by the same build in every way the host can run it, must give byte-identical replay
+//! JSON:
 //!
 //! - (a) in this process, on an arena with the default on-demand allocator;
 //! - (b) in this process, on an arena with the pooling allocator;
@@ -22,10 +23,11 @@ use crate::common;
 
 use arena_game::Game;
 use arena_host::Budget;
+use arena_host::bindings::Binding;
 use arena_host::budget::DEFAULT_MEMORY_MIB;
 use arena_host::engine::{Allocator, ArenaOptions};
 use arena_host::record::{MatchRecord, MatchResult};
-use arena_host::registry::{ReplayText, find_game};
+use arena_host::registry::{GameVisitor, ReplayText, find_game, games, visit_game};
 use arena_host::replay::{Verdict, compare};
 use arena_host::runtime::Arena;
 use common::{arena, bot, scratch, stderr};
@@ -35,7 +37,7 @@ use std::sync::OnceLock;
 /// One match of the matrix.
 struct Spec {
     game: &'static str,
-    bots: &'static [&'static str],
+    bots: Vec<&'static str>,
     options: &'static [(&'static str, &'static str)],
     seed: u64,
 }
@@ -175,7 +177,7 @@ fn digest_is_the_replays<G: Game>(spec: &Spec, paths: &[String], arena: &Arena) 
 /// resumes before it answers; `fx-panic` traps, is restarted, and forfeits after its last trap.
 #[test]
 fn azul_with_a_suspended_and_a_trapping_bot_replays_identically_everywhere() {
-    let spec = Spec { game: "azul", bots: &["fx-spin-once", "fx-panic"], options: &[], seed: 3 };
+    let spec = Spec { game: "azul", bots: vec!["fx-spin-once", "fx-panic"], options: &[], seed: 3 };
     let result = matrix::<arena_azul::Azul>(&spec);
     let (spinner, panicker) = (&result.players[0], &result.players[1]);
     assert!(spinner.skipped_turns > 0, "the spinner was suspended: {spinner:?}");
@@ -187,7 +189,7 @@ fn azul_with_a_suspended_and_a_trapping_bot_replays_identically_everywhere() {
 /// and a line-protocol bot, a whole game.
 #[test]
 fn azul_wit_against_line_protocol_replays_identically_everywhere() {
-    let spec = Spec { game: "azul", bots: &["azul-greedy-c", "azul-stdio-random"], options: &[], seed: 5 };
+    let spec = Spec { game: "azul", bots: vec!["azul-greedy-c", "azul-stdio-random"], options: &[], seed: 5 };
     let result = matrix::<arena_azul::Azul>(&spec);
     assert!(result.turns > 10, "a whole game: {result:?}");
 }
@@ -198,7 +200,7 @@ fn azul_wit_against_line_protocol_replays_identically_everywhere() {
 fn paint_replays_identically_everywhere() {
     let spec = Spec {
         game: "paint",
-        bots: &["paint-stdio-random", "paint-greedy", "paint-stdio-random-wasip1"],
+        bots: vec!["paint-stdio-random", "paint-greedy", "paint-stdio-random-wasip1"],
         options: &[("turns", "40")],
         seed: 11,
     };
@@ -206,26 +208,30 @@ fn paint_replays_identically_everywhere() {
     assert_eq!(result.turns, 40);
 }
 
-/// Code Character, shortened with its `turns` option (its bots are the most expensive to run).
+/// Every registered game, a whole match between its two example bots (from the registry, whose
+/// `visit_game` gives the matrix the game's types).
 #[test]
-fn code_character_replays_identically_everywhere() {
-    let spec = Spec { game: "code-character", bots: &["cc-default", "cc-rush"], options: &[("turns", "30")], seed: 2 };
-    let result = matrix::<arena_code_character::CodeCharacter>(&spec);
-    assert_eq!(result.turns, 30);
+fn every_game_replays_identically_everywhere() {
+    struct Matrix(Spec);
+    impl GameVisitor for Matrix {
+        type Output = MatchResult;
+        fn visit<B: Binding>(self) -> MatchResult {
+            matrix::<B::Game>(&self.0)
+        }
+    }
+    for info in games().iter().map(|entry| entry.info()) {
+        let spec =
+            Spec { game: info.name, bots: vec![info.examples.strong, info.examples.random], options: &[], seed: 1 };
+        let result = visit_game(info.name, Matrix(spec)).expect("a registered game");
+        assert!(result.turns > 0, "{}: {result:?}", info.name);
+    }
 }
 
-/// Eubots, two WIT bots (the game has no line protocol).
+/// SuiteBot II, a line-protocol bot against a WIT bot.
 #[test]
-fn eubots_replays_identically_everywhere() {
-    let spec = Spec { game: "eubots", bots: &["eubots-swarm", "eubots-random"], options: &[], seed: 4 };
-    let result = matrix::<arena_eubots::Eubots>(&spec);
-    assert!(result.turns > 0);
-}
-
-/// Suitebot, a line-protocol bot against a WIT bot.
-#[test]
-fn suitebot_replays_identically_everywhere() {
-    let spec = Spec { game: "suitebot", bots: &["suitebot-stdio-random", "suitebot-harvester"], options: &[], seed: 9 };
+fn suitebot_line_protocol_against_wit_replays_identically_everywhere() {
+    let spec =
+        Spec { game: "suitebot", bots: vec!["suitebot-stdio-random", "suitebot-harvester"], options: &[], seed: 9 };
     let result = matrix::<arena_suitebot::Suitebot>(&spec);
     assert!(result.turns > 0);
 }
@@ -288,7 +294,7 @@ fn table_limits_are_the_same_whatever_the_allocator() {
     use arena_host::limits::MAX_TABLE_ELEMENTS;
     let grower = table_bot("fx-wat-table-grow", 1, 15_000);
     let declarer = table_bot("fx-wat-table-30k", 30_000, 0);
-    let spec = Spec { game: "paint", bots: &[], options: &[("turns", "10")], seed: 6 };
+    let spec = Spec { game: "paint", bots: vec![], options: &[("turns", "10")], seed: 6 };
     let paths = [grower, declarer];
     let result = matrix_at::<arena_paint::Paint>(&spec, &paths);
     assert_eq!(result.turns, 10);
@@ -317,11 +323,7 @@ fn table_limits_are_the_same_whatever_the_allocator() {
 fn stack_overflows_replay_identically_everywhere_at_a_fuel_the_code_fixes() {
     use common::stack_fuel::{STACK_GOLDEN, stack_overflow_fuel};
     for recursing in ["fx-recurse", "fx-recurse-hostcall"] {
-        let bots: &'static [&'static str] = if recursing == "fx-recurse" {
-            &["fx-recurse", "azul-greedy"]
-        } else {
-            &["fx-recurse-hostcall", "azul-greedy"]
-        };
+        let bots = vec![recursing, "azul-greedy"];
         let result = matrix::<arena_azul::Azul>(&Spec { game: "azul", bots, options: &[], seed: 1 });
         let player = &result.players[0];
         assert!(player.forfeit && player.traps == 3, "{player:?}");

@@ -64,7 +64,7 @@ fn every_game_has_its_workspace_entries() {
 fn every_game_has_its_wit_world_docs_and_sdk_feature() {
     let readme = read("README.md");
     let sdk = read("guest-sdk/rust/Cargo.toml");
-    let fuzz = read("tests/fuzz/src/lib.rs");
+    let fuzz = read("tests/fuzz/src/engines.rs");
     for game in registered() {
         let wit = read(&format!("wit/{game}/{game}.wit"));
         assert!(wit.contains(&format!("package arena:{game}@")), "wit/{game}/{game}.wit: package arena:{game}");
@@ -75,7 +75,12 @@ fn every_game_has_its_wit_world_docs_and_sdk_feature() {
         let module = game.replace('-', "_");
         assert!(root().join(format!("guest-sdk/rust/src/{module}.rs")).is_file(), "no SDK module for {game}");
         assert!(sdk.contains(&format!("\n{game} = [")), "guest-sdk/rust/Cargo.toml has no `{game}` feature");
-        assert!(fuzz.contains(&format!("\"engine-{game}\"")), "tests/fuzz has no engine-{game} target");
+        assert!(fuzz.contains(&format!("(\"{game}\", ")), "tests/fuzz/src/engines.rs: {game} has no engine target");
+        let binding = read(&format!("host/src/bindings/{module}.rs"));
+        assert!(
+            binding.contains("mod round_trip") && binding.contains("_survive_the_round_trip()"),
+            "host/src/bindings/{module}.rs has no round_trip test of its conversions"
+        );
     }
 }
 
