@@ -5,15 +5,15 @@
 //!
 //! 1. The greedy bot's move choice: `azul_greedy::choose` called natively vs the same views
 //!    through the host's real path (`SeatBot::take_turn` of a `BotRunner`: lowering, the fuel-metered async call,
-//!    decoding) on `target/bots/azul-greedy.wasm`, with `fx-trivial` on the same path as the
+//!    decoding) on `target/bots/azul-greedy.wasm`, with `fx-glue-azul` on the same path as the
 //!    fixed per-call cost.
 //!    The search bot's move choice (`azul_search::choose`, compute-bound: millions of fuel
 //!    per move) the same way, native vs metered, and on bench-only engines compiled without the
 //!    meter's fuel or epoch checks ([`unmetered`]), which split the distance into Cranelift's
 //!    code and each kind of check.
-//! 2. Host cost per bot-turn: whole `play_match`es of two `fx-trivial` bots vs a subprocess (this
+//! 2. Host cost per bot-turn: whole `play_match`es of two `fx-glue-azul` bots vs a subprocess (this
 //!    same executable, with [`PIPE_BOT_ENV`] set) exchanging one JSON line each way per turn.
-//! 3. Instantiating `fx-trivial`: `BotRunner::start` (store, WASI context, instantiate, `init`)
+//! 3. Instantiating `fx-glue-azul`: `BotRunner::start` (store, WASI context, instantiate, `init`)
 //!    and store + instantiate alone, each including the drop.
 //!
 //! 4. Loading a cached interpreter bot (`azul-trivial-py`) against reading and hashing its file.
@@ -84,7 +84,7 @@ fn main() -> Result<()> {
         return pipe_bot();
     }
     let greedy_path = bot_path("azul-greedy");
-    let trivial_path = bot_path("fx-trivial");
+    let trivial_path = bot_path("fx-glue-azul");
     for path in [&greedy_path, &trivial_path] {
         if !path.exists() {
             // A plain message, not an error with a backtrace: nothing is wrong but the set-up.
@@ -314,8 +314,8 @@ fn greedy_choice(views: &[View], greedy_path: &std::path::Path, trivial_path: &s
         println!("  {name} arena:");
         row("  metered wasm, BotRunner take_turn (azul-greedy.wasm)", metered, "move");
         println!("  {:<50} {:>10.0} fuel/move", "    fuel spent", fuel as f64 / views.len() as f64);
-        row("    of which per-call cost (fx-trivial, same path)", fixed, "move");
-        row("    reference: raw wasmtime call, same view (fx-trivial)", raw_call, "move");
+        row("    of which per-call cost (fx-glue-azul, same path)", fixed, "move");
+        row("    reference: raw wasmtime call, same view (fx-glue-azul)", raw_call, "move");
         let call_ratio = fixed.median / raw_call.median;
         verdict(
             "    per-call cost / raw call",
@@ -489,7 +489,7 @@ fn turn_cost(views: &[View], trivial_path: &std::path::Path) -> Result<()> {
     child.wait()?;
 
     println!(
-        "2. host cost per bot-turn: fx-trivial vs fx-trivial, {bot_turns} bot-turns in matches with seeds {MATCH_SEEDS:?}"
+        "2. host cost per bot-turn: fx-glue-azul vs fx-glue-azul, {bot_turns} bot-turns in matches with seeds {MATCH_SEEDS:?}"
     );
     row(&format!("subprocess: one JSON line each way (~{line_bytes} B view)"), subprocess, "turn");
     for (name, sample) in in_process {
@@ -521,11 +521,10 @@ fn pipe_bot() -> Result<()> {
 }
 
 /// Each game's bot that answers without doing anything (`tests/bots/fx-glue-GAME`, answering a
-/// constant; Azul's is `fx-trivial`, which asks the view for its fallback move and is also the
-/// per-call sections' bot): its turn fuel is what the SDK's glue costs a bot before it does
-/// anything.
+/// constant; Azul's asks the view for its fallback move, and is also the per-call sections'
+/// bot): its turn fuel is what the SDK's glue costs a bot before it does anything.
 fn glue_bot(game: &str) -> String {
-    if game == "azul" { "fx-trivial".to_owned() } else { format!("fx-glue-{game}") }
+    format!("fx-glue-{game}")
 }
 /// A trivial turn in the Rust SDK costs at most this much fuel in every game.
 const GLUE_FUEL_GOAL: u64 = 2_000;
@@ -630,7 +629,7 @@ fn cached_load(path: &std::path::Path) -> Result<()> {
 }
 
 fn instantiation(trivial_path: &std::path::Path) -> Result<()> {
-    println!("3. instantiating fx-trivial (each iteration creates and drops the instance)");
+    println!("3. instantiating fx-glue-azul (each iteration creates and drops the instance)");
     let mut pooled = None;
     let mut on_demand = None;
     for (name, arena) in arenas()? {

@@ -1,6 +1,6 @@
 //! Section 4 of the arena benchmarks: tournaments (issue "Tournaments", performance).
 //!
-//! - In-process throughput: a round robin of two trivial Azul bots (`fx-trivial`,
+//! - In-process throughput: a round robin of two trivial Azul bots (`fx-glue-azul`,
 //!   `azul-trivial`) through `tournament::run::run_plan` (worker threads, one SQLite transaction
 //!   per match) on the arena `arena tournament` uses (pooled instances), matches per second with
 //!   1 job and with every core, and the scaling between them; the same with instances allocated
@@ -137,7 +137,7 @@ pub fn tournaments(bot_path: &dyn Fn(&str) -> PathBuf, arena_binary: &Path) -> R
     let cores = std::thread::available_parallelism().map(usize::from).unwrap_or(1);
     // The arena `arena tournament run` plays on (pooled instances).
     let arena = Arena::with_options(ArenaOptions::for_tournament(cores, 2, Budget::default().memory_mib))?;
-    let trivial = [bot_path("fx-trivial"), bot_path("azul-trivial")];
+    let trivial = [bot_path("fx-glue-azul"), bot_path("azul-trivial")];
     // Throughput: 2 x 500 matches, after a warm-up run that compiles both bots.
     let throughput = spec(&trivial, 500, &scratch.join("throughput.sqlite"))?;
     tournament_rate(&arena, &spec(&trivial, 5, &scratch.join("warm.sqlite"))?, 1, 0)?;

@@ -16,9 +16,11 @@ use crate::mutate;
 use arbitrary::Unstructured;
 use arena_game::{Game, GameRng, new_rng};
 use arena_host::Budget;
+use arena_host::bindings::Binding;
 use arena_host::fault::ForfeitReason;
 use arena_host::play::play_contestants;
 use arena_host::record::BotRef;
+use arena_host::registry::{GameVisitor, visit_game};
 use arena_host::replay::{Verdict, compare, read_replay, replay_game};
 use arena_host::runtime::Arena;
 use arena_host::seat::{BotStats, TurnReport};
@@ -189,19 +191,17 @@ pub fn replay_file(data: &[u8]) {
 /// What `arena replay verify` does with a file before running bots.
 fn read(path: &Path) {
     let Ok(name) = replay_game(path, arena_host::registry::replay_limits) else { return };
-    match name.as_str() {
-        "azul" => check::<arena_azul::Azul>(path),
-        "paint" => check::<arena_paint::Paint>(path),
-        "code-character" => check::<arena_code_character::CodeCharacter>(path),
-        "eubots" => check::<arena_eubots::Eubots>(path),
-        "suitebot" => check::<arena_suitebot::Suitebot>(path),
-        other => {
-            assert!(
-                arena_host::registry::find_game(other).is_none(),
-                "game {other:?} is not fuzzed by the replay target"
-            )
+    /// [`check`] for the game the registry names.
+    struct Check<'a>(&'a Path);
+    impl GameVisitor for Check<'_> {
+        type Output = ();
+        fn visit<B: Binding>(self) {
+            check::<B::Game>(self.0);
         }
     }
+    // A game the arena does not play (`replay_game` returns any name; the front ends refuse it)
+    // has nothing more to read.
+    let _ = visit_game(&name, Check(path));
 }
 
 fn check<G: Game>(path: &Path) {

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 pub const EXAMPLES: &str = "\
 Examples:
   arena fuel --game azul target/bots/azul-greedy.wasm
-  arena fuel --game azul --markdown target/bots/fx-trivial.wasm target/bots/azul-trivial-py.wasm
+  arena fuel --game azul --markdown target/bots/fx-glue-azul.wasm target/bots/azul-trivial-py.wasm
 
 Each bot plays one match against copies of itself (seed --seed), with the turn budget but no
 game limit; the figures are seat 0's: start-up (instantiation and `init`, capped at one turn

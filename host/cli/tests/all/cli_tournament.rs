@@ -76,7 +76,7 @@ fn one_job_and_two_jobs_give_identical_results_and_a_rerun_plays_nothing() {
 /// SQLite finds intact.
 #[test]
 fn a_run_killed_halfway_and_rerun_completes_with_every_match_once() {
-    let spec = round_robin("killed", &["azul-trivial", "azul-random", "fx-trivial"], "1..150");
+    let spec = round_robin("killed", &["azul-trivial", "azul-random", "fx-glue-azul"], "1..150");
     let killed_db = spec.with_file_name("killed.sqlite");
     let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
         .args(["tournament", "run", spec.to_str().unwrap(), "--jobs", "2", "--quiet", "--db"])
@@ -530,7 +530,7 @@ fn swiss_rounds_never_repeat_a_pairing_and_resume_to_the_same_pairings() {
 /// match once, and the database counts as many played as planned.
 #[test]
 fn a_plan_naming_a_match_twice_is_refused_and_each_match_counts_once() {
-    let spec = round_robin("plan-twice", &["azul-trivial", "fx-trivial"], "1..1");
+    let spec = round_robin("plan-twice", &["azul-trivial", "fx-glue-azul"], "1..1");
     let dir = spec.parent().unwrap().to_path_buf();
     let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
     let planned = arena(&["tournament", "plan", spec.to_str().unwrap(), "-o", &path("plan.jsonl")]);

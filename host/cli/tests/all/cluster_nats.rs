@@ -190,7 +190,7 @@ fn timed(command: &mut Command) -> f64 {
 fn the_queue_costs_per_match_and_the_batch_that_amortises_it_are_printed() {
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let dir = fresh_scratch("nats-batches");
-    let (_, total) = planned_round_robin(&dir, &["fx-trivial", "azul-trivial"], "1..100");
+    let (_, total) = planned_round_robin(&dir, &["fx-glue-azul", "azul-trivial"], "1..100");
     assert_eq!(total, 200);
     let plan = dir.join("plan.jsonl");
     let plan = plan.to_str().unwrap();
@@ -242,7 +242,7 @@ fn the_queue_costs_per_match_and_the_batch_that_amortises_it_are_printed() {
 fn a_result_published_twice_is_collected_once() {
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let dir = fresh_scratch("nats-twice");
-    let (_, total) = planned_round_robin(&dir, &["fx-trivial", "azul-trivial"], "1..2");
+    let (_, total) = planned_round_robin(&dir, &["fx-glue-azul", "azul-trivial"], "1..2");
     assert_eq!(total, 4);
     let nats = Nats::start(&dir.join("nats"));
     let plan = dir.join("plan.jsonl");

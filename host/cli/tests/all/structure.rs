@@ -99,8 +99,7 @@ fn every_sdk_feature_is_a_game() {
 }
 
 /// The example bots the registry names are Rust crates in `bots-examples/` built for the game,
-/// and each game has its do-nothing glue bot for the SDK benchmark (`tests/bots/fx-glue-GAME`;
-/// Azul's is `fx-trivial`).
+/// and each game has its do-nothing glue bot for the SDK benchmark (`tests/bots/fx-glue-GAME`).
 #[test]
 fn every_game_has_its_example_and_glue_bots() {
     for entry in arena_host::registry::games() {
@@ -113,10 +112,8 @@ fn every_game_has_its_example_and_glue_bots() {
                 });
             assert!(manifest.contains(&format!("\"{game}\"")), "bots-examples/{bot}/Cargo.toml: not built for {game}");
         }
-        if game != "azul" {
-            let glue = format!("tests/bots/fx-glue-{game}/Cargo.toml");
-            assert!(root().join(&glue).is_file(), "{game}: no glue bot for the SDK benchmark ({glue})");
-        }
+        let glue = format!("tests/bots/fx-glue-{game}/Cargo.toml");
+        assert!(root().join(&glue).is_file(), "{game}: no glue bot for the SDK benchmark ({glue})");
     }
 }
 
@@ -321,4 +318,89 @@ fn no_circle(crate_src: &str, graph: &std::collections::BTreeMap<String, BTreeSe
             panic!("{crate_src} imports in a circle: {circle}");
         }
     }
+}
+
+/// The paths of one fenced block of docs/adding-a-game.md (` ```text INFO `).
+fn checklist(info: &str) -> Vec<String> {
+    let guide = read("docs/adding-a-game.md");
+    let opening = format!("```text {info}\n");
+    let start = guide.find(&opening).unwrap_or_else(|| panic!("docs/adding-a-game.md has no {opening:?} block"));
+    let block = &guide[start + opening.len()..];
+    let block = &block[..block.find("```").expect("the block is closed")];
+    block.lines().map(str::trim).filter(|line| !line.is_empty()).map(str::to_owned).collect()
+}
+
+/// A checklist path for one game: its placeholders replaced.
+fn for_game(path: &str, info: &arena_host::registry::GameInfo) -> String {
+    path.replace("{GAME}", info.name)
+        .replace("{game}", &info.name.replace('-', "_"))
+        .replace("{random}", info.examples.random)
+        .replace("{strong}", info.examples.strong)
+}
+
+/// Whether `text` names the game called `name` (`code-character` also as `code_character`,
+/// `Code Character` or `CodeCharacter`), ignoring case.
+fn names_game(text: &str, name: &str) -> bool {
+    ["-", "_", " ", ""].iter().any(|joint| text.contains(&name.replace('-', joint)))
+}
+
+/// Every text file of the repository (not the build's, git's or npm's folders), relative to the
+/// root with `/` separators.
+fn repository_files() -> Vec<String> {
+    fn walk(dir: &Path, relative: &str, files: &mut Vec<String>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let entry = entry.unwrap();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let path = if relative.is_empty() { name.clone() } else { format!("{relative}/{name}") };
+            if entry.file_type().unwrap().is_dir() {
+                if !["target", ".git", "node_modules"].contains(&name.as_str()) {
+                    walk(&entry.path(), &path, files);
+                }
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&root(), "", &mut files);
+    files.sort();
+    files
+}
+
+/// The list of paths in docs/adding-a-game.md is complete and within 25: every required path exists
+/// for every registered game, and every file that names every game (a list of games, which a
+/// new game would have to join) is a listed path.
+#[test]
+fn adding_a_game_touches_only_the_listed_paths() {
+    let (required, optional) = (checklist("required-paths"), checklist("optional-paths"));
+    assert!(required.len() <= 25, "docs/adding-a-game.md lists {} required paths; at most 25", required.len());
+    let infos: Vec<_> = arena_host::registry::games().iter().map(|entry| entry.info()).collect();
+    for info in &infos {
+        for path in &required {
+            let path = for_game(path, info);
+            assert!(root().join(&path).exists(), "{}: {path} is missing (docs/adding-a-game.md)", info.name);
+        }
+    }
+    let listed = |file: &str| {
+        required.iter().chain(&optional).any(|path| {
+            infos
+                .iter()
+                .map(|info| for_game(path, info))
+                .any(|path| if path.ends_with('/') { file.starts_with(&path) } else { file == path })
+        })
+    };
+    let mut unlisted = Vec::new();
+    for file in repository_files() {
+        // The guide itself names the games only as placeholders; binary files name none.
+        let Ok(text) = fs::read_to_string(root().join(&file)) else { continue };
+        let text = text.to_lowercase();
+        if infos.iter().all(|info| names_game(&text, info.name)) && !listed(&file) {
+            unlisted.push(file);
+        }
+    }
+    assert!(
+        unlisted.is_empty(),
+        "these files name every game, so a new game would have to join them, but docs/adding-a-game.md \
+         does not list them (derive their lists from the registry, or list them): {unlisted:?}"
+    );
 }
