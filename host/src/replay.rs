@@ -681,7 +681,6 @@ fn json_diff(a: &serde_json::Value, b: &serde_json::Value, path: String) -> Opti
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
     use crate::record::{MatchResult, TurnRecord};

@@ -183,7 +183,6 @@ impl EubotsBot for Swarm {
 arena_sdk::export_eubots_bot!(Swarm);
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use arena_sdk::eubots::prelude::rules;

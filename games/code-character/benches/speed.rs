@@ -13,7 +13,7 @@
 //! on Linux), which other processes on a busy machine do not inflate; and, when both late-game
 //! scenarios ran, the two side by side.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test binary: a failed assumption stops the test (clippy.toml)
 
 #[path = "../tests/all/common/mod.rs"]
 mod common;

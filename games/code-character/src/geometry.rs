@@ -184,7 +184,6 @@ impl std::fmt::Display for Tile {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
 

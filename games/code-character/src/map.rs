@@ -235,7 +235,6 @@ impl<'de> Deserialize<'de> for Map {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
 

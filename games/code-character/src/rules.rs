@@ -172,7 +172,6 @@ pub fn is_flag(terrain: Terrain) -> bool {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
 

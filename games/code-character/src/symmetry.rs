@@ -84,7 +84,6 @@ impl SeatSymmetric for CodeCharacter {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
     use crate::{Tile, Vec2};

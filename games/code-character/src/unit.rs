@@ -296,7 +296,6 @@ pub(crate) fn run_bot(bot: &mut Bot, mut next_position: impl FnMut(Vec2, Vec2) -
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
 

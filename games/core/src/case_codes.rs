@@ -17,7 +17,6 @@ pub fn case_of<T: Copy>(cases: &[T], code: u8) -> Option<T> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

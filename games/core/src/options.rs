@@ -45,7 +45,6 @@ pub fn config_from_pairs<C: Serialize + DeserializeOwned + Default>(
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use serde::Deserialize;

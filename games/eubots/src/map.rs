@@ -291,7 +291,6 @@ pub(crate) fn tile_char(tile: Tile) -> char {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
 

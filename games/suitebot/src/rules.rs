@@ -362,7 +362,6 @@ pub fn blast_schedule(torus: Torus, radius: u8, bombs: &[Bomb]) -> Vec<Option<u8
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
     use super::*;
 

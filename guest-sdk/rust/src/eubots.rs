@@ -325,7 +325,6 @@ fn keep_if_read(board: crate::Lazy<arena_eubots::View>) {
 arena_eubots::wit_glue!(crate::common::wit::TurnInfo);
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use arena_eubots::wit_glue::{SQUARE_WALL, grid_from_wit, next_grid};

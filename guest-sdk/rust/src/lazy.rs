@@ -73,7 +73,6 @@ impl<S: Default + std::fmt::Debug> std::fmt::Debug for Lazy<S> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::panic)]
 mod tests {
     use super::*;
     use std::rc::Rc;

@@ -127,7 +127,6 @@ unsafe impl GlobalAlloc for SizeClasses {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

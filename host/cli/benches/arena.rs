@@ -18,7 +18,7 @@
 //!
 //! 4. Loading a cached interpreter bot (`azul-trivial-py`) against reading and hashing its file.
 //! 5. The SDK's glue: the fuel of a trivial turn in each game ([`glue_bot`]), and of the
-//!    trivial Python and JavaScript Azul bots against the figures ([`INTERPRETED_GLUE`]).
+//!    trivial Python and JavaScript Azul bots against their recorded figures ([`INTERPRETED_GLUE`]).
 //! 6. Tournaments ([`tournament`]): in-process matches per second (1 job, every core) against
 //!    one `arena match` process per match, resident memory after 1,000 and 20,000 matches, and
 //!    the tournament's own overhead per match.

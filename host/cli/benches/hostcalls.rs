@@ -12,7 +12,7 @@
 //! included, as a bot pays them). Each row has its own store, with the locked-down WASI context
 //! the arena gives every bot, and its calls are driven by the arena's driver (`driver::drive`)
 //! with fuel to spare and a backstop that never fires: every measured call must return cleanly
-//! and spend the same fuel each time. The 8x goal is the issue's: the charged calls measured
+//! and spend the same fuel each time. The goal is at most 8x pure wasm's time per fuel: the charged calls measured
 //! 2.6-17.5 ns per fuel there against 2.2 ns for pure wasm.
 //!
 //! Not covered, because a locked-down bot cannot reach them: `wasi:cli/exit` (it ends the

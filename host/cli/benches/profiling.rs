@@ -1,5 +1,4 @@
-//! Section 7 of the arena benchmarks: what `arena profile` costs (issue "Where did my fuel
-//! go?"). One whole Azul match of `azul-search` against `azul-greedy` (tens of millions of fuel),
+//! Section 7 of the arena benchmarks: what `arena profile` costs. One whole Azul match of `azul-search` against `azul-greedy` (tens of millions of fuel),
 //! played unprofiled and with `azul-search` profiled every 10,000 and every 1,000 units of fuel;
 //! the same loaded bots, the same arena's engine.
 

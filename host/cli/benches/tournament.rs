@@ -1,4 +1,4 @@
-//! Section 4 of the arena benchmarks: tournaments (issue "Tournaments", performance).
+//! Section 4 of the arena benchmarks: tournaments.
 //!
 //! - In-process throughput: a round robin of two trivial Azul bots (`fx-glue-azul`,
 //!   `azul-trivial`) through `tournament::run::run_plan` (worker threads, one SQLite transaction

@@ -842,7 +842,6 @@ impl Hasher for Sha256Hasher {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
     use super::*;
     use crate::runtime::Arena;

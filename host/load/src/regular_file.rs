@@ -128,7 +128,6 @@ fn open_nonblocking(path: &Path) -> std::io::Result<File> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
     use std::io::Read;

@@ -269,7 +269,6 @@ fn function_shape(body: &wasmparser::FunctionBody<'_>, limits: &ShapeLimits) -> 
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
     use super::*;
 

@@ -138,7 +138,6 @@ pub fn thousands(value: u64) -> String {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
 
     fn replay() -> serde_json::Value {

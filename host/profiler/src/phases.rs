@@ -59,7 +59,6 @@ pub fn phase_of(phases: &[Phase], at: u64) -> Option<&Phase> {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
 
     fn replay() -> Value {

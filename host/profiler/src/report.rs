@@ -192,7 +192,6 @@ pub fn summary(samples: &Samples, every: u64, subject: &Subject, top: usize) -> 
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::super::sampler::{Frame, Sample};
     use super::*;
 

@@ -81,7 +81,6 @@ mod roundtrip;
 /// Asserts that each engine value's code (`code`) is its WIT enum case's index, given as the
 /// pair's second half (the generated enum cast to `u8`), and that `from_code` decodes it back.
 #[cfg(test)]
-#[allow(clippy::panic)]
 fn assert_case_codes<T: Copy + PartialEq + std::fmt::Debug>(
     pairs: &[(T, u8)],
     code: impl Fn(T) -> u8,

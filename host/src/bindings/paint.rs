@@ -96,7 +96,6 @@ mod tests {
 /// (`super::roundtrip`).
 #[cfg(test)]
 mod round_trip {
-    #![allow(clippy::panic, clippy::expect_used)]
 
     use super::super::roundtrip::{info, plan};
     use arena_game::conformance::for_each_observation;

@@ -61,7 +61,6 @@ arena_suitebot::wit_glue!(common::TurnInfo);
 /// (`super::roundtrip`).
 #[cfg(test)]
 mod round_trip {
-    #![allow(clippy::panic, clippy::expect_used)]
 
     use super::super::roundtrip::{info, plan};
     use arena_game::conformance::for_each_observation;

@@ -49,7 +49,6 @@ impl LineProtocol for SuitebotJson {
 }
 
 #[cfg(test)]
-#[allow(clippy::panic)]
 mod tests {
     use super::*;
     use arena_game::Game;

@@ -99,7 +99,6 @@ pub fn merge_job(job: &IndexedJob<'_>) -> String {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
     use super::*;
     use k8s_openapi::api::batch::v1::Job;
 

@@ -261,7 +261,6 @@ pub fn render(board: &Leaderboard, style: Style) -> String {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -289,7 +289,6 @@ fn combinations(items: &[usize], k: usize) -> Vec<Vec<usize>> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::panic)]
 pub(crate) mod tests {
     use super::*;
 

@@ -352,7 +352,6 @@ impl Recorder {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::panic)]
 mod tests {
     use super::*;
     use crate::plan::PlanError;

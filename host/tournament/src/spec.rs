@@ -350,7 +350,6 @@ memory_mib = 64
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -132,7 +132,6 @@ fn packed(json: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used, clippy::panic)]
 
     use super::*;
 

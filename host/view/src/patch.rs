@@ -75,7 +75,6 @@ fn apply(before: &Value, patch: &Value) -> Value {
 
 #[cfg(test)]
 mod tests {
-    #![allow(clippy::unwrap_used)]
 
     use super::*;
 

@@ -1,8 +1,6 @@
 //! The fuzz targets' own checks: every target takes edge inputs, the samples the mutations
 //! start from are valid, and the loader's templates get as deep into the loader as they claim.
 
-#![allow(clippy::panic)]
-
 use arena_fuzz::loader::{PREVIEW1_COMMAND, WRONG_TYPES};
 use arena_fuzz::{TARGETS, find_target, scratch_dir};
 use arena_host::LoadError;

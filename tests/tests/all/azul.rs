@@ -1,8 +1,6 @@
 //! Azul end to end through the host: the example bots' strength, the host's own lowering of the
 //! view, the fuel golden, and a golden replay of the checked-in reference bot.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_azul::AzulConfig;
 use arena_game::Game;
 use arena_host::bindings::azul::AzulBinding;

@@ -4,8 +4,6 @@
 //!
 //! Needs the bots built: `cargo xtask bots`.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_azul::AzulConfig;
 use arena_game::Game;
 use arena_host::fault::{ForfeitReason, InvalidReason, Phase, TrapKind};

@@ -1,8 +1,6 @@
 //! Code Character end to end through the host: full 1000-turn matches between the example bots
 //! within the default budgets, a custom map, and replays that re-run identically.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_code_character::{CodeCharacter, CodeCharacterConfig, Map};
 use arena_host::bindings::code_character::CodeCharacterBinding;
 use arena_host::loader::LoadedBot;

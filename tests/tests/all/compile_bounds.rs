@@ -4,8 +4,6 @@
 //! never run at load (export types are checked against the WIT without instantiating). The
 //! compile worker's own bounds are exercised through the CLI (host/cli/tests/all/cli_compile.rs).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_host::bindings::azul::AzulBinding;
 use arena_host::cache::ArtifactCache;
 use arena_host::loader::World;

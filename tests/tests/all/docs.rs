@@ -3,8 +3,6 @@
 //! `arena new-bot --lang rust` writes), which `cargo xtask bots` builds; every template beats
 //! its game's random bot; and the documented fuel tables are what `arena fuel --markdown` prints.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_host::Budget;
 use arena_host::registry::find_game;
 use arena_profiler::fuel_profile::{FuelProfile, markdown_table, measuring_budget};

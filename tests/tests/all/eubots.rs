@@ -2,8 +2,6 @@
 //! replay, an over-long answer as an invalid action, and fuel and faults in the results.
 //! Needs the bots (`cargo xtask bots`).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_eubots::{Eubots, EubotsConfig, Event, Invalid, MAX_ORDERS, MapChoice};
 use arena_host::bindings::eubots::EubotsBinding;
 use arena_host::fault::InvalidReason;

@@ -2,8 +2,6 @@
 //! never panic the host (they get typed errors), and a bot that defeats fuel metering is still
 //! stopped by the wall-clock backstop (docs/design.md#wall-clock-backstop, "Wall-clock backstop").
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_azul::Azul;
 use arena_game::{new_rng, rng_below};
 use arena_host::bindings::azul::AzulBinding;

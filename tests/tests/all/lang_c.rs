@@ -5,8 +5,6 @@
 //! Needs the bots built: `cargo xtask bots` (or `cargo xtask build-bot bots-examples/azul-greedy-c`
 //! and `bots-examples/azul-trivial-c`).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_azul::Azul;
 use arena_host::fault::ForfeitReason;
 use arena_host::log::LogSource;

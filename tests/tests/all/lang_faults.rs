@@ -5,8 +5,6 @@
 //!
 //! Needs the bots built: `cargo xtask bots` (the fixtures are in `tests/foreign-bots/`).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_host::Budget;
 use arena_host::fault::TrapKind;
 use arena_host::log::LogSource;

@@ -6,8 +6,6 @@
 //! Needs the bots built: `cargo xtask bots` (or `cargo xtask build-bot bots-examples/<name>`).
 //! The rules test runs the layer under the machine's `node`.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_azul::Azul;
 use arena_host::fault::{ForfeitReason, Phase, TrapKind};
 use arena_host::record::MatchRecord;

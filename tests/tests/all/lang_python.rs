@@ -6,8 +6,6 @@
 //! Needs the bots built: `cargo xtask bots` (or `cargo xtask build-bot bots-examples/azul-random-py`
 //! and `bots-examples/azul-trivial-py`). The rules test runs the SDK under the machine's `python3`.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_azul::{Azul, Colour};
 use arena_host::fault::{ForfeitReason, Phase, TrapKind};
 use arena_host::{BotFault, Budget};

@@ -1,8 +1,6 @@
 //! Paint end to end through the host: the example bots' strength, matches of 3 and 4 players
 //! whose replays verify, and a starved match whose bots are suspended and resume.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_host::bindings::paint::PaintBinding;
 use arena_host::loader::LoadedBot;
 use arena_host::record::MatchRecord;

@@ -6,8 +6,6 @@
 //!
 //! Needs the bots built: `cargo xtask bots`.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_host::Budget;
 use arena_host::fault::{AnswerError, BotFault};
 use arena_host::log::LogSource;

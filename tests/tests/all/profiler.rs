@@ -1,11 +1,9 @@
-//! The fuel profiler (`arena profile`, issue "Where did my fuel go?"): a bot with two known hot
+//! The fuel profiler (`arena profile`): a bot with two known hot
 //! functions is profiled in their proportion, named from its name section (or by index without
 //! one, saying so); profiling changes nothing in the match; the same match gives the same
 //! profile, byte for byte; samples are placed in the turns they fell in.
 //!
 //! Needs the bots built: `cargo xtask bots`.
-
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use arena_host::Budget;
 use arena_profiler::phases::phases;

@@ -5,8 +5,6 @@
 //!
 //! Needs the bots built: `cargo xtask bots`.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_azul::{Azul, Invalid};
 use arena_host::Budget;
 use arena_host::bindings::azul::AzulBinding;

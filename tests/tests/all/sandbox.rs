@@ -5,8 +5,6 @@
 //!
 //! Needs the bots built: `cargo xtask bots`.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_azul::Azul;
 use arena_host::fault::{ForfeitReason, InvalidReason, Phase, TrapKind};
 use arena_host::log::LogSource;

@@ -1,4 +1,4 @@
-//! Issue "bring your own stdin/stdout bot", JavaScript: an ordinary Node.js program speaking
+//! Bring your own stdin/stdout bot, in JavaScript: an ordinary Node.js program speaking
 //! SuiteBot II's original protocol on stdin/stdout, with a helper module in a folder, a vendored
 //! package and a JSON file (`tests/foreign-bots/fx-stdio-js`), copied into a temporary folder
 //! outside the repository and built there unchanged into a WASI command by `xtask build-bot`,
@@ -9,8 +9,6 @@
 //! is a trap with the traceback, in the program's own files and lines, in its log.
 //!
 //! Needs the bots built (`cargo xtask bots`) and `node`.
-
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use arena_game::Game;
 use arena_host::Budget;

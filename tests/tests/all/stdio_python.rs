@@ -1,4 +1,4 @@
-//! Issue "bring your own stdin/stdout bot": an ordinary Python program speaking Paint's original
+//! Bring your own stdin/stdout bot: an ordinary Python program speaking Paint's original
 //! protocol on stdin/stdout, with a helper module and a vendored pure-Python package
 //! (`tests/foreign-bots/fx-stdio-py`), copied into a temporary folder outside the repository and
 //! built there unchanged into a WASI command by `xtask build-bot`, plays a match; the same program run natively
@@ -6,8 +6,6 @@
 //! each line it reads to stderr, as a program logs, which is how the test knows the lines.
 //!
 //! Needs the bots built (`cargo xtask bots`) and `python3`.
-
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use arena_host::Budget;
 use arena_host::log::LogSource;

@@ -3,8 +3,6 @@
 //!
 //! Needs the example bots (`cargo xtask bots`).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_host::bindings::suitebot::SuitebotBinding;
 use arena_host::loader::LoadedBot;
 use arena_host::record::MatchRecord;

@@ -321,7 +321,6 @@ fn entry_module(name: &str, files: &Files, main: &str) -> Result<String> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

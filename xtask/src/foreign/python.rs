@@ -298,7 +298,6 @@ fn installed_version(componentize_py: &Path) -> Option<String> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -1,8 +1,6 @@
 //! Engine tests on hand-built states: each cites the azul.md rule it checks. Helpers move tiles
 //! out of the bag so that tile conservation still holds, except where a test says otherwise.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use super::*;
 use crate::Colour::{self, Blue, Green, Orange, Red, Yellow};
 use crate::rules::{FLOOR_LINE, wall_column};

@@ -2,8 +2,6 @@
 //! on random playouts: tile conservation after every step (via `check_invariants`, which the kit
 //! calls), the view agreeing with the engine, and the round cap.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_azul::{Azul, AzulConfig, COLOURS, Event, Move, View};
 use arena_game::conformance::{Plan, check_game};
 use arena_game::{Game, new_rng};

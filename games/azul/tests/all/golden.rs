@@ -6,8 +6,6 @@
 //! uniformly with a generator seeded from 7; every 13th step the seat gives no action, so the
 //! fallback is pinned too. Set `UPDATE_GOLDEN=1` to rewrite the file after an intended change.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_azul::{Azul, AzulConfig, Event, Move};
 use arena_game::{Game, GameRng, new_rng, rng_below};
 use std::fmt::Write as _;

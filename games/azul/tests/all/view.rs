@@ -1,7 +1,5 @@
 //! The bot-facing helpers on [`View`], on hand-built views: each test cites the azul.md rule.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_azul::Colour::{Blue, Green, Red, Yellow};
 use arena_azul::rules::wall_column;
 use arena_azul::{BoardView, CENTER, Colour, FLOOR_LINE, Invalid, Move, PatternLine, View};

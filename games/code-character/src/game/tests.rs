@@ -1,8 +1,6 @@
 //! Engine tests on hand-built states: each cites the code-character.md rule it checks. Positions
 //! given to the helpers are in engine coordinates (player 1's view) unless a name says "own".
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use super::*;
 use crate::ENEMY_ID_BASE;
 use crate::command::CommandError;

@@ -190,7 +190,6 @@ pub(crate) struct Scratch {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
     use crate::geometry::Tile;

@@ -195,7 +195,6 @@ pub(super) fn waypoints(blocked: &Blocked) -> Vec<Tile> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
     use crate::map::Map;

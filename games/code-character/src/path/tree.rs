@@ -372,7 +372,6 @@ impl Graph {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
     use crate::geometry::Tile;

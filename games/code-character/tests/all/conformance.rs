@@ -4,8 +4,6 @@
 //! towers per player, no bot inside water or a tower tile, towers on distinct walkable non-base
 //! tiles), and the view's command check agreeing with the engine's rejections.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::common;
 
 use arena_code_character::{CodeCharacter, CodeCharacterConfig, Command, Rejection};

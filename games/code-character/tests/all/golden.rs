@@ -7,8 +7,6 @@
 //! from one generator seeded with 7; every 9th turn seat 1 gives no answer. Set
 //! `UPDATE_GOLDEN=1` to rewrite the file after an intended change.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::common;
 
 use arena_code_character::{CodeCharacter, CodeCharacterConfig, Command};

@@ -5,8 +5,6 @@
 //! images, bit for bit. Here with the scripted flag rush (the conformance kit's
 //! `check_symmetry` does the same with the engine's random actions).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::common;
 
 use arena_code_character::{CodeCharacter, CodeCharacterConfig, Command, Map};

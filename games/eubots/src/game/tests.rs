@@ -1,8 +1,6 @@
 //! Engine tests on hand-built states (counters set directly, broken states for the invariants)
 //! and on the options: each cites the eubots.md rule it checks.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use super::*;
 
 fn game(map: &str, players: usize) -> Eubots {

@@ -1,8 +1,6 @@
 //! Tests of the pure rule functions on hand-built grids: each cites the eubots.md rule it checks.
 //! The movement phase is also checked against a literal reading of the spec's fixed point.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use super::*;
 use crate::Map;
 use crate::grid::Direction::{self, E, N, S, W};

@@ -5,8 +5,6 @@
 //! living units have defence 1..=2; no seat has more units than it started with; a running match
 //! meets no end condition).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_eubots::{Eubots, EubotsConfig, MapChoice};
 use arena_game::conformance::{Plan, check_game};
 

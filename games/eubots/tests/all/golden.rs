@@ -11,8 +11,6 @@
 //! the moves, which get a one-line digest per step; the map every 5 steps pins where they went.
 //! Set `UPDATE_GOLDEN=1` to rewrite the file after an intended change.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_eubots::{Direction, Eubots, EubotsConfig, Event, MoveFail, Order, Pos, Square, View};
 use arena_game::{Game, GameRng, Seat, new_rng, rng_below};
 use std::fmt::Write as _;

@@ -2,8 +2,6 @@
 //! on the standard and on small maps, with 2 to 8 players, eubots.md's invariants hold as seen
 //! from the public view, and the step's events agree with the change of state.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_eubots::{
     Action, DEFENCE, Eubots, EubotsConfig, Event, MapChoice, Pos, Square, Status, TURN_CAP, Unit, View,
 };

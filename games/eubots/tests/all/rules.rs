@@ -2,8 +2,6 @@
 //! Each test cites the rule it checks. Handles are given in map reading order (top row first,
 //! west to east), seats are the map digit minus one.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_eubots::Direction::{E, N, NE, NW, S, SE, SW, W};
 use arena_eubots::{
     Action, EndReason, Eubots, EubotsConfig, Event, Handle, Invalid, MapChoice, MoveFail, Order, OrderError, Pos,

@@ -1,8 +1,6 @@
 //! The bot-facing [`View`]: what it shows (eubots.md "What a bot sees") and its helpers, which
 //! must agree with the engine.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_eubots::Direction::{E, NE, S, SE, W};
 use arena_eubots::{
     Eubots, EubotsConfig, IgnoredOrder, MapChoice, Order, OrderError, Pos, Square, Status, View, rules,

@@ -4,8 +4,6 @@
 //! `A`..`H` the avatar of seat 0..7 on a square of its own colour, `0`..`7` the avatar of seat
 //! 0..7 on an unpainted square, `#` an obstacle.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use super::*;
 use crate::event::{ShotStop, WalkDrop};
 use crate::{ActionKind, BOARD_NAMES, Direction};

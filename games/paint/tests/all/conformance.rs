@@ -2,8 +2,6 @@
 //! on random playouts: scores are painted-square counts that the events account for, paint never
 //! disappears, and the view agrees with the engine.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_game::conformance::{Plan, check_game};
 use arena_game::{Game, Seat, new_rng};
 use arena_paint::{Action, ActionKind, BOARD_NAMES, Board, Event, Paint, PaintConfig, Placement, Pos};

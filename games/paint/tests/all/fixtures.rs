@@ -2,8 +2,6 @@
 //! each, expected values worked out by hand from paint.md) all pass through
 //! [`arena_paint::fixtures`]; failures and bad files are reported by path and by file.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_paint::fixtures::{self, Fixture, FixtureError, InvalidFixture, Verdict};
 use std::path::{Path, PathBuf};
 

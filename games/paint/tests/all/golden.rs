@@ -8,8 +8,6 @@
 //! seat `step % 2` gives no action, so "no action" is pinned too. The board is printed every 10
 //! steps. Set `UPDATE_GOLDEN=1` to rewrite the file after an intended change.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_game::{Game, GameRng, Seat, new_rng, rng_below};
 use arena_paint::{Action, Paint, PaintConfig};
 use std::fmt::Write as _;

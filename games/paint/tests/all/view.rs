@@ -1,8 +1,6 @@
 //! The bot-facing helpers on [`View`] and in [`rules`], on hand-built views: each test cites the
 //! paint.md rule it relies on.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_paint::Direction::{East, North, NorthWest, South, SouthEast, West};
 use arena_paint::{Action, ActionKind, Board, DIRECTIONS, Invalid, Pos, View, rules};
 

@@ -2,8 +2,6 @@
 //! match has 4 seats on 14 x 14 with bases (3,3), (10,3), (3,10), (10,10); tests move agents and
 //! lay bombs by hand, away from those bases unless a test says otherwise.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use super::*;
 use crate::Action::{Down, Hold, Left, PlantBomb, Right, Up};
 use crate::Cover;

@@ -3,8 +3,6 @@
 //! agent on the board, on its own field, never on an enemy base; points never above 1; bombs
 //! well-formed; mined points within the points gone) on seeded random playouts.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_game::conformance::{Plan, check_game};
 use arena_suitebot::{Suitebot, SuitebotConfig};
 

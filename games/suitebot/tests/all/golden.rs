@@ -9,8 +9,6 @@
 //! uniformly with a generator seeded from 7. Every 13th answer is missing, so the fallback is
 //! pinned too. Set `UPDATE_GOLDEN=1` to rewrite the file after an intended change.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_game::{Game, GameRng, Seat, new_rng, rng_below};
 use arena_suitebot::{Action, Suitebot, SuitebotConfig, View};
 use std::fmt::Write as _;

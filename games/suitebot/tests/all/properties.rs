@@ -3,8 +3,6 @@
 //! and the bots' prediction helpers ([`View::explosion_schedule`], [`View::danger`]) agree with what
 //! the engine then does.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_game::{Game, Seat, new_rng};
 use arena_suitebot::{Action, Event, Suitebot, SuitebotConfig, View};
 

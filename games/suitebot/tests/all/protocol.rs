@@ -1,8 +1,6 @@
 //! The original JSON-per-round protocol (suitebot.md "Original protocol"): the state line a bot
 //! receives and the answer line it sends back.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_game::{Game, Seat};
 use arena_suitebot::protocol::{AnswerError, MAX_ANSWER_BYTES, answer_line, parse_answer, player_id, state_line};
 use arena_suitebot::{Action, Suitebot, SuitebotConfig};

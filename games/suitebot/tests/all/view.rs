@@ -1,7 +1,5 @@
 //! The bot-facing helpers on [`View`], on hand-built views: each test cites the suitebot.md rule.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_suitebot::Action::{Down, Hold, Left, PlantBomb, Right, Up};
 use arena_suitebot::{Bomb, PlayerView, Pos, View};
 

@@ -263,7 +263,6 @@ panic = "abort"
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

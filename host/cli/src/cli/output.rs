@@ -48,7 +48,6 @@ fn format_table(result: &MatchResult) -> String {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use arena_host::record::PlayerSummary;

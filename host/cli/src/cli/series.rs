@@ -122,7 +122,6 @@ pub fn format_standings(standings: &[Standing]) -> String {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use arena_host::record::PlayerSummary;

@@ -1,8 +1,6 @@
 //! The `arena` command line as a user meets it: output shapes, exit statuses, refusals of bad
 //! files, replay verification. Needs the example bots (`cargo xtask bots`).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::common;
 
 use common::{arena, bot, fresh_scratch, scratch, stderr, stdout};

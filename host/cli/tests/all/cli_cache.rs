@@ -1,8 +1,6 @@
 //! `arena cache info|clear` and the cache `arena match` compiles through. Needs the example bots
 //! (`cargo xtask bots`).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::common;
 
 use common::{arena, bot, scratch, stderr, stdout};

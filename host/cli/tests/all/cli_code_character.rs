@@ -1,8 +1,6 @@
 //! The `arena` command line playing Code Character: `match --game code-character` with options,
 //! `replay verify`, `games`. Needs the example bots (`cargo xtask bots`).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::common;
 
 use common::{arena, bot, scratch, stderr, stdout};

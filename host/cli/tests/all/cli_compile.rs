@@ -2,8 +2,6 @@
 //! bot whose compilation goes over the compile worker's bounds are each refused before the
 //! match, with exit status 2 and one line naming the file. Needs the example bots.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::common;
 
 use arena_host::compile::{WORKER_CPU_ENV, WORKER_MEMORY_ENV, WORKER_TIMEOUT_ENV};

@@ -3,8 +3,6 @@
 //! refused naming its line and column), and an over-long answer shows as an invalid action in
 //! the result. Needs the bots (`cargo xtask bots`).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::common;
 
 use common::{arena, bot, scratch, stderr, stdout};

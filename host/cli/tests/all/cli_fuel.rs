@@ -1,8 +1,6 @@
 //! `arena fuel`: the figures are the ones a match against itself records, and the Markdown table
 //! has a row per bot.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::common;
 
 use common::{arena, bot, scratch, stdout};

@@ -4,8 +4,6 @@
 //! match's replay verifies as identical. A game added to the registry is covered here with no
 //! line of its own. Needs the example bots (`cargo xtask bots`).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::common::{arena, bot, scratch, stderr, stdout};
 
 /// `arena games --json`: every game's info.

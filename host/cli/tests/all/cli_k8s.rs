@@ -1,10 +1,8 @@
-//! `arena tournament emit k8s` (issue "Past one machine", item 3): the Indexed Job and the merge
+//! `arena tournament emit k8s`: the Indexed Job and the merge
 //! Job deserialise into the Kubernetes API's `batch/v1` `Job` type, and their pods' commands,
 //! run with `sh` as a kubelet would (the Job's environment plus `JOB_COMPLETION_INDEX`), play every
 //! shard and merge them into the single-process run's leaderboard. Needs the example bots
 //! (`cargo xtask bots`).
-
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::cli_slurm::planned_round_robin;
 use crate::common::{arena, fresh_scratch, scratch, stderr, stdout};

@@ -2,8 +2,6 @@
 //! original JSON protocol): a match against a WIT bot, its replay verified, and the bot kinds
 //! `arena games` lists for paint. Needs the example bots (`cargo xtask bots`).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::common;
 
 use common::{arena, bot, stderr, stdout};

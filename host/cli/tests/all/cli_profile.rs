@@ -1,8 +1,6 @@
 //! `arena profile`: prints the hot functions, writes a speedscope file and the same replay as
 //! `arena match`, and refuses a seat the match does not have.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::common;
 
 use common::{arena, bot, scratch, stderr, stdout};

@@ -2,8 +2,6 @@
 //! and a WIT bot, its replay verified, the accepted bot kinds listed, and a command refused by a
 //! game without a line protocol. Needs the example bots (`cargo xtask bots`).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::common;
 
 use common::{arena, bot, stderr, stdout};

@@ -3,8 +3,6 @@
 //! are held, and a path naming a named pipe (the replay, or a bot the replay names) is refused at
 //! once instead of blocking forever. Needs the example bots (`cargo xtask bots`).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::common::{arena, bot, fresh_scratch, scratch, stderr, stdout};
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -1,10 +1,8 @@
-//! `arena tournament emit slurm` (issue "Past one machine", item 1), with bash standing in for
+//! `arena tournament emit slurm`, with bash standing in for
 //! Slurm: every array task's script run with its `SLURM_ARRAY_TASK_ID`, one task left out, the
 //! merge job's script names exactly that shard for resubmission, and once it has run the merged
-//! leaderboard equals a single-process run. (The same scripts under a real slurmctld/slurmd are
-//! the issue's item 4.) Needs the example bots (`cargo xtask bots`).
-
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! leaderboard equals a single-process run. (The same scripts under a real slurmctld and slurmd:
+//! `cluster_slurm.rs`.) Needs the example bots (`cargo xtask bots`).
 
 use crate::common::{arena, bot, fresh_scratch, stderr, stdout};
 use std::path::Path;

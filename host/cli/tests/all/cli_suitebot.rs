@@ -1,8 +1,6 @@
 //! The `arena` command line with SuiteBot II: a 4-bot match, its replay verified, the game and
 //! its options listed. Needs the example bots (`cargo xtask bots`).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::common;
 
 use common::{arena, bot, scratch, stderr, stdout};

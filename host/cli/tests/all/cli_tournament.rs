@@ -3,8 +3,6 @@
 //! same results as an uninterrupted run, and bad SPECs and bad bots refused or reported.
 //! Needs the example bots (`cargo xtask bots`).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::common::{arena, bot, fresh_scratch, scratch, stderr, stdout};
 use arena_tournament::store::Store;
 use std::path::{Path, PathBuf};
@@ -269,7 +267,7 @@ fn a_limited_address_space_falls_back_to_on_demand_instances_with_the_same_resul
     assert_eq!(matches(&pooled), matches(&limited));
 }
 
-/// Issue "See a match", item 2: `report` writes the leaderboard, a page per bot and a viewer
+/// `report` writes the leaderboard, a page per bot and a viewer
 /// page for every match whose replay was kept; names from file names are escaped.
 #[test]
 fn the_report_links_every_bot_and_every_kept_replay() {

@@ -2,8 +2,6 @@
 //! expectation is reported with its first differing field (status 1); an unreadable or
 //! unparseable file is named (status 2).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::common;
 
 use common::{arena, scratch};

@@ -1,4 +1,4 @@
-//! A tournament on a real NATS JetStream work queue (issue "Past one machine", item 4): Debian's
+//! A tournament on a real NATS JetStream work queue: Debian's
 //! `nats-server -js` on loopback with its storage in a scratch folder, a plan of 204 matches
 //! enqueued twice (the second adds nothing), three `arena worker`s, the first SIGKILLed while it
 //! holds a batch; that batch goes to another worker after the ack wait, and `collect` finds every match
@@ -8,8 +8,6 @@
 //! `nats-server`.
 //!
 //! Needs the example bots (`cargo xtask bots`).
-
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::cli_slurm::planned_round_robin;
 use crate::common::{arena, fresh_scratch, scratch, stderr, stdout};

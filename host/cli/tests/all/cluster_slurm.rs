@@ -1,4 +1,4 @@
-//! A tournament on a real Slurm (issue "Past one machine", item 4): Debian's `slurmctld` and
+//! A tournament on a real Slurm: Debian's `slurmctld` and
 //! `slurmd` started on localhost with a throwaway configuration in a scratch folder (custom
 //! ports, no systemd, `JobCompType=jobcomp/filetxt`), the scripts of `arena tournament emit
 //! slurm` submitted as they are. One array task's `arena` is SIGKILLed mid-shard and requeued
@@ -8,8 +8,6 @@
 //! this single-machine cluster does not need: `AuthType=auth/none`, on loopback only).
 //!
 //! Needs the example bots (`cargo xtask bots`).
-
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::cli_slurm::{emit_slurm, planned_round_robin};
 use crate::common::{arena, fresh_scratch, scratch, stderr, stdout};

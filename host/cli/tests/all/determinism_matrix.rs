@@ -17,8 +17,6 @@
 //!
 //! Needs the example bots and fixtures (`cargo xtask bots`).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::common;
 
 use arena_game::Game;

@@ -1,8 +1,6 @@
 //! The sandbox's runtime pieces, tested on hand-written components: the whole-bot memory limit
 //! and the call meter that charges a call stuck in a host function.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::common;
 
 use arena_host::Budget;

@@ -3,8 +3,6 @@
 //! without one of its pieces fails here, loudly, with the piece's path (docs/adding-a-game.md is
 //! the checklist); and no module of the host imports in a circle.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use arena_host::registry::game_names;
 use std::collections::BTreeSet;
 use std::fs;

@@ -5,8 +5,6 @@
 //! network for nothing. Screenshots go to `target/view-screenshots/`. Needs the example bots
 //! (`cargo xtask bots`) and Chromium (`cargo xtask test` installs Debian's `chromium`).
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use crate::common::{arena, bot, fresh_scratch, scratch, stderr};
 use headless_chrome::browser::tab::RequestPausedDecision;
 use headless_chrome::browser::transport::{SessionId, Transport};
