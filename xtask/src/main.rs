@@ -230,6 +230,10 @@ fn test(root: &Path) -> Result<()> {
 fn bench(root: &Path, sections: &[String]) -> Result<()> {
     setup(root)?;
     rust_bots::build_all(root)?;
+    // The queue section (`benches/queue.rs`) starts a NATS server, as the cluster tests do.
+    if sections.is_empty() || sections.iter().any(|section| "queue".contains(section.as_str())) {
+        debian::NATS.ensure()?;
+    }
     let mut args = vec!["bench", "-p", "arena-cli", "--bench", "arena"];
     if !sections.is_empty() {
         args.push("--");

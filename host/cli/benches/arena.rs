@@ -28,14 +28,16 @@
 //! 9. Stack overflows on this (release) build: the fuel of each overflow of the recursing
 //!    fixtures must be the golden the tests pin on a debug build
 //!    (`tests/golden/stack-overflow-fuel.txt`, [`stack_fuel`]).
+//! 10. The NATS work queue ([`queue`]): its cost per match against one process, by batch size.
 //!
 //! 1 and 2 run on the default (on-demand) arena and on a pooling one (16 bots, 64 MiB).
 //! `cargo bench -p arena-cli --bench arena -- turn` runs only the sections named `turn`
 //! (`greedy`, `search`, `turn`, `instantiate`, `load`, `glue`, `tournament`, `profile`,
-//! `hostcalls`, `stack`).
+//! `hostcalls`, `stack`, `queue`).
 
 mod hostcalls;
 mod profiling;
+mod queue;
 #[path = "../tests/all/common/stack_fuel.rs"]
 mod stack_fuel;
 mod tournament;
@@ -132,6 +134,9 @@ fn main() -> Result<()> {
     }
     if wanted("stack") {
         stack_overflows()?;
+    }
+    if wanted("queue") {
+        queue::queue(&bot_path, std::path::Path::new(env!("CARGO_BIN_EXE_arena")))?;
     }
     Ok(())
 }

@@ -10,69 +10,12 @@
 //! Needs the example bots (`cargo xtask bots`).
 
 use crate::cli_slurm::planned_round_robin;
+use crate::common::nats::Nats;
 use crate::common::{arena, fresh_scratch, scratch, stderr, stdout};
 use arena_tournament::nats::Queue;
 use arena_tournament::store::Store;
-use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// Held by each test of this file: the timings of one are not taken while the other runs.
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-/// A NATS server with JetStream on a free loopback port, stopped (by its pid file) when dropped.
-struct Nats {
-    dir: PathBuf,
-    url: String,
-    server: Child,
-}
-
-impl Nats {
-    fn start(dir: &Path) -> Nats {
-        let found = Command::new("nats-server").arg("--version").output().is_ok_and(|output| output.status.success());
-        assert!(found, "nats-server is missing: `cargo xtask test` installs Debian's nats-server");
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        std::fs::create_dir_all(dir).unwrap();
-        let path = |name: &str| dir.join(name).display().to_string();
-        let args = ["-js", "-a", "127.0.0.1", "-p", &port.to_string(), "-sd", &path("js")];
-        let server = Command::new("nats-server")
-            .args(args)
-            .args(["-P", &path("nats.pid"), "-l", &path("nats.log")])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let nats = Nats { dir: dir.to_path_buf(), url: format!("nats://127.0.0.1:{port}"), server };
-        let started = Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(started.elapsed() < Duration::from_secs(20), "nats-server did not start: {}", nats.log());
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        nats
-    }
-
-    fn log(&self) -> String {
-        std::fs::read_to_string(self.dir.join("nats.log")).unwrap_or_default()
-    }
-}
-
-impl Drop for Nats {
-    /// Stops the server by the pid it wrote (SIGTERM, then SIGKILL after 5 s), and reaps it.
-    fn drop(&mut self) {
-        if let Ok(pid) = std::fs::read_to_string(self.dir.join("nats.pid")) {
-            let pid = pid.trim().to_owned();
-            let _ = Command::new("kill").arg(&pid).output();
-            let gone = Instant::now();
-            while self.server.try_wait().ok().flatten().is_none() && gone.elapsed() < Duration::from_secs(5) {
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            let _ = Command::new("kill").args(["-9", &pid]).output();
-        }
-        let _ = self.server.kill();
-        let _ = self.server.wait();
-    }
-}
 
 /// `arena worker` on `url`, exiting once the queue has been empty for 4 seconds.
 fn worker(url: &str) -> Child {
@@ -93,7 +36,6 @@ fn enqueued_digest(output: &std::process::Output) -> String {
 
 #[test]
 fn a_plan_runs_on_a_nats_work_queue_survives_a_killed_worker_and_collects_to_the_single_run() {
-    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let dir = fresh_scratch("nats-cluster");
     // 204 matches; the pairings with `fx-loop-forever` (it burns its whole game budget) are slow
     // enough that a worker is killed in the middle of one.
@@ -171,74 +113,11 @@ fn a_plan_runs_on_a_nats_work_queue_survives_a_killed_worker_and_collects_to_the
     );
 }
 
-/// Seconds `command` takes, asserting it succeeds.
-fn timed(command: &mut Command) -> f64 {
-    let started = Instant::now();
-    let output = command.env("ARENA_CACHE_DIR", scratch("arena-cache")).output().unwrap();
-    assert!(output.status.success(), "{command:?}: {}", stderr(&output));
-    started.elapsed().as_secs_f64()
-}
-
-/// The queue's cost per match against one process playing the same plan on one core (both
-/// timed from process start to exit, bots loaded from the same artifact cache), for batches of
-/// 1, 10 and 50 matches per message, on millisecond matches (two trivial Azul bots): printed,
-/// with the smallest batch that reaches 90% of the single process's throughput. Asserted: every
-/// batch size delivers every match.
-#[test]
-fn the_queue_costs_per_match_and_the_batch_that_amortises_it_are_printed() {
-    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let dir = fresh_scratch("nats-batches");
-    let (_, total) = planned_round_robin(&dir, &["fx-glue-azul", "azul-trivial"], "1..100");
-    assert_eq!(total, 200);
-    let plan = dir.join("plan.jsonl");
-    let plan = plan.to_str().unwrap();
-    let arena_binary = env!("CARGO_BIN_EXE_arena");
-    let single_db = dir.join("one-core.sqlite");
-    let single = timed(
-        Command::new(arena_binary)
-            .args(["tournament", "run-plan", plan, "--jobs", "1", "--quiet", "--db"])
-            .arg(&single_db),
-    );
-    let idle_exit = 1.0;
-    let mut reached = None;
-    let mut lines = Vec::new();
-    for batch in [1usize, 10, 50] {
-        let nats = Nats::start(&dir.join(format!("nats-{batch}")));
-        let enqueued = arena(&["tournament", "enqueue", "--nats", &nats.url, plan, "--batch", &batch.to_string()]);
-        assert_eq!(enqueued.status.code(), Some(0), "{}", stderr(&enqueued));
-        let seconds =
-            timed(Command::new(arena_binary).args(["worker", "--nats", &nats.url, "--idle-exit", "1", "--quiet"]))
-                - idle_exit;
-        let collected = dir.join(format!("batch-{batch}.sqlite"));
-        let out = arena(&["tournament", "collect", "--nats", &nats.url, "-o", collected.to_str().unwrap()]);
-        assert_eq!(out.status.code(), Some(0), "batch {batch}: {}", stderr(&out));
-        assert!(stderr(&out).contains("200 planned, 200 merged"), "batch {batch}: {}", stderr(&out));
-        let throughput = single / seconds;
-        if throughput >= 0.9 && reached.is_none() {
-            reached = Some(batch);
-        }
-        lines.push(format!(
-            "  batch {batch:>3}: {:>6.0} us per match more than one process ({:.0}% of its throughput)",
-            (seconds - single) / total as f64 * 1e6,
-            throughput * 100.0
-        ));
-    }
-    println!("nats queue, {total} trivial Azul matches, one worker vs one process on one core ({single:.2} s):");
-    for line in lines {
-        println!("{line}");
-    }
-    match reached {
-        Some(batch) => println!("  90% of one process's throughput from batches of {batch}"),
-        None => println!("  90% of one process's throughput: not reached with batches of up to 50"),
-    }
-}
-
 /// The collector: a result delivered twice (a match whose message was delivered
 /// again is played and published twice) is merged once and counted as an identical duplicate,
 /// so the collected database counts as many played as planned.
 #[test]
 fn a_result_published_twice_is_collected_once() {
-    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let dir = fresh_scratch("nats-twice");
     let (_, total) = planned_round_robin(&dir, &["fx-glue-azul", "azul-trivial"], "1..2");
     assert_eq!(total, 4);

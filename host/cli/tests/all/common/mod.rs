@@ -58,4 +58,6 @@ pub fn fresh_scratch(name: &str) -> PathBuf {
     dir
 }
 
+#[cfg(feature = "nats")]
+pub mod nats;
 pub mod stack_fuel;
