@@ -1,13 +1,15 @@
 //! The golden playthrough (docs/design.md#the-game-trait, OpenSpiel's "playthrough" files): one
-//! fixed, deterministic game written out as text, so that any rule change shows up as a diff in
-//! review.
+//! fixed, deterministic game written out as text by `arena_game::golden`'s writer, so that any
+//! rule change shows up as a diff in review.
 //!
 //! The game: seed 7. The policy: the move with the best `View::score_if_placed`, ties broken
 //! uniformly with a generator seeded from 7; every 13th step the seat gives no action, so the
-//! fallback is pinned too. Set `UPDATE_GOLDEN=1` to rewrite the file after an intended change.
+//! fallback is pinned too. The state is written after every collection. Set `UPDATE_GOLDEN=1`
+//! to rewrite the file after an intended change.
 
 use arena_azul::{Azul, AzulConfig, Event, Move};
-use arena_game::{Game, GameRng, new_rng, rng_below};
+use arena_game::golden::{Playthrough, check_playthrough};
+use arena_game::{Game, GameRng, Seat, new_rng, rng_below};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -24,43 +26,41 @@ fn choose(game: &Azul, seat: usize, rng: &mut GameRng) -> Option<Move> {
     top.get(usize::try_from(pick).unwrap()).copied()
 }
 
-/// Plays the game and writes it out.
-fn playthrough() -> String {
-    let mut game = Azul::new(&AzulConfig::default(), 2, SEED).unwrap();
-    let mut rng = new_rng(SEED);
-    let mut out = String::new();
-    writeln!(out, "# Azul golden playthrough: seed {SEED}; policy: best score_if_placed, ties by an rng").unwrap();
-    writeln!(out, "# seeded from {SEED}; every 13th step gives no action (fallback). Regenerate with").unwrap();
-    writeln!(out, "# UPDATE_GOLDEN=1 cargo test -p arena-azul --test golden").unwrap();
-    writeln!(out, "\n{game}").unwrap();
-    let mut step = 0;
-    while !game.is_over() {
-        step += 1;
+/// The match and its policy's generator.
+struct Golden(GameRng);
+
+impl Playthrough for Golden {
+    type Game = Azul;
+
+    fn header(&self) -> Vec<String> {
+        vec![
+            format!("Azul golden playthrough: seed {SEED}; policy: best score_if_placed, ties by an rng"),
+            format!("seeded from {SEED}; every 13th step gives no action (fallback)."),
+        ]
+    }
+
+    fn new_game(&self) -> Azul {
+        Azul::new(&AzulConfig::default(), 2, SEED).unwrap()
+    }
+
+    fn answers(&mut self, game: &Azul, step: usize, out: &mut String) -> Vec<(Seat, Option<Move>)> {
         let seat = game.to_act()[0];
-        let action = if step % 13 == 0 { None } else { choose(&game, seat, &mut rng) };
+        let action = if step.is_multiple_of(13) { None } else { choose(game, seat, &mut self.0) };
         match action {
             Some(mv) => writeln!(out, "\nstep {step}: seat {seat} answers {mv}").unwrap(),
             None => writeln!(out, "\nstep {step}: seat {seat} gives no action").unwrap(),
         }
-        let events = game.step(&[(seat, action)]).unwrap();
-        game.check_invariants().unwrap();
-        for event in &events {
-            writeln!(out, "  {event}").unwrap();
-        }
-        if events.iter().any(|event| matches!(event, Event::CollectionEnded { .. })) {
-            writeln!(out, "{game}").unwrap();
-        }
+        vec![(seat, action)]
     }
-    let outcome = game.outcome();
-    writeln!(out, "\noutcome: scores {:?}, ranks {:?}", outcome.scores, outcome.ranks).unwrap();
-    out
+
+    fn shows_state(&self, _game: &Azul, _step: usize, events: &[Event]) -> bool {
+        events.iter().any(|event| matches!(event, Event::CollectionEnded { .. }))
+    }
 }
 
 /// azul.md, all of it: the golden playthrough for seed 7 is unchanged.
 #[test]
 fn golden_playthrough_seed_7() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(FILE);
-    let got = playthrough();
-    assert_eq!(got, playthrough(), "the playthrough is not deterministic");
-    arena_game::golden::check_golden(&path, &got, "cargo test -p arena-azul --test all golden::");
+    check_playthrough(|| Golden(new_rng(SEED)), &path, "cargo test -p arena-azul --test all golden::");
 }

@@ -1,5 +1,5 @@
 //! The golden playthrough (docs/design.md#the-game-trait, OpenSpiel's "playthrough" files): one
-//! fixed, deterministic 60-turn match written out as text, so that any rule change shows up as a
+//! fixed, deterministic 60-turn match written out as text by `arena_game::golden`'s writer, so that any rule change shows up as a
 //! diff in review.
 //!
 //! The match: default map, 60 turns. The policy, for both seats, through the bot-facing view:
@@ -9,8 +9,9 @@
 
 use crate::common;
 
-use arena_code_character::{CodeCharacter, CodeCharacterConfig, Command};
-use arena_game::{Game, new_rng};
+use arena_code_character::{CodeCharacter, CodeCharacterConfig, Command, Event, StaticView};
+use arena_game::golden::{Playthrough, check_playthrough};
+use arena_game::{Game, GameRng, Seat, new_rng};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -18,27 +19,36 @@ const SEED: u64 = 7;
 const TURNS: u32 = 60;
 const FILE: &str = "tests/golden/playthrough-seed-7.txt";
 
-/// Plays the match and writes it out.
-fn playthrough() -> String {
-    let mut game = CodeCharacter::new(&CodeCharacterConfig { turns: TURNS, map: None }, 2, SEED).unwrap();
-    let statics = [game.static_view(0), game.static_view(1)];
-    let mut rng = new_rng(SEED);
-    let mut out = String::new();
-    writeln!(out, "# Code Character golden playthrough: default map, {TURNS} turns; policy: flag rush plus junk")
-        .unwrap();
-    writeln!(out, "# commands, one generator seeded from {SEED}; seat 1 gives no answer every 9th turn.").unwrap();
-    writeln!(out, "# Events and commands are in each seat's own view (its coordinates and ids); the maps are").unwrap();
-    writeln!(out, "# in engine coordinates (seat 0's view).").unwrap();
-    writeln!(out, "# Regenerate with UPDATE_GOLDEN=1 cargo test -p arena-code-character --test golden").unwrap();
-    writeln!(out, "\n{game}").unwrap();
-    while !game.is_over() {
+/// The match, each seat's static view (the policy's map) and the policy's generator.
+struct Golden {
+    statics: [StaticView; 2],
+    rng: GameRng,
+}
+
+impl Playthrough for Golden {
+    type Game = CodeCharacter;
+
+    fn header(&self) -> Vec<String> {
+        vec![
+            format!("Code Character golden playthrough: default map, {TURNS} turns; policy: flag rush plus junk"),
+            format!("commands, one generator seeded from {SEED}; seat 1 gives no answer every 9th turn."),
+            "Events and commands are in each seat's own view (its coordinates and ids); the maps are".to_owned(),
+            "in engine coordinates (seat 0's view).".to_owned(),
+        ]
+    }
+
+    fn new_game(&self) -> CodeCharacter {
+        new_game()
+    }
+
+    fn answers(&mut self, game: &CodeCharacter, _step: usize, out: &mut String) -> Vec<(Seat, Option<Vec<Command>>)> {
         let turn = game.turn() + 1;
         writeln!(out, "\nturn {turn}").unwrap();
         let mut answers = Vec::new();
-        for (seat, statics) in statics.iter().enumerate() {
+        for (seat, statics) in self.statics.iter().enumerate() {
             let view = game.observe(seat);
-            let mut commands: Vec<Command> = common::flag_rush(&view, statics, &mut rng);
-            commands.extend(common::junk(&view, &mut rng));
+            let mut commands: Vec<Command> = common::flag_rush(&view, statics, &mut self.rng);
+            commands.extend(common::junk(&view, &mut self.rng));
             if seat == 1 && turn.is_multiple_of(9) {
                 writeln!(out, "  seat 1 gives no answer").unwrap();
                 answers.push((seat, None));
@@ -53,25 +63,26 @@ fn playthrough() -> String {
             .unwrap();
             answers.push((seat, Some(commands)));
         }
-        let events = game.step(&answers).unwrap();
-        game.check_invariants().unwrap();
-        for event in &events {
-            writeln!(out, "  {event}").unwrap();
-        }
-        if turn.is_multiple_of(15) {
-            writeln!(out, "{game}").unwrap();
-        }
+        answers
     }
-    let outcome = game.outcome();
-    writeln!(out, "\noutcome: scores {:?}, ranks {:?}", outcome.scores, outcome.ranks).unwrap();
-    out
+
+    /// The maps every 15 turns.
+    fn shows_state(&self, game: &CodeCharacter, _step: usize, _events: &[Event]) -> bool {
+        game.turn().is_multiple_of(15)
+    }
+}
+
+fn new_game() -> CodeCharacter {
+    CodeCharacter::new(&CodeCharacterConfig { turns: TURNS, map: None }, 2, SEED).unwrap()
 }
 
 /// code-character.md, all of it: the golden playthrough is unchanged.
 #[test]
 fn golden_playthrough_seed_7() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(FILE);
-    let got = playthrough();
-    assert_eq!(got, playthrough(), "the playthrough is not deterministic");
-    arena_game::golden::check_golden(&path, &got, "cargo test -p arena-code-character --test all golden::");
+    let golden = || {
+        let game = new_game();
+        Golden { statics: [game.static_view(0), game.static_view(1)], rng: new_rng(SEED) }
+    };
+    check_playthrough(golden, &path, "cargo test -p arena-code-character --test all golden::");
 }

@@ -1,5 +1,5 @@
 //! The golden playthrough (docs/design.md#the-game-trait, OpenSpiel's "playthrough" files): one
-//! fixed, deterministic match written out as text, so that any rule change shows up as a diff in
+//! fixed, deterministic match written out as text by `arena_game::golden`'s writer, so that any rule change shows up as a diff in
 //! review.
 //!
 //! The match: the standard map, 2 players, seed 7. The policy, per unit in handle order: attack
@@ -12,6 +12,7 @@
 //! Set `UPDATE_GOLDEN=1` to rewrite the file after an intended change.
 
 use arena_eubots::{Direction, Eubots, EubotsConfig, Event, MoveFail, Order, Pos, Square, View};
+use arena_game::golden::{Playthrough, check_playthrough};
 use arena_game::{Game, GameRng, Seat, new_rng, rng_below};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -65,31 +66,36 @@ fn movement_digest(events: &[Event]) -> Option<String> {
         .then(|| format!("moves: {moved} moved, failed: {contested} contested, {occupied} occupied, {wall} wall"))
 }
 
-/// Plays the match and writes it out.
-fn playthrough() -> String {
-    let mut game = Eubots::new(&EubotsConfig::default(), 2, SEED).unwrap();
-    let mut rng = new_rng(SEED);
-    let mut out = String::new();
-    writeln!(out, "# Eubots golden playthrough: standard map, 2 players, seed {SEED}; policy: attack the weakest")
-        .unwrap();
-    writeln!(out, "# adjacent enemy, else step towards the nearest (ties by an rng seeded from {SEED}); every 13th")
-        .unwrap();
-    writeln!(out, "# step gives no answers (fallback); every 7th seat 0 adds a duplicate and an unknown handle.")
-        .unwrap();
-    writeln!(out, "# Moves as a digest, the map every 5 steps. Regenerate with").unwrap();
-    writeln!(out, "# UPDATE_GOLDEN=1 cargo test -p arena-eubots --test golden").unwrap();
-    writeln!(out, "\n{game}").unwrap();
-    let mut step = 0;
-    while !game.is_over() {
-        step += 1;
+/// The match and its policy's generator.
+struct Golden(GameRng);
+
+impl Playthrough for Golden {
+    type Game = Eubots;
+
+    fn header(&self) -> Vec<String> {
+        vec![
+            format!("Eubots golden playthrough: standard map, 2 players, seed {SEED}; policy: attack the weakest"),
+            format!("adjacent enemy, else step towards the nearest (ties by an rng seeded from {SEED}); every 13th"),
+            "step gives no answers (fallback); every 7th seat 0 adds a duplicate and an unknown handle.".to_owned(),
+            "Moves as a digest, the map every 5 steps.".to_owned(),
+        ]
+    }
+
+    fn new_game(&self) -> Eubots {
+        Eubots::new(&EubotsConfig::default(), 2, SEED).unwrap()
+    }
+
+    fn answers(&mut self, game: &Eubots, step: usize, out: &mut String) -> Vec<(Seat, Option<Vec<Order>>)> {
         let mut actions: Vec<(Seat, Option<Vec<Order>>)> = game
             .to_act()
             .into_iter()
-            .map(|seat| (seat, if step % 13 == 0 { None } else { Some(choose(&game.observe(seat), &mut rng)) }))
+            .map(|seat| {
+                (seat, if step.is_multiple_of(13) { None } else { Some(choose(&game.observe(seat), &mut self.0)) })
+            })
             .collect();
         // Every 7th step seat 0 repeats its first order and names an unknown handle: both are
         // ignored (and the repeated unit waits).
-        if step % 7 == 0
+        if step.is_multiple_of(7)
             && let Some((0, Some(orders))) = actions.first_mut()
             && let Some(first) = orders.first().copied()
         {
@@ -102,11 +108,13 @@ fn playthrough() -> String {
                 None => writeln!(out, "  seat {seat} gives no answer").unwrap(),
             }
         }
-        let events = game.step(&actions).unwrap();
-        game.check_invariants().unwrap();
-        // The digest stands where the movement phase's events were.
-        let mut digest = movement_digest(&events);
-        for event in &events {
+        actions
+    }
+
+    /// Every event but the moves, whose digest stands where the movement phase's events were.
+    fn write_events(&self, events: &[Event], out: &mut String) {
+        let mut digest = movement_digest(events);
+        for event in events {
             if matches!(event, Event::Moved { .. } | Event::Blocked { .. }) {
                 if let Some(line) = digest.take() {
                     writeln!(out, "  {line}").unwrap();
@@ -115,20 +123,17 @@ fn playthrough() -> String {
                 writeln!(out, "  {event}").unwrap();
             }
         }
-        if step % 5 == 0 || game.is_over() {
-            writeln!(out, "{game}").unwrap();
-        }
     }
-    let outcome = game.outcome();
-    writeln!(out, "\noutcome: scores {:?}, ranks {:?}", outcome.scores, outcome.ranks).unwrap();
-    out
+
+    /// The map every 5 steps and at the end.
+    fn shows_state(&self, game: &Eubots, step: usize, _events: &[Event]) -> bool {
+        step.is_multiple_of(5) || game.is_over()
+    }
 }
 
 /// eubots.md, all of it: the golden playthrough for seed 7 is unchanged.
 #[test]
 fn golden_playthrough_seed_7() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(FILE);
-    let got = playthrough();
-    assert_eq!(got, playthrough(), "the playthrough is not deterministic");
-    arena_game::golden::check_golden(&path, &got, "cargo test -p arena-eubots --test all golden::");
+    check_playthrough(|| Golden(new_rng(SEED)), &path, "cargo test -p arena-eubots --test all golden::");
 }

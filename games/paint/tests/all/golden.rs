@@ -1,6 +1,6 @@
 //! The golden playthrough (docs/design.md#the-game-trait, OpenSpiel's "playthrough" files): one
-//! fixed, deterministic game written out as text, so that any rule change shows up as a diff in
-//! review.
+//! fixed, deterministic game written out as text by `arena_game::golden`'s writer, so that any
+//! rule change shows up as a diff in review.
 //!
 //! The game: the default config (ten_by_ten, 2 players, 100 turns); paint has no randomness, so
 //! the seed 7 only seeds the policy. The policy: the action with the most
@@ -8,8 +8,9 @@
 //! seat `step % 2` gives no action, so "no action" is pinned too. The board is printed every 10
 //! steps. Set `UPDATE_GOLDEN=1` to rewrite the file after an intended change.
 
+use arena_game::golden::{Playthrough, check_playthrough};
 use arena_game::{Game, GameRng, Seat, new_rng, rng_below};
-use arena_paint::{Action, Paint, PaintConfig};
+use arena_paint::{Action, Event, Paint, PaintConfig};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -26,26 +27,30 @@ fn choose(game: &Paint, seat: Seat, rng: &mut GameRng) -> Option<Action> {
     top.get(usize::try_from(pick).unwrap()).copied()
 }
 
-/// Plays the game and writes it out.
-fn playthrough() -> String {
-    let mut game = Paint::new(&PaintConfig::default(), 2, SEED).unwrap();
-    let mut rng = new_rng(SEED);
-    let mut out = String::new();
-    writeln!(out, "# Paint golden playthrough: ten_by_ten, 2 players; policy: most squares_gained, ties by an")
-        .unwrap();
-    writeln!(out, "# rng seeded from {SEED}; every 13th step seat (step % 2) gives no action. Regenerate with")
-        .unwrap();
-    writeln!(out, "# UPDATE_GOLDEN=1 cargo test -p arena-paint --test golden").unwrap();
-    writeln!(out, "\n{game}").unwrap();
-    let mut step = 0;
-    while !game.is_over() {
-        step += 1;
+/// The match and its policy's generator.
+struct Golden(GameRng);
+
+impl Playthrough for Golden {
+    type Game = Paint;
+
+    fn header(&self) -> Vec<String> {
+        vec![
+            "Paint golden playthrough: ten_by_ten, 2 players; policy: most squares_gained, ties by an".to_owned(),
+            format!("rng seeded from {SEED}; every 13th step seat (step % 2) gives no action."),
+        ]
+    }
+
+    fn new_game(&self) -> Paint {
+        Paint::new(&PaintConfig::default(), 2, SEED).unwrap()
+    }
+
+    fn answers(&mut self, game: &Paint, step: usize, out: &mut String) -> Vec<(Seat, Option<Action>)> {
         let actions: Vec<(Seat, Option<Action>)> = game
             .to_act()
             .into_iter()
             .map(|seat| {
-                let skip = step % 13 == 0 && seat == step % 2;
-                (seat, if skip { None } else { choose(&game, seat, &mut rng) })
+                let skip = step.is_multiple_of(13) && seat == step % 2;
+                (seat, if skip { None } else { choose(game, seat, &mut self.0) })
             })
             .collect();
         write!(out, "\nstep {step}:").unwrap();
@@ -56,25 +61,17 @@ fn playthrough() -> String {
             }
         }
         writeln!(out).unwrap();
-        let events = game.step(&actions).unwrap();
-        game.check_invariants().unwrap();
-        for event in &events {
-            writeln!(out, "  {event}").unwrap();
-        }
-        if step % 10 == 0 {
-            writeln!(out, "{game}").unwrap();
-        }
+        actions
     }
-    let outcome = game.outcome();
-    writeln!(out, "\noutcome: scores {:?}, ranks {:?}", outcome.scores, outcome.ranks).unwrap();
-    out
+
+    fn shows_state(&self, _game: &Paint, step: usize, _events: &[Event]) -> bool {
+        step.is_multiple_of(10)
+    }
 }
 
 /// paint.md, all of it: the golden playthrough for seed 7 is unchanged.
 #[test]
 fn golden_playthrough_seed_7() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(FILE);
-    let got = playthrough();
-    assert_eq!(got, playthrough(), "the playthrough is not deterministic");
-    arena_game::golden::check_golden(&path, &got, "cargo test -p arena-paint --test all golden::");
+    check_playthrough(|| Golden(new_rng(SEED)), &path, "cargo test -p arena-paint --test all golden::");
 }

@@ -1,5 +1,5 @@
 //! The golden playthrough (docs/design.md#the-game-trait, OpenSpiel's "playthrough" files): one
-//! fixed, deterministic game written out as text, so that any rule change shows up as a diff in
+//! fixed, deterministic game written out as text by `arena_game::golden`'s writer, so that any rule change shows up as a diff in
 //! review.
 //!
 //! The game: the default 4 seats on 14 x 14 (the engine ignores the seed; 7 seeds the policy).
@@ -9,8 +9,9 @@
 //! uniformly with a generator seeded from 7. Every 13th answer is missing, so the fallback is
 //! pinned too. Set `UPDATE_GOLDEN=1` to rewrite the file after an intended change.
 
+use arena_game::golden::{Playthrough, check_playthrough};
 use arena_game::{Game, GameRng, Seat, new_rng, rng_below};
-use arena_suitebot::{Action, Suitebot, SuitebotConfig, View};
+use arena_suitebot::{Action, Event, Suitebot, SuitebotConfig, View};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -52,48 +53,56 @@ fn choose(view: &View, rng: &mut GameRng) -> Action {
     top[usize::try_from(rng_below(rng, u32::try_from(top.len()).unwrap())).unwrap()]
 }
 
-/// Plays the game and writes it out: every event, the board every 10 rounds.
-fn playthrough() -> String {
-    let mut game = Suitebot::new(&SuitebotConfig::default(), 4, SEED).unwrap();
-    let mut rng = new_rng(SEED);
-    let mut out = String::new();
-    writeln!(out, "# SuiteBot II golden playthrough: 4 seats, default board; policy: avoid danger, plant").unwrap();
-    writeln!(out, "# for points and kills, walk to points, ties by an rng seeded from {SEED}; every 13th answer")
-        .unwrap();
-    writeln!(out, "# is missing (fallback HOLD). Regenerate with").unwrap();
-    writeln!(out, "# UPDATE_GOLDEN=1 cargo test -p arena-suitebot --test golden").unwrap();
-    writeln!(out, "\n{game}").unwrap();
-    let mut answers = 0;
-    while !game.is_over() {
-        let actions: Vec<(Seat, Option<Action>)> = game
-            .to_act()
+/// The match, its policy's generator and the answers given so far (every 13th is missing).
+struct Golden {
+    rng: GameRng,
+    answers: usize,
+}
+
+impl Playthrough for Golden {
+    type Game = Suitebot;
+
+    fn header(&self) -> Vec<String> {
+        vec![
+            "SuiteBot II golden playthrough: 4 seats, default board; policy: avoid danger, plant".to_owned(),
+            format!("for points and kills, walk to points, ties by an rng seeded from {SEED}; every 13th answer"),
+            "is missing (fallback HOLD).".to_owned(),
+        ]
+    }
+
+    fn new_game(&self) -> Suitebot {
+        Suitebot::new(&SuitebotConfig::default(), 4, SEED).unwrap()
+    }
+
+    fn answers(&mut self, game: &Suitebot, _step: usize, out: &mut String) -> Vec<(Seat, Option<Action>)> {
+        writeln!(out).unwrap();
+        game.to_act()
             .into_iter()
             .map(|seat| {
-                answers += 1;
-                let action = choose(&game.observe(seat), &mut rng);
-                (seat, (answers % 13 != 0).then_some(action))
+                self.answers += 1;
+                let action = choose(&game.observe(seat), &mut self.rng);
+                (seat, (!self.answers.is_multiple_of(13)).then_some(action))
             })
-            .collect();
-        let events = game.step(&actions).unwrap();
-        game.check_invariants().unwrap();
-        writeln!(out).unwrap();
-        for event in &events {
+            .collect()
+    }
+
+    /// Every event, unindented.
+    fn write_events(&self, events: &[Event], out: &mut String) {
+        for event in events {
             writeln!(out, "{event}").unwrap();
         }
-        if game.observe(0).round % 10 == 1 {
-            writeln!(out, "{game}").unwrap();
-        }
     }
-    let outcome = game.outcome();
-    writeln!(out, "\noutcome: scores {:?}, ranks {:?}", outcome.scores, outcome.ranks).unwrap();
-    out
+
+    /// The board every 10 rounds.
+    fn shows_state(&self, game: &Suitebot, _step: usize, _events: &[Event]) -> bool {
+        game.observe(0).round % 10 == 1
+    }
 }
 
 /// suitebot.md, all of it: the golden playthrough is unchanged.
 #[test]
 fn golden_playthrough_seed_7() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(FILE);
-    let got = playthrough();
-    assert_eq!(got, playthrough(), "the playthrough is not deterministic");
-    arena_game::golden::check_golden(&path, &got, "cargo test -p arena-suitebot --test all golden::");
+    let golden = || Golden { rng: new_rng(SEED), answers: 0 };
+    check_playthrough(golden, &path, "cargo test -p arena-suitebot --test all golden::");
 }
