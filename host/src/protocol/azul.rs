@@ -77,6 +77,11 @@ impl LineProtocol for AzulText {
 
     const NAME: &'static str = "azul-text";
     const MAX_LINE: usize = 64;
+    const GREETING_REPLIES: &'static [&'static str] = &["update", "state", "both"];
+
+    fn answer_line(action: &Move, _view: &View) -> String {
+        action.to_string()
+    }
 
     fn greeting(info: &InitInfo) -> Vec<String> {
         vec![format!("azul {} {}", info.seat, info.restart_count)]
@@ -192,6 +197,18 @@ mod tests {
 
     fn info(turn: u32) -> TurnInfo {
         TurnInfo { turn, turn_fuel_remaining: 10_000_000, game_fuel_remaining: 90_000_000, missed_turns: 0 }
+    }
+
+    /// The line-protocol conformance kit over Azul's random playouts.
+    #[test]
+    fn the_protocol_conforms() {
+        let plan = arena_game::conformance::Plan {
+            config: AzulConfig::default(),
+            players: vec![2],
+            seeds: 0..6,
+            max_steps: 5_000,
+        };
+        super::super::conformance::check_protocol::<AzulText>(&plan);
     }
 
     #[test]

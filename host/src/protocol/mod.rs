@@ -25,6 +25,8 @@
 //! ([`AnswerError::WrongNonce`]).
 
 pub mod azul;
+#[cfg(test)]
+mod conformance;
 pub mod paint;
 pub mod runner;
 pub mod stdio;
@@ -89,6 +91,14 @@ pub trait LineProtocol: Send + Sync + 'static {
         line: &str,
         observation: &<Self::Game as Game>::Observation,
     ) -> Result<<Self::Game as Game>::Action, AnswerError>;
+
+    /// Replies to the greeting a bot may write, as the protocol's rules page shows them (each
+    /// starts a session; a protocol without a handshake lists what a bot might wrongly write
+    /// first). The conformance kit checks them and the fuzz target edits them.
+    const GREETING_REPLIES: &'static [&'static str];
+    /// `action` as a bot writes it in answer to `observation`: the reference encoding, which
+    /// [`LineProtocol::parse_answer`] reads back as `action` (the conformance kit checks it).
+    fn answer_line(action: &<Self::Game as Game>::Action, observation: &<Self::Game as Game>::Observation) -> String;
 }
 
 /// The first `max` characters of `text`, for error details in replays.

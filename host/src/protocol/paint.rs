@@ -100,6 +100,14 @@ impl LineProtocol for PaintJson {
     type Session = ();
 
     const NAME: &'static str = "paint-json";
+    const GREETING_REPLIES: &'static [&'static str] = &[r#"{"ready":true}"#, r#"{ "ready" : true, "name": "x" }"#];
+
+    /// The original's answer: the action's JSON with the nonce, `turns_left`.
+    fn answer_line(action: &Action, view: &View) -> String {
+        let mut answer = serde_json::to_value(action).unwrap_or_default();
+        answer["turns_left"] = view.turns_left.into();
+        answer.to_string()
+    }
     /// The longest valid answer is about 55 bytes; room for whitespace and extra fields.
     const MAX_LINE: usize = 256;
 
@@ -164,6 +172,18 @@ mod tests {
 
     fn game() -> Paint {
         Paint::new(&PaintConfig::default(), 2, 1).unwrap_or_else(|_| unreachable!())
+    }
+
+    /// The line-protocol conformance kit over Paint's random playouts.
+    #[test]
+    fn the_protocol_conforms() {
+        let plan = arena_game::conformance::Plan {
+            config: PaintConfig::default(),
+            players: vec![2, 4],
+            seeds: 0..3,
+            max_steps: 5_000,
+        };
+        super::super::conformance::check_protocol::<PaintJson>(&plan);
     }
 
     #[test]

@@ -23,6 +23,12 @@ impl LineProtocol for SuitebotJson {
 
     const NAME: &'static str = "suitebot-json";
     const MAX_LINE: usize = MAX_ANSWER_BYTES;
+    /// No handshake: what a bot might wrongly write before its first round.
+    const GREETING_REPLIES: &'static [&'static str] = &["H", ""];
+
+    fn answer_line(action: &Action, _view: &View) -> String {
+        action.to_string()
+    }
 
     fn greeting(_info: &InitInfo) -> Vec<String> {
         Vec::new()
@@ -52,6 +58,18 @@ impl LineProtocol for SuitebotJson {
 mod tests {
     use super::*;
     use arena_game::Game;
+
+    /// The line-protocol conformance kit over SuiteBot II's random playouts.
+    #[test]
+    fn the_protocol_conforms() {
+        let plan = arena_game::conformance::Plan {
+            config: Default::default(),
+            players: vec![2, 4],
+            seeds: 0..3,
+            max_steps: 5_000,
+        };
+        super::super::conformance::check_protocol::<SuitebotJson>(&plan);
+    }
 
     #[test]
     fn a_round_is_one_json_line_and_answers_are_letters() {

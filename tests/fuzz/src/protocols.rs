@@ -25,37 +25,6 @@ use arena_host::wasi::ByteSink;
 /// Most random steps before the observation is taken.
 const MAX_WARMUP: u32 = 24;
 
-/// What the harness needs from a protocol beyond [`LineProtocol`].
-trait Speaks: LineProtocol<Game: Subject> {
-    /// Greeting replies the protocol accepts (edited to make inputs).
-    const REPLIES: &'static [&'static str];
-    /// `action` written as the protocol's answer line to `observation`.
-    fn answer_line(action: &<Self::Game as Game>::Action, observation: &<Self::Game as Game>::Observation) -> String;
-}
-
-impl Speaks for AzulText {
-    const REPLIES: &'static [&'static str] = &["update", "state", "both"];
-    fn answer_line(action: &arena_azul::Move, _view: &arena_azul::View) -> String {
-        action.to_string()
-    }
-}
-
-impl Speaks for PaintJson {
-    const REPLIES: &'static [&'static str] = &[r#"{"ready":true}"#, r#"{ "ready" : true, "name": "x" }"#];
-    fn answer_line(action: &arena_paint::Action, view: &arena_paint::View) -> String {
-        let mut answer = serde_json::to_value(action).unwrap_or_default();
-        answer["turns_left"] = view.turns_left.into();
-        answer.to_string()
-    }
-}
-
-impl Speaks for SuitebotJson {
-    const REPLIES: &'static [&'static str] = &["H", ""];
-    fn answer_line(action: &arena_suitebot::Action, _view: &arena_suitebot::View) -> String {
-        action.to_string()
-    }
-}
-
 /// Azul's text protocol.
 pub fn azul(data: &[u8]) {
     run::<AzulText>(data);
@@ -71,13 +40,13 @@ pub fn suitebot(data: &[u8]) {
     run::<SuitebotJson>(data);
 }
 
-fn run<P: Speaks>(data: &[u8]) {
+fn run<P: LineProtocol<Game: Subject>>(data: &[u8]) {
     let mut u = Unstructured::new(data);
     // Running out of bytes ends the input early; that is not a finding.
     let _ = feed::<P>(&mut u);
 }
 
-fn feed<P: Speaks>(u: &mut Unstructured) -> Result<()> {
+fn feed<P: LineProtocol<Game: Subject>>(u: &mut Unstructured) -> Result<()> {
     let players = u.int_in_range(P::Game::MIN_PLAYERS..=P::Game::MAX_PLAYERS)?;
     let seed: u64 = u.arbitrary()?;
     let Ok(mut game) = P::Game::new(&Default::default(), players, seed) else { return Ok(()) };
@@ -110,7 +79,7 @@ fn feed<P: Speaks>(u: &mut Unstructured) -> Result<()> {
 
     match u.int_in_range(0..=3)? {
         0 => {
-            let template = P::REPLIES[u.choose_index(P::REPLIES.len())?];
+            let template = P::GREETING_REPLIES[u.choose_index(P::GREETING_REPLIES.len())?];
             let reply = line(u, template)?;
             let session = P::check_greeting_reply(&reply).ok().or_else(P::session_without_reply);
             if let Some(mut session) = session {
