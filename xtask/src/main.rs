@@ -27,8 +27,10 @@
 //!   over the trivial Azul bot of each language and over the stdin/stdout programs of each game
 //!   ([`fuel_table`]); `--write` replaces the copies in `docs/`, which the tests check.
 //! - `bench`: installs the wasm targets, builds the Rust bots, then runs the benchmarks
-//!   (`cargo bench -p arena-cli --bench arena`); further arguments pick sections by name.
+//!   (`cargo bench -p arena-cli --bench arena`); further arguments pick sections by name, and
+//!   `--write` rewrites the table of docs/performance.md from what they measured.
 
+mod bench;
 mod debian;
 mod deny;
 #[cfg(test)]
@@ -73,8 +75,11 @@ tasks:
                          --markdown`): the trivial Azul bot of every language, and the stdin/stdout
                          programs of every game; --write puts them into docs/ (the tests fail
                          while the copies are stale)
-  bench [SECTION...]     set up, build the bots, run the benchmarks (optionally only the sections
-                         named: greedy, turn, instantiate, tournament)";
+  bench [--write] [SECTION...]
+                         set up, build the bots, run the benchmarks (optionally only the sections
+                         named: greedy, search, turn, instantiate, load, glue, tournament, profile,
+                         hostcalls, stack, queue); --write puts what they measured in the table of
+                         docs/performance.md";
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -89,7 +94,7 @@ fn main() -> Result<()> {
         "test" => test(&root),
         "deny" => deny::check(&root),
         "fuzz" => fuzz::fuzz(&root, rest),
-        "bench" => bench(&root, rest),
+        "bench" => bench::bench(&root, rest),
         "fuel-table" => fuel_table::run(&root, rest),
         "templates" => templates::check(&root),
         "readme-commands" => readme_commands::check(&root),
@@ -110,7 +115,7 @@ fn workspace_root() -> Result<PathBuf> {
 }
 
 /// Installs the wasm targets for the pinned toolchain (machines here do not auto-install).
-fn setup(root: &Path) -> Result<()> {
+pub(crate) fn setup(root: &Path) -> Result<()> {
     run(root, "rustup", &["target", "add", "wasm32-wasip2", "wasm32-wasip1", "wasm32-unknown-unknown"])
 }
 
@@ -224,25 +229,5 @@ fn test(root: &Path) -> Result<()> {
     templates::check(root)?;
     readme_commands::check(root)?;
     fuzz::smoke(root)?;
-    Ok(())
-}
-
-fn bench(root: &Path, sections: &[String]) -> Result<()> {
-    setup(root)?;
-    rust_bots::build_all(root)?;
-    // The queue section (`benches/queue.rs`) starts a NATS server, as the cluster tests do.
-    if sections.is_empty() || sections.iter().any(|section| "queue".contains(section.as_str())) {
-        debian::NATS.ensure()?;
-    }
-    let mut args = vec!["bench", "-p", "arena-cli", "--bench", "arena"];
-    if !sections.is_empty() {
-        args.push("--");
-        args.extend(sections.iter().map(String::as_str));
-    }
-    run(root, &cargo(), &args)?;
-    // Engine-only speed of the largest engine, unless sections were named.
-    if sections.is_empty() {
-        run(root, &cargo(), &["bench", "-p", "arena-code-character", "--bench", "speed"])?;
-    }
     Ok(())
 }

@@ -10,6 +10,7 @@
 //! Engines know nothing of WebAssembly, fuel or bots; the host owns those. [`conformance`] is the
 //! shared test kit every engine's tests call.
 
+pub mod bench;
 pub mod case_codes;
 pub mod conformance;
 pub mod golden;

@@ -222,8 +222,9 @@ fn row(label: &str, sample: Sample, unit: &str) {
     println!("  {label:<50} {:>10}/{unit}  [{}..{}]", human(sample.median), human(sample.low), human(sample.high));
 }
 
+/// A measurement against its goal, printed and recorded for `cargo xtask bench --write`.
 fn verdict(label: &str, value: String, target: &str, met: bool) {
-    println!("  {label:<50} {value:>10}  target {target}: {}", if met { "met" } else { "MISSED" });
+    arena_game::bench::verdict(label, &value, target, Some(met));
 }
 
 /// Path of a built bot (as `cargo xtask bots` writes it).

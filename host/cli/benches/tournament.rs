@@ -15,6 +15,7 @@
 //!   played directly for its mean match, which that same cost is a share of.
 
 use anyhow::{Context, Result, ensure};
+use arena_game::bench::verdict;
 use arena_host::budget::Budget;
 use arena_host::engine::ArenaOptions;
 use arena_host::registry::BotPool;
@@ -146,23 +147,17 @@ pub fn tournaments(bot_path: &dyn Fn(&str) -> PathBuf, arena_binary: &Path) -> R
     println!("  {:<50} {:>10.0} matches/s", "in process, 1 job (two trivial Azul bots)", one);
     println!("  {:<50} {:>10.0} matches/s", format!("in process, {cores} jobs"), all);
     let scaling = all / one;
-    println!(
-        "  {:<50} {:>9.2}x  target >= 1.8x on 2 cores: {}",
-        format!("scaling 1 -> {cores} jobs"),
-        scaling,
-        if cores < 2 {
-            "n/a (1 core)"
-        } else if scaling >= 1.8 {
-            "met"
-        } else {
-            "MISSED"
-        }
+    verdict(
+        &format!("tournament scaling 1 -> {cores} jobs"),
+        &format!("{scaling:.2}x"),
+        ">= 1.8x on 2 cores",
+        (cores >= 2).then_some(scaling >= 1.8),
     );
-    println!(
-        "  {:<50} {:>10}  target >= 5,000: {}",
-        "matches/s per core",
-        format!("{one:.0}"),
-        if one >= 5_000.0 { "met" } else { "MISSED" }
+    verdict(
+        "tournament matches/s per core (two trivial Azul bots)",
+        &format!("{one:.0}"),
+        ">= 5,000",
+        Some(one >= 5_000.0),
     );
     // Why tournaments pool their instances: on-demand allocation maps and unmaps memory per
     // match, and every unmap interrupts the other workers' cores.
@@ -198,11 +193,11 @@ pub fn tournaments(bot_path: &dyn Fn(&str) -> PathBuf, arena_binary: &Path) -> R
         (Some(small), Some(large)) => {
             let growth = (large as f64 - small as f64) / small as f64 * 100.0;
             println!("  {:<50} {:>7} MiB", "resident memory after 1,000 matches", small / 1024);
-            println!(
-                "  {:<50} {:>7} MiB  growth {growth:+.1}%, target within 10%: {}",
-                "resident memory after 20,000 matches",
-                large / 1024,
-                if growth.abs() <= 10.0 { "met" } else { "MISSED" }
+            verdict(
+                "tournament resident memory, 1,000 -> 20,000 matches",
+                &format!("{} MiB {growth:+.1}%", large / 1024),
+                "within 10%",
+                Some(growth.abs() <= 10.0),
             );
         }
         _ => println!("  resident memory: not measured (no /proc/self/status)"),
@@ -295,11 +290,6 @@ fn example_round_robin(bot_path: &dyn Fn(&str) -> PathBuf, scratch: &Path, cost_
         );
     }
     let share = cost_us / mean_us * 100.0;
-    println!(
-        "  {:<50} {:>9.2}%  target < 5%: {}",
-        "tournament overhead per match there",
-        share,
-        if share < 5.0 { "met" } else { "MISSED" }
-    );
+    verdict("tournament overhead per match there", &format!("{share:.2}%"), "< 5%", Some(share < 5.0));
     Ok(())
 }
