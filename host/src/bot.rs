@@ -161,7 +161,7 @@ impl<B: Binding> Runner for BotRunner<B> {
         let (mut call, start_left, charged) = match slot {
             Slot::Busy { call, start_left, charged } => {
                 // A resumed call is asked again.
-                core.ledger.turns_asked += 1;
+                core.ledger.asked_again();
                 (call, start_left, charged)
             }
             Slot::Idle(mut live) => {
@@ -194,14 +194,14 @@ impl<B: Binding> Runner for BotRunner<B> {
             Driven::Stuck | Driven::Idle => {
                 drop(call);
                 fuel += core.ledger.charge(meter.fuel());
-                core.ledger.missed += 1;
+                core.ledger.missed_turn();
                 core.trap(Phase::Turn, TrapKind::WallClockBackstop, &mut faults);
                 core.finish_turn(None, fuel, faults)
             }
             Driven::Ready((store, result)) => {
                 let left = store.get_fuel().unwrap_or(0);
                 let spent = start_left.saturating_sub(left).saturating_sub(charged);
-                core.ledger.game_fuel_left = left;
+                core.ledger.settle(left);
                 fuel += spent;
                 match result {
                     Ok((instance, answer)) => {
@@ -222,7 +222,7 @@ impl<B: Binding> Runner for BotRunner<B> {
                             core.ledger.invalid(InvalidReason::malformed(&err), &mut faults);
                             return core.finish_turn(None, fuel, faults);
                         }
-                        core.ledger.missed += 1;
+                        core.ledger.missed_turn();
                         core.call_failed(Phase::Turn, &err, &mut faults);
                         core.finish_turn(None, fuel, faults)
                     }

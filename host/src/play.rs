@@ -6,7 +6,7 @@
 use crate::bindings::Binding;
 use crate::bot::WitContestant;
 use crate::budget::Budget;
-use crate::fault::{BotFault, InvalidReason};
+use crate::fault::InvalidReason;
 use crate::loader::LoadedBot;
 use crate::record::{MatchRecord, MatchResult, PlayerSummary, REPLAY_FORMAT, RuntimeInfo, SeatTurn, TurnRecord};
 use crate::runtime::Arena;
@@ -91,9 +91,8 @@ pub fn play_contestants<G: Game>(
             host_check(seat, runner.as_ref())?;
             let valid = match report.answer.as_ref().map(|action| game.check(seat, action)) {
                 Some(Err(invalid)) => {
-                    runner.note_invalid_action();
                     let reason = serde_json::to_value(&invalid).unwrap_or(serde_json::Value::Null);
-                    report.faults.push(BotFault::InvalidAction { reason: InvalidReason::Refused { reason } });
+                    runner.refused(InvalidReason::Refused { reason }, &mut report.faults);
                     None
                 }
                 Some(Ok(())) => report.answer.clone(),

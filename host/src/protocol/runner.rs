@@ -172,7 +172,7 @@ impl<P: LineProtocol> Runner for ProtocolRunner<P> {
                             .map_err(|why| format!("{why} (reply {:?})", excerpt(&reply, 40)))
                     }) {
                         Ok(session) => {
-                            core.ledger.game_fuel_left = fuel;
+                            core.ledger.settle(fuel);
                             core.live = Some(LiveCommand { call, exchange, meter, session, overdrawn: suspended });
                             return spent + mark.saturating_sub(fuel);
                         }
@@ -182,9 +182,9 @@ impl<P: LineProtocol> Runner for ProtocolRunner<P> {
                     None => match P::session_without_reply() {
                         // A protocol without a handshake: waiting for the first state is the reply.
                         Some(session) => {
-                            core.ledger.game_fuel_left = exchange.fuel();
+                            core.ledger.settle(exchange.fuel());
                             core.live = Some(LiveCommand { call, exchange, meter, session, overdrawn: false });
-                            return spent + mark.saturating_sub(core.ledger.game_fuel_left);
+                            return spent + mark.saturating_sub(core.ledger.game_fuel_left());
                         }
                         None => (
                             exchange.fuel(),
@@ -198,13 +198,13 @@ impl<P: LineProtocol> Runner for ProtocolRunner<P> {
             Driven::Stuck => (exchange.fuel(), TrapKind::WallClockBackstop),
             Driven::Ready((store, result)) => {
                 let now = store.get_fuel().unwrap_or(0);
-                core.ledger.game_fuel_left = now;
+                core.ledger.settle(now);
                 ended(core, Phase::Init, result, faults);
                 return spent + mark.saturating_sub(now);
             }
         };
         drop(call);
-        core.ledger.game_fuel_left = now;
+        core.ledger.settle(now);
         core.trap(Phase::Init, trap, faults);
         spent + mark.saturating_sub(now)
     }
@@ -227,7 +227,7 @@ impl<P: LineProtocol> Runner for ProtocolRunner<P> {
         let lines = P::state_lines(&mut live.session, observation, &info);
         if live.exchange.hand(&lines, true).is_err() {
             fuel += core.ledger.charge(now);
-            core.ledger.missed += 1;
+            core.ledger.missed_turn();
             core.trap(Phase::Turn, TrapKind::InputBacklog, &mut faults);
             return core.finish_turn(None, fuel, faults);
         }
@@ -262,7 +262,7 @@ impl<P: LineProtocol> Runner for ProtocolRunner<P> {
                         if suspended {
                             core.ledger.suspended(&mut faults);
                         } else {
-                            core.ledger.missed += 1;
+                            core.ledger.missed_turn();
                             core.ledger.invalid(InvalidReason::Protocol { error: AnswerError::NoAnswer }, &mut faults);
                             live.exchange.restart_chunk_on_read();
                         }
@@ -275,7 +275,7 @@ impl<P: LineProtocol> Runner for ProtocolRunner<P> {
             Driven::Stuck => {
                 fuel += core.ledger.charge(live.exchange.fuel());
                 drop(live);
-                core.ledger.missed += 1;
+                core.ledger.missed_turn();
                 core.trap(Phase::Turn, TrapKind::WallClockBackstop, &mut faults);
                 core.finish_turn(None, fuel, faults)
             }
@@ -283,7 +283,7 @@ impl<P: LineProtocol> Runner for ProtocolRunner<P> {
                 fuel += core.ledger.charge(store.get_fuel().unwrap_or(0));
                 drop(store);
                 drop(live);
-                core.ledger.missed += 1;
+                core.ledger.missed_turn();
                 ended(core, Phase::Turn, result, &mut faults);
                 core.finish_turn(None, fuel, faults)
             }

@@ -16,17 +16,17 @@ pub(crate) struct Ledger {
     /// The game budget the books started with.
     game_fuel: u64,
     /// Game fuel left at the last charge point.
-    pub game_fuel_left: u64,
+    game_fuel_left: u64,
     /// Totals so far.
-    pub stats: BotStats,
+    stats: BotStats,
     /// Instances started after a trap.
-    pub restarts: u32,
+    restarts: u32,
     /// Turns the bot has been handed a view (or message) for.
-    pub turns_asked: u32,
+    turns_asked: u32,
     /// Turns without an action since the bot was last told how many it missed.
-    pub missed: u32,
+    missed: u32,
     /// Why the bot is out, once it is.
-    pub forfeit: Option<ForfeitReason>,
+    forfeit: Option<ForfeitReason>,
 }
 
 impl Ledger {
@@ -42,6 +42,64 @@ impl Ledger {
             missed: 0,
             forfeit: None,
         }
+    }
+
+    /// Game fuel left at the last charge point.
+    pub fn game_fuel_left(&self) -> u64 {
+        self.game_fuel_left
+    }
+
+    /// Totals so far.
+    pub fn stats(&self) -> BotStats {
+        self.stats
+    }
+
+    /// Instances started after a trap.
+    pub fn restarts(&self) -> u32 {
+        self.restarts
+    }
+
+    /// Why the bot is out, if it is.
+    pub fn forfeited(&self) -> Option<ForfeitReason> {
+        self.forfeit
+    }
+
+    /// Counts an instance started after a trap.
+    pub fn restart(&mut self) {
+        self.restarts += 1;
+    }
+
+    /// Counts a turn the bot gave no action for (a failed start-up, a trap, no answer), which
+    /// its next call is told about.
+    pub fn missed_turn(&mut self) {
+        self.missed += 1;
+    }
+
+    /// Counts a turn the bot is asked (a new call or message): returns the turn's number and the
+    /// turns it missed since it was last told, which are then reset. (Reset when a new call is
+    /// told, not when an answer returns: a suspended call answers from an old observation, and
+    /// the next one must still say how many turns were missed.)
+    pub fn ask(&mut self) -> (u32, u32) {
+        let asked = (self.turns_asked, self.missed);
+        self.missed = 0;
+        self.turns_asked += 1;
+        asked
+    }
+
+    /// Counts a turn a suspended call is resumed for (it was told its turn when it started).
+    pub fn asked_again(&mut self) {
+        self.turns_asked += 1;
+    }
+
+    /// Sets the game fuel left to `left`, read from the bot's store after a call whose spending
+    /// the caller has counted itself.
+    pub fn settle(&mut self, left: u64) {
+        self.game_fuel_left = left;
+    }
+
+    /// Takes `used` from the game fuel left (a start-up step's spending).
+    pub fn spend(&mut self, used: u64) {
+        self.game_fuel_left = self.game_fuel_left.saturating_sub(used);
     }
 
     /// Records a trap in `phase`; the last one allowed forfeits. The caller drops its instance.

@@ -15,7 +15,7 @@ pub(crate) mod ledger;
 pub mod runner;
 
 use crate::budget::Budget;
-use crate::fault::{BotFault, ForfeitReason};
+use crate::fault::{BotFault, ForfeitReason, InvalidReason};
 use crate::log::TurnLog;
 use crate::record::BotRef;
 use crate::runtime::Arena;
@@ -95,8 +95,9 @@ pub trait SeatBot<G: Game>: Send {
     }
     /// Takes one turn: restarts the bot if it trapped, then asks (or resumes) it.
     fn take_turn(&mut self, observation: &G::Observation) -> TurnReport<G::Action>;
-    /// Records that the game refused this turn's answer.
-    fn note_invalid_action(&mut self);
+    /// Records that the game refused this turn's answer, for `reason`, in the bot's books and
+    /// in `faults` (the turn's), as every fault is recorded.
+    fn refused(&mut self, reason: InvalidReason, faults: &mut Vec<BotFault>);
     /// Totals so far.
     fn stats(&self) -> BotStats;
     /// Why the bot is out, if it is.
@@ -134,8 +135,8 @@ impl<R: runner::Runner> SeatBot<R::Game> for R {
         runner::take_turn(self, observation)
     }
 
-    fn note_invalid_action(&mut self) {
-        self.core_mut().note_invalid_action()
+    fn refused(&mut self, reason: InvalidReason, faults: &mut Vec<BotFault>) {
+        self.core_mut().refused(reason, faults)
     }
 
     fn stats(&self) -> BotStats {

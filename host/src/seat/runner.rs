@@ -10,7 +10,9 @@
 use super::{BotStats, TurnReport};
 use crate::budget::Budget;
 use crate::driver::{Driven, drive};
-use crate::fault::{BotFault, ForfeitReason, Phase, TrapKind, classify, is_host_exhaustion, is_out_of_fuel};
+use crate::fault::{
+    BotFault, ForfeitReason, InvalidReason, Phase, TrapKind, classify, is_host_exhaustion, is_out_of_fuel,
+};
 use crate::log::BotLog;
 use crate::meter::CallMeter;
 use crate::record::BotRef;
@@ -129,17 +131,17 @@ impl<L> SeatCore<L> {
 
     /// Game fuel left.
     pub fn game_fuel_left(&self) -> u64 {
-        self.ledger.game_fuel_left
+        self.ledger.game_fuel_left()
     }
 
     /// Totals so far.
     pub fn stats(&self) -> BotStats {
-        self.ledger.stats
+        self.ledger.stats()
     }
 
     /// Why the bot is out, if it is.
     pub fn forfeit_reason(&self) -> Option<ForfeitReason> {
-        self.ledger.forfeit
+        self.ledger.forfeited()
     }
 
     /// Why the host could not run the bot (an instance it could not make for want of host
@@ -149,8 +151,8 @@ impl<L> SeatCore<L> {
     }
 
     /// Records that the game refused this turn's answer.
-    pub fn note_invalid_action(&mut self) {
-        self.ledger.stats.invalid_actions += 1;
+    pub fn refused(&mut self, reason: InvalidReason, faults: &mut Vec<BotFault>) {
+        self.ledger.invalid(reason, faults);
     }
 
     /// The handles of a fresh instance's store: the bot's log and deadline, a new meter and clock.
@@ -163,28 +165,19 @@ impl<L> SeatCore<L> {
         InitInfo {
             seat: self.seat,
             players: self.players,
-            restart_count: self.ledger.restarts,
+            restart_count: self.ledger.restarts(),
             seed: init_seed(self.match_seed, &self.bot_sha256),
             turn_fuel: self.budget.turn_fuel,
             game_fuel: self.budget.game_fuel,
-            game_fuel_remaining: self.ledger.game_fuel_left,
+            game_fuel_remaining: self.ledger.game_fuel_left(),
         }
     }
 
-    /// What a new turn's call (or message) is told, and counts the turn as asked. The missed
-    /// turns are reset when a new call is told, not when an answer returns: a call that was
-    /// suspended answers from an old observation, and the next one must still say how many
-    /// turns were missed.
+    /// What a new turn's call (or message) is told, and counts the turn as asked
+    /// ([`Ledger::ask`]).
     pub(crate) fn ask_turn(&mut self, turn_fuel_remaining: u64, game_fuel_remaining: u64) -> TurnInfo {
-        let info = TurnInfo {
-            turn: self.ledger.turns_asked,
-            turn_fuel_remaining,
-            game_fuel_remaining,
-            missed_turns: self.ledger.missed,
-        };
-        self.ledger.missed = 0;
-        self.ledger.turns_asked += 1;
-        info
+        let (turn, missed_turns) = self.ledger.ask();
+        TurnInfo { turn, turn_fuel_remaining, game_fuel_remaining, missed_turns }
     }
 
     /// Records a trap (the last allowed one forfeits) and drops the instance.
@@ -203,7 +196,7 @@ impl<L> SeatCore<L> {
     /// is a trap. Drops the instance.
     pub(crate) fn call_failed(&mut self, phase: Phase, err: &wasmtime::Error, faults: &mut Vec<BotFault>) {
         if is_out_of_fuel(err) {
-            self.ledger.game_fuel_left = 0;
+            self.ledger.settle(0);
             self.forfeit(ForfeitReason::GameFuelExhausted, faults);
         } else {
             self.trap(phase, classify(err), faults);
@@ -249,11 +242,11 @@ impl<L> SeatCore<L> {
     where
         F: Future<Output = (Store<BotState>, wasmtime::Result<T>)>,
     {
-        if self.ledger.game_fuel_left == 0 {
+        if self.ledger.game_fuel_left() == 0 {
             self.forfeit(ForfeitReason::GameFuelExhausted, faults);
             return (0, None);
         }
-        let cap = self.budget.turn_fuel.min(self.ledger.game_fuel_left);
+        let cap = self.budget.turn_fuel.min(self.ledger.game_fuel_left());
         if let Err(err) = store.set_fuel(cap) {
             self.trap(phase, TrapKind::other(&err), faults);
             return (0, None);
@@ -270,7 +263,7 @@ impl<L> SeatCore<L> {
             Driven::Suspended | Driven::Stuck | Driven::Idle => meter.fuel(),
         };
         let used = cap.saturating_sub(left);
-        self.ledger.game_fuel_left = self.ledger.game_fuel_left.saturating_sub(used);
+        self.ledger.spend(used);
         before_faults(&mut self.ledger, faults);
         let (store, result) = match outcome {
             Driven::Ready(ready) => ready,
@@ -290,7 +283,7 @@ impl<L> SeatCore<L> {
                 self.host_failure = Some(format!("{err:#}"));
                 (used, None)
             }
-            Err(err) if is_out_of_fuel(&err) && self.ledger.game_fuel_left == 0 => {
+            Err(err) if is_out_of_fuel(&err) && self.ledger.game_fuel_left() == 0 => {
                 self.forfeit(ForfeitReason::GameFuelExhausted, faults);
                 (used, None)
             }
@@ -314,11 +307,11 @@ pub(super) fn take_turn<R: Runner>(
 ) -> TurnReport<<R::Game as Game>::Action> {
     let mut faults = Vec::new();
     let mut fuel = 0;
-    if runner.core().ledger.forfeit.is_some() {
+    if runner.core().ledger.forfeited().is_some() {
         return runner.core_mut().finish_turn(None, 0, faults);
     }
     if runner.core().live.is_none() {
-        runner.core_mut().ledger.restarts += 1;
+        runner.core_mut().ledger.restart();
         fuel += runner.start_instance(&mut faults);
     }
     match runner.core_mut().live.take() {
@@ -326,7 +319,7 @@ pub(super) fn take_turn<R: Runner>(
         None => {
             // Start-up failed: this turn has no action.
             let core = runner.core_mut();
-            core.ledger.missed += 1;
+            core.ledger.missed_turn();
             core.finish_turn(None, fuel, faults)
         }
     }

@@ -17,7 +17,7 @@ use arbitrary::Unstructured;
 use arena_game::{Game, GameRng, new_rng};
 use arena_host::Budget;
 use arena_host::bindings::Binding;
-use arena_host::fault::ForfeitReason;
+use arena_host::fault::{BotFault, ForfeitReason, InvalidReason};
 use arena_host::play::play_contestants;
 use arena_host::record::BotRef;
 use arena_host::registry::{GameVisitor, visit_game};
@@ -122,8 +122,9 @@ impl<G: Subject> SeatBot<G> for NativeSeat<G> {
         self.report(answer)
     }
 
-    fn note_invalid_action(&mut self) {
+    fn refused(&mut self, reason: InvalidReason, faults: &mut Vec<BotFault>) {
         self.stats.invalid_actions += 1;
+        faults.push(BotFault::InvalidAction { reason });
     }
 
     fn stats(&self) -> BotStats {
