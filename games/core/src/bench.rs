@@ -22,7 +22,8 @@ pub fn verdict(label: &str, value: &str, goal: &str, met: Option<bool>) {
     let Some(path) = std::env::var_os(RESULTS_ENV) else { return };
     // Tabs and line breaks would split the record; none of the labels has any.
     let clean = |text: &str| text.replace(['\t', '\n'], " ");
-    let line = format!("{}\t{}\t{}\t{status}\n", clean(goal), clean(label), clean(value));
+    // The console's indentation is not part of the name.
+    let line = format!("{}\t{}\t{}\t{status}\n", clean(goal), clean(label.trim()), clean(value.trim()));
     let written = std::fs::OpenOptions::new()
         .create(true)
         .append(true)

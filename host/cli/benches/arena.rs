@@ -324,13 +324,13 @@ fn greedy_choice(views: &[View], greedy_path: &std::path::Path, trivial_path: &s
         row("    reference: raw wasmtime call, same view (fx-glue-azul)", raw_call, "move");
         let call_ratio = fixed.median / raw_call.median;
         verdict(
-            "    per-call cost / raw call",
+            &format!("    greedy move, {name}: per-call cost / raw call"),
             format!("{call_ratio:.2}x ({})", human(fixed.median)),
             "<= 1.5x and <= 0.5 µs",
             call_ratio <= 1.5 && fixed.median <= 500.0,
         );
         let ratio = metered.median / native.median;
-        verdict("  ratio metered / native", format!("{ratio:.2}x"), "<= 1.6x", ratio <= 1.6);
+        verdict(&format!("  greedy move, {name}: metered / native"), format!("{ratio:.2}x"), "<= 1.6x", ratio <= 1.6);
         println!(
             "  {:<50} {:>9.2}x",
             "  (metered - per-call cost) / native",
@@ -379,7 +379,7 @@ fn search_choice(views: &[View], search_path: &std::path::Path) -> Result<()> {
         metered.median / fuel_per_move
     );
     let ratio = metered.median / native.median;
-    verdict("ratio metered / native", format!("{ratio:.2}x"), "<= 1.5x", ratio <= 1.5);
+    verdict("search move: metered / native", format!("{ratio:.2}x"), "<= 1.5x", ratio <= 1.5);
     println!("  the same code through its bindings alone, compiled with (bench-only engines):");
     for (fuel, epochs) in [(true, true), (false, true), (true, false), (false, false)] {
         let checks = unmetered::Checks { fuel, epochs };
@@ -502,7 +502,7 @@ fn turn_cost(views: &[View], trivial_path: &std::path::Path) -> Result<()> {
         row(&format!("in process: play_match, whole matches, {name}"), sample, "turn");
         let ratio = subprocess.median / sample.median;
         verdict(
-            "  per bot-turn, and subprocess / in-process",
+            &format!("  whole match, {name}: per bot-turn, and subprocess / in-process"),
             format!("{} {ratio:.1}x", human(sample.median)),
             "<= 1.5 µs and >= 5x",
             sample.median <= 1_500.0 && ratio >= 5.0,

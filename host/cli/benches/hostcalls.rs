@@ -165,8 +165,8 @@ pub fn hostcalls() -> Result<()> {
     }
     let (label, ratio, ns) = worst.context("no host calls measured")?;
     verdict(
-        &format!("worst: {label}"),
-        format!("{ratio:.0}x ({over} of {} over)", cases.len()),
+        "host calls: the worst against pure wasm",
+        format!("{ratio:.1}x, {label} ({over} of {} over)", cases.len()),
         &format!("every host call within {RATIO_GOAL}x of pure wasm's ns per fuel"),
         ratio <= RATIO_GOAL,
     );
