@@ -107,8 +107,6 @@ pub enum PlayError {
 pub trait GameEntry: Send + Sync {
     /// What `arena games` shows.
     fn info(&self) -> GameInfo;
-    /// The game's WIT world, its WIT file and the export a bot must have.
-    fn wit_world(&self) -> (&'static str, &'static str, &'static str);
     /// Loads the bots (each distinct file compiled once), builds the config from `options`,
     /// and plays one match: a series of one, the bots in command-line order.
     fn play(
@@ -287,10 +285,6 @@ impl<B: Binding> GameEntry for Entry<B> {
         info_of::<B::Game>(vec![wit_kind::<B>()], self.examples)
     }
 
-    fn wit_world(&self) -> (&'static str, &'static str, &'static str) {
-        (B::WORLD, B::WIT, B::EXPORT)
-    }
-
     fn play_series(
         &self,
         arena: &Arena,
@@ -341,10 +335,6 @@ impl<B: Binding, P: LineProtocol<Game = B::Game>> GameEntry for ProtocolEntry<B,
             P::NAME
         );
         info_of::<B::Game>(vec![wit_kind::<B>(), command], self.examples)
-    }
-
-    fn wit_world(&self) -> (&'static str, &'static str, &'static str) {
-        (B::WORLD, B::WIT, B::EXPORT)
     }
 
     fn play_series(
