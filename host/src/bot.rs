@@ -1,6 +1,6 @@
 //! A WIT component bot in a match ([`BotRunner`]), under the budget contract
-//! (docs/design.md#the-budget-contract); its seat's books, start-up metering and turn prologue are
-//! [`crate::seat::runner`]'s:
+//! (docs/design.md#the-budget-contract); its seat's books, start-up metering and the turn's
+//! charging and classification are [`crate::seat::runner`]'s:
 //!
 //! - **Turn overrun: suspend.** Each `take-turn` call runs with the store's fuel set to what is
 //!   left of the game budget and wasmtime's async fuel yielding set to the turn budget: when a
@@ -28,16 +28,16 @@
 //!   bot's next turn (a restart, but no trap is counted). A WASI `exit` is the typed
 //!   [`TrapKind::Exited`].
 
-use crate::bindings::{Binding, Live, OwnedCall};
+use crate::bindings::{Binding, Live};
 use crate::budget::Budget;
 use crate::driver::Driven;
-use crate::fault::{BotFault, ForfeitReason, InvalidReason, Phase, TrapKind, is_lift_failure};
+use crate::fault::{BotFault, InvalidReason, Phase, TrapKind, is_lift_failure};
 use crate::loader::LoadedBot;
 use crate::meter::CallMeter;
 use crate::record::BotRef;
 use crate::runtime::Arena;
-use crate::seat::runner::{Runner, SeatCore};
-use crate::seat::{Contestant, SeatBot, TurnReport};
+use crate::seat::runner::{Ending, InFlight, Runner, SeatCore, TurnEnd, TurnOutcome};
+use crate::seat::{CallOutput, Contestant, OwnedCall, SeatBot};
 use crate::wasi::locked_down_ctx;
 use arena_game::Game;
 use std::sync::Arc;
@@ -49,18 +49,18 @@ enum Slot<B: Binding> {
     /// An instance waiting for its next turn.
     Idle(Live<B>),
     /// A call suspended at a turn boundary.
-    Busy {
-        call: OwnedCall<(B::Instance, B::Answer)>,
-        /// Game fuel left when the call started.
-        start_left: u64,
-        /// Fuel already charged to earlier turns of this call.
-        charged: u64,
-    },
+    Busy(OwnedCall<(B::Instance, B::Answer)>),
 }
 
 /// A live WIT bot: its instance (or suspended call) and its store's call meter.
 pub struct LiveBot<B: Binding> {
     slot: Slot<B>,
+    meter: Arc<CallMeter>,
+}
+
+/// A WIT bot's `take-turn` call in flight.
+pub struct TurnCall<B: Binding> {
+    call: OwnedCall<(B::Instance, B::Answer)>,
     meter: Arc<CallMeter>,
 }
 
@@ -94,6 +94,8 @@ impl<B: Binding> BotRunner<B> {
 impl<B: Binding> Runner for BotRunner<B> {
     type Game = B::Game;
     type Live = LiveBot<B>;
+    type Answer = (B::Instance, B::Answer);
+    type Call = TurnCall<B>;
 
     fn core(&self) -> &SeatCore<LiveBot<B>> {
         &self.core
@@ -149,84 +151,69 @@ impl<B: Binding> Runner for BotRunner<B> {
     }
 
     /// Starts a `take-turn` call with a fresh turn budget, or resumes a suspended one.
-    fn take_turn_with(
+    fn arm(
         &mut self,
         live: LiveBot<B>,
         observation: &<B::Game as Game>::Observation,
-        mut fuel: u64,
-        mut faults: Vec<BotFault>,
-    ) -> TurnReport<Action<B>> {
+    ) -> Result<TurnCall<B>, TurnEnd<LiveBot<B>, Action<B>>> {
         let core = &mut self.core;
         let LiveBot { slot, meter } = live;
-        let (mut call, start_left, charged) = match slot {
-            Slot::Busy { call, start_left, charged } => {
+        let call = match slot {
+            Slot::Busy(call) => {
                 // A resumed call is asked again.
-                core.ledger.asked_again();
-                (call, start_left, charged)
+                core.asked_again();
+                call
             }
             Slot::Idle(mut live) => {
                 let left = core.game_fuel_left();
-                if left == 0 {
-                    core.forfeit(ForfeitReason::GameFuelExhausted, &mut faults);
-                    return core.finish_turn(None, fuel, faults);
-                }
                 let turn_fuel = core.budget().turn_fuel;
                 let configured =
                     live.store.fuel_async_yield_interval(Some(turn_fuel)).and_then(|()| live.store.set_fuel(left));
                 if let Err(err) = configured {
-                    core.trap(Phase::Turn, TrapKind::other(&err), &mut faults);
-                    return core.finish_turn(None, fuel, faults);
+                    return Err(TurnEnd::at(left, TurnOutcome::Ended(Ending::Trap(TrapKind::other(&err)))));
                 }
                 meter.set_chunk(turn_fuel);
                 meter.set_fuel(left);
                 let info = core.ask_turn(turn_fuel.min(left), left);
-                (B::take_turn(live, observation, info), left, 0)
+                B::take_turn(live, observation, info)
             }
         };
-        match core.drive(&meter, call.as_mut(), true, &|| false) {
+        Ok(TurnCall { call, meter })
+    }
+
+    fn in_flight(call: &mut TurnCall<B>) -> InFlight<'_, (B::Instance, B::Answer)> {
+        InFlight { call: &mut call.call, meter: &call.meter, is_idle: Box::new(|| false) }
+    }
+
+    /// The fuel left is exact however the call ended: read from the store it hands back, or
+    /// from the meter at the yield or the host call it was stuck in.
+    fn read(
+        &mut self,
+        TurnCall { call, meter }: TurnCall<B>,
+        driven: Driven<CallOutput<(B::Instance, B::Answer)>>,
+        _observation: &<B::Game as Game>::Observation,
+    ) -> TurnEnd<LiveBot<B>, Action<B>> {
+        match driven {
             Driven::Suspended => {
-                // Exact: the fuel left when the yield entered the host.
-                let chunk = core.ledger.charge(meter.fuel());
-                core.live = Some(LiveBot { slot: Slot::Busy { call, start_left, charged: charged + chunk }, meter });
-                core.ledger.suspended(&mut faults);
-                core.finish_turn(None, fuel + chunk, faults)
+                TurnEnd::at(meter.fuel(), TurnOutcome::Suspended(LiveBot { slot: Slot::Busy(call), meter }))
             }
             Driven::Stuck | Driven::Idle => {
                 drop(call);
-                fuel += core.ledger.charge(meter.fuel());
-                core.ledger.missed_turn();
-                core.trap(Phase::Turn, TrapKind::WallClockBackstop, &mut faults);
-                core.finish_turn(None, fuel, faults)
+                TurnEnd::at(meter.fuel(), TurnOutcome::Ended(Ending::Trap(TrapKind::WallClockBackstop)))
             }
             Driven::Ready((store, result)) => {
                 let left = store.get_fuel().unwrap_or(0);
-                let spent = start_left.saturating_sub(left).saturating_sub(charged);
-                core.ledger.settle(left);
-                fuel += spent;
-                match result {
+                let outcome = match result {
                     Ok((instance, answer)) => {
-                        core.live = Some(LiveBot { slot: Slot::Idle(Live { store, instance }), meter });
-                        match B::decode(answer) {
-                            Ok(action) => core.finish_turn(Some(action), fuel, faults),
-                            Err(reason) => {
-                                core.ledger.invalid(reason, &mut faults);
-                                core.finish_turn(None, fuel, faults)
-                            }
-                        }
+                        let live = LiveBot { slot: Slot::Idle(Live { store, instance }), meter };
+                        TurnOutcome::Answered(live, B::decode(answer))
                     }
-                    Err(err) => {
-                        drop(store);
-                        if is_lift_failure(&err) {
-                            // The instance cannot be re-entered: replaced before the next turn,
-                            // without counting a trap.
-                            core.ledger.invalid(InvalidReason::malformed(&err), &mut faults);
-                            return core.finish_turn(None, fuel, faults);
-                        }
-                        core.ledger.missed_turn();
-                        core.call_failed(Phase::Turn, &err, &mut faults);
-                        core.finish_turn(None, fuel, faults)
-                    }
-                }
+                    // The instance cannot be re-entered: replaced before the next turn,
+                    // without counting a trap.
+                    Err(err) if is_lift_failure(&err) => TurnOutcome::Unreadable(InvalidReason::malformed(&err)),
+                    Err(err) => TurnOutcome::Ended(Ending::Error(err)),
+                };
+                TurnEnd::at(left, outcome)
             }
         }
     }

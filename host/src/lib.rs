@@ -13,7 +13,7 @@
 //!   [`compile`], [`typecheck`] and [`regular_file`].
 //! - [`seat`]: what the match loop talks to, one [`seat::SeatBot`] per seat, whatever the bot's
 //!   kind; [`seat::runner`] is what every kind shares (the seat's books, metered start-up, the
-//!   turn's prologue). [`bot`]: a WIT component's turns (suspension, lift failures).
+//!   whole turn). [`bot`]: a WIT component's calls (suspension, lift failures).
 //! - [`bindings`]: one WIT binding module per game, converting engine types to and from WIT
 //!   ([`bindings::common`]: the `arena:common` types every game shares).
 //! - [`protocol`]: line-protocol bots (WASI commands speaking a game's original text protocol).

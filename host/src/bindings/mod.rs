@@ -98,14 +98,10 @@ use crate::loader::World;
 use crate::seat::{InitInfo, TurnInfo};
 use crate::store::BotState;
 use arena_game::Game;
-use std::future::Future;
-use std::pin::Pin;
 use wasmtime::Store;
 use wasmtime::component::InstancePre;
 
-/// A future that owns the bot's store while it runs (so a suspended call can outlive the turn
-/// that started it) and hands it back with the result.
-pub type OwnedCall<T> = Pin<Box<dyn Future<Output = (Store<BotState>, wasmtime::Result<T>)> + Send>>;
+pub use crate::seat::OwnedCall;
 
 /// A live instance: the store and the bindings to call into it.
 pub struct Live<B: Binding> {

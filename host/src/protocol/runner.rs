@@ -1,7 +1,7 @@
 //! One line-protocol bot's life in a match: a WASI command whose `main` runs as one long-lived
 //! call, fed by the host one message per turn, under the same budget contract as a WIT bot
 //! (docs/design.md#the-budget-contract; compare [`crate::bot`]). What both kinds share (the seat's
-//! books, the metered start-up step, the turn prologue) is [`crate::seat::runner`]'s.
+//! books, the metered start-up step, the turn's charging and classification) is [`crate::seat::runner`]'s.
 //!
 //! - **Start-up.** Instantiation gets at most one turn budget (no yielding), like a WIT bot's.
 //!   Then `wasi:cli/run` is called once, in a store whose fuel is the game budget left and whose
@@ -40,20 +40,15 @@ use crate::loader::LoadedCommand;
 use crate::meter::CallMeter;
 use crate::record::BotRef;
 use crate::runtime::Arena;
-use crate::seat::TurnReport;
-use crate::seat::ledger::Ledger;
-use crate::seat::runner::{Runner, SeatCore};
-use crate::store::BotState;
+use crate::seat::runner::{Ending, InFlight, Runner, SeatCore, TurnEnd, TurnOutcome};
+use crate::seat::{CallOutput, OwnedCall};
 use crate::wasi::locked_down_builder;
 use arena_game::Game;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
-use wasmtime::Store;
 
 type Action<P> = <<P as LineProtocol>::Game as Game>::Action;
-type RunOutput = (Store<BotState>, wasmtime::Result<Result<(), ()>>);
-type RunCall = Pin<Box<dyn Future<Output = RunOutput> + Send>>;
+type RunOutput = CallOutput<Result<(), ()>>;
+type RunCall = OwnedCall<Result<(), ()>>;
 
 /// A started instance.
 pub struct LiveCommand<P: LineProtocol> {
@@ -91,6 +86,8 @@ impl<P: LineProtocol> ProtocolRunner<P> {
 impl<P: LineProtocol> Runner for ProtocolRunner<P> {
     type Game = P::Game;
     type Live = LiveCommand<P>;
+    type Answer = Result<(), ()>;
+    type Call = LiveCommand<P>;
 
     fn core(&self) -> &SeatCore<LiveCommand<P>> {
         &self.core
@@ -132,7 +129,9 @@ impl<P: LineProtocol> Runner for ProtocolRunner<P> {
                 // Lines written while being instantiated answer nothing.
                 let mut early = exchange.take_written();
                 early.stale.extend(early.answer.take());
-                stale_faults(ledger, &early, faults);
+                for reason in stale_lines(&early) {
+                    ledger.invalid(reason, faults);
+                }
             },
         );
         let Some((mut store, command)) = instantiated else { return spent };
@@ -162,7 +161,9 @@ impl<P: LineProtocol> Runner for ProtocolRunner<P> {
         });
         let driven = core.drive(&meter, call.as_mut(), true, &|| exchange.is_waiting());
         let written = exchange.take_written();
-        stale_faults(&mut core.ledger, &written, faults);
+        for reason in stale_lines(&written) {
+            core.refused(reason, faults);
+        }
         let (now, trap) = match driven {
             Driven::Idle | Driven::Suspended => {
                 let suspended = matches!(driven, Driven::Suspended);
@@ -199,7 +200,7 @@ impl<P: LineProtocol> Runner for ProtocolRunner<P> {
             Driven::Ready((store, result)) => {
                 let now = store.get_fuel().unwrap_or(0);
                 core.ledger.settle(now);
-                ended(core, Phase::Init, result, faults);
+                core.ended(Phase::Init, run_ended(result), faults);
                 return spent + mark.saturating_sub(now);
             }
         };
@@ -209,15 +210,13 @@ impl<P: LineProtocol> Runner for ProtocolRunner<P> {
         spent + mark.saturating_sub(now)
     }
 
-    /// Hands the turn's message and runs the bot until it answers and waits for input, is
-    /// suspended, ends or is stuck.
-    fn take_turn_with(
+    /// Hands the turn's message (the call is already running: it waits for input, or was
+    /// suspended).
+    fn arm(
         &mut self,
         mut live: LiveCommand<P>,
         observation: &<P::Game as Game>::Observation,
-        mut fuel: u64,
-        mut faults: Vec<BotFault>,
-    ) -> TurnReport<Action<P>> {
+    ) -> Result<LiveCommand<P>, TurnEnd<LiveCommand<P>, Action<P>>> {
         let core = &mut self.core;
         // Fuel left now, and what the turn budget has left: a bot waiting for input may have
         // worked after its last answer (that counts toward this turn).
@@ -226,87 +225,68 @@ impl<P: LineProtocol> Runner for ProtocolRunner<P> {
         let info = core.ask_turn(core.budget().turn_fuel.saturating_sub(mark - now).min(now), now);
         let lines = P::state_lines(&mut live.session, observation, &info);
         if live.exchange.hand(&lines, true).is_err() {
-            fuel += core.ledger.charge(now);
-            core.ledger.missed_turn();
-            core.trap(Phase::Turn, TrapKind::InputBacklog, &mut faults);
-            return core.finish_turn(None, fuel, faults);
+            return Err(TurnEnd::at(now, TurnOutcome::Ended(Ending::Trap(TrapKind::InputBacklog))));
         }
         if live.overdrawn {
             live.overdrawn = false;
-            fuel += core.ledger.charge(live.exchange.fuel());
-            core.live = Some(live);
-            core.ledger.suspended(&mut faults);
-            return core.finish_turn(None, fuel, faults);
+            return Err(TurnEnd::at(live.exchange.fuel(), TurnOutcome::Suspended(live)));
         }
-        let exchange = live.exchange.clone();
-        let driven = core.drive(&live.meter, live.call.as_mut(), true, &|| exchange.is_waiting());
+        Ok(live)
+    }
+
+    fn in_flight(live: &mut LiveCommand<P>) -> InFlight<'_, Result<(), ()>> {
+        let exchange = &live.exchange;
+        InFlight { call: &mut live.call, meter: &live.meter, is_idle: Box::new(|| exchange.is_waiting()) }
+    }
+
+    /// Reads the first line written after the bot read the whole message.
+    fn read(
+        &mut self,
+        mut live: LiveCommand<P>,
+        driven: Driven<RunOutput>,
+        observation: &<P::Game as Game>::Observation,
+    ) -> TurnEnd<LiveCommand<P>, Action<P>> {
         let written = live.exchange.take_written();
-        stale_faults(&mut core.ledger, &written, &mut faults);
-        match driven {
+        let refusals = stale_lines(&written);
+        let (left, outcome) = match driven {
             Driven::Idle | Driven::Suspended => {
                 let suspended = matches!(driven, Driven::Suspended);
-                let answer = match written.answer {
+                match written.answer {
                     Some(line) => {
-                        fuel += core.ledger.charge(line.fuel);
                         live.overdrawn = suspended;
-                        match line.text.and_then(|text| P::parse_answer(&text, observation)) {
-                            Ok(action) => Some(action),
-                            Err(error) => {
-                                core.ledger.invalid(InvalidReason::Protocol { error }, &mut faults);
-                                None
-                            }
-                        }
+                        let answer = line
+                            .text
+                            .and_then(|text| P::parse_answer(&text, observation))
+                            .map_err(|error| InvalidReason::Protocol { error });
+                        (line.fuel, TurnOutcome::Answered(live, answer))
                     }
+                    None if suspended => (live.exchange.fuel(), TurnOutcome::Suspended(live)),
                     None => {
-                        fuel += core.ledger.charge(live.exchange.fuel());
-                        if suspended {
-                            core.ledger.suspended(&mut faults);
-                        } else {
-                            core.ledger.missed_turn();
-                            core.ledger.invalid(InvalidReason::Protocol { error: AnswerError::NoAnswer }, &mut faults);
-                            live.exchange.restart_chunk_on_read();
-                        }
-                        None
+                        let left = live.exchange.fuel();
+                        live.exchange.restart_chunk_on_read();
+                        let reason = InvalidReason::Protocol { error: AnswerError::NoAnswer };
+                        (left, TurnOutcome::Silent(live, reason))
                     }
-                };
-                core.live = Some(live);
-                core.finish_turn(answer, fuel, faults)
+                }
             }
-            Driven::Stuck => {
-                fuel += core.ledger.charge(live.exchange.fuel());
-                drop(live);
-                core.ledger.missed_turn();
-                core.trap(Phase::Turn, TrapKind::WallClockBackstop, &mut faults);
-                core.finish_turn(None, fuel, faults)
-            }
-            Driven::Ready((store, result)) => {
-                fuel += core.ledger.charge(store.get_fuel().unwrap_or(0));
-                drop(store);
-                drop(live);
-                core.ledger.missed_turn();
-                ended(core, Phase::Turn, result, &mut faults);
-                core.finish_turn(None, fuel, faults)
-            }
-        }
+            Driven::Stuck => (live.exchange.fuel(), TurnOutcome::Ended(Ending::Trap(TrapKind::WallClockBackstop))),
+            Driven::Ready((store, result)) => (store.get_fuel().unwrap_or(0), TurnOutcome::Ended(run_ended(result))),
+        };
+        TurnEnd { left, refusals, outcome }
     }
 }
 
-/// Handles the end of `run`: a trap, an `exit`, `main` returning, or the game budget.
-fn ended<L>(
-    core: &mut SeatCore<L>,
-    phase: Phase,
-    result: wasmtime::Result<Result<(), ()>>,
-    faults: &mut Vec<BotFault>,
-) {
+/// Why `run` ended: a trap, an `exit`, `main` returning, or the game budget.
+fn run_ended(result: wasmtime::Result<Result<(), ()>>) -> Ending {
     match result {
-        Ok(Ok(())) => core.trap(phase, TrapKind::Exited { code: 0 }, faults),
-        Ok(Err(())) => core.trap(phase, TrapKind::Exited { code: 1 }, faults),
-        Err(err) => core.call_failed(phase, &err, faults),
+        Ok(Ok(())) => Ending::Trap(TrapKind::Exited { code: 0 }),
+        Ok(Err(())) => Ending::Trap(TrapKind::Exited { code: 1 }),
+        Err(err) => Ending::Error(err),
     }
 }
 
-/// One fault per stale line kept, and one for the rest.
-fn stale_faults(ledger: &mut Ledger, written: &Written, faults: &mut Vec<BotFault>) {
+/// One refusal per stale line kept, and one for the rest.
+fn stale_lines(written: &Written) -> Vec<InvalidReason> {
     let mut stale: Vec<String> = written
         .stale
         .iter()
@@ -318,7 +298,5 @@ fn stale_faults(ledger: &mut Ledger, written: &Written, faults: &mut Vec<BotFaul
     if written.more_stale > 0 {
         stale.push(format!("({} more lines)", written.more_stale));
     }
-    for line in stale {
-        ledger.invalid(InvalidReason::Protocol { error: AnswerError::Stale { line } }, faults);
-    }
+    stale.into_iter().map(|line| InvalidReason::Protocol { error: AnswerError::Stale { line } }).collect()
 }

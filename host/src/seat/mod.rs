@@ -7,7 +7,7 @@
 //! WASI command speaking the game's original line protocol
 //! ([`ProtocolRunner`](crate::protocol::runner::ProtocolRunner), from a
 //! [`LoadedCommand`](crate::loader::LoadedCommand)). Both are [`runner::Runner`]s: the seat's
-//! context, books, start-up metering and turn prologue are [`runner::SeatCore`]'s, written once, so
+//! context, books, start-up metering and turns are [`runner::SeatCore`]'s, written once, so
 //! both keep the same budget contract (docs/design.md#the-budget-contract) and one match can seat
 //! both.
 
@@ -19,9 +19,20 @@ use crate::fault::{BotFault, ForfeitReason, InvalidReason};
 use crate::log::TurnLog;
 use crate::record::BotRef;
 use crate::runtime::Arena;
+use crate::store::BotState;
 use arena_game::Game;
 use serde::{Deserialize, Serialize};
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
+use wasmtime::Store;
+
+/// What a bot's call hands back when it returns: its store and the call's result.
+pub type CallOutput<T> = (Store<BotState>, wasmtime::Result<T>);
+
+/// A future that owns the bot's store while it runs (so a suspended call can outlive the turn
+/// that started it) and hands it back with the result.
+pub type OwnedCall<T> = Pin<Box<dyn Future<Output = CallOutput<T>> + Send>>;
 
 /// Per-bot totals over a match.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

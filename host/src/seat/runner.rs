@@ -1,13 +1,15 @@
 //! What every kind of bot shares in its seat, written once: [`SeatCore`] holds the seat's
 //! context (arena, budget, seat, seeds, log, backstop deadline), its books (`Ledger`) and its
-//! live instance, and meters start-up under a one-turn cap; [`Runner`] is what a kind of bot adds
-//! (starting an instance, taking a turn with a live one). Every `Runner` is a
-//! [`SeatBot`](super::SeatBot) through one blanket implementation in [`super`], so the turn's
-//! prologue (a forfeited bot, a restart after a trap, a start-up that failed), the totals and the
-//! fault rules are the same code for a WIT component ([`crate::bot::BotRunner`]) and a
-//! line-protocol command ([`crate::protocol::runner::ProtocolRunner`]).
+//! live instance; it meters start-up under a one-turn cap and owns the whole turn (a forfeited
+//! bot, a restart after a trap, arming, driving under the backstop, charging, classifying how the
+//! call ended, closing the turn). [`Runner`] is only what a kind of bot adds: starting an
+//! instance, starting or resuming a turn's call, and reading its answer ([`TurnEnd`]). Every
+//! `Runner` is a [`SeatBot`](super::SeatBot) through one blanket implementation in [`super`], so
+//! the turn, the totals and the fault rules are the same code for a WIT component
+//! ([`crate::bot::BotRunner`]) and a line-protocol command
+//! ([`crate::protocol::runner::ProtocolRunner`]).
 
-use super::{BotStats, TurnReport};
+use super::{BotStats, CallOutput, OwnedCall, TurnReport};
 use crate::budget::Budget;
 use crate::driver::{Driven, drive};
 use crate::fault::{
@@ -46,19 +48,86 @@ pub trait Runner: Send {
     /// Starts an instance (metered: at most one turn budget per start-up step), leaving it in
     /// the core's `live` slot on success. Returns the fuel spent; a failure is recorded in `faults`.
     fn start_instance(&mut self, faults: &mut Vec<BotFault>) -> u64;
-    /// Takes one turn with `live` (taken out of the core: put it back if it stays live).
-    /// `fuel` is what this turn already spent (a restart's start-up).
-    fn take_turn_with(
+    /// What a finished call returns beside its store.
+    type Answer;
+    /// A turn's call in flight, with what reading its answer needs.
+    type Call: Send;
+    /// Starts the turn's call with `live` (taken out of the core), or resumes a suspended one:
+    /// tells the bot its turn (through [`SeatCore::ask_turn`] or [`SeatCore::asked_again`]),
+    /// or ends the turn before the bot runs.
+    fn arm(
         &mut self,
         live: Self::Live,
         observation: &<Self::Game as Game>::Observation,
-        fuel: u64,
-        faults: Vec<BotFault>,
-    ) -> TurnReport<<Self::Game as Game>::Action>;
+    ) -> Result<Self::Call, TurnEndOf<Self>>;
+    /// What the core drives: the call, its store's meter and whether the bot waits for input.
+    fn in_flight(call: &mut Self::Call) -> InFlight<'_, Self::Answer>;
+    /// Reads how the driven call ended: the fuel left at the turn's charge point and the answer
+    /// (or why there is none).
+    fn read(
+        &mut self,
+        call: Self::Call,
+        driven: Driven<CallOutput<Self::Answer>>,
+        observation: &<Self::Game as Game>::Observation,
+    ) -> TurnEndOf<Self>;
     /// Tells the runner the match's initial state (see [`SeatBot::seated_in`](super::SeatBot::seated_in)).
     fn seated_in(&mut self, game: &Arc<Self::Game>) {
         let _ = game;
     }
+}
+
+/// A call the seat core drives for a turn (see [`Runner::in_flight`]).
+pub struct InFlight<'a, T> {
+    /// The call; it owns the store.
+    pub call: &'a mut OwnedCall<T>,
+    /// The store's call meter.
+    pub meter: &'a CallMeter,
+    /// Whether the bot waits for input (a line-protocol bot's end of turn).
+    pub is_idle: Box<dyn Fn() -> bool + 'a>,
+}
+
+/// How a turn ended, as its runner read it: the core charges the turn down to `left`, records
+/// `refusals` and then the outcome.
+pub struct TurnEnd<L, A> {
+    /// Game fuel left at the turn's charge point.
+    pub left: u64,
+    /// Answers refused before the outcome (a protocol's stray lines), in order.
+    pub refusals: Vec<InvalidReason>,
+    /// What the turn produced.
+    pub outcome: TurnOutcome<L, A>,
+}
+
+impl<L, A> TurnEnd<L, A> {
+    /// A turn charged down to `left` that ended with `outcome`.
+    pub fn at(left: u64, outcome: TurnOutcome<L, A>) -> Self {
+        TurnEnd { left, refusals: Vec::new(), outcome }
+    }
+}
+
+/// How a turn of runner `R` ended.
+pub type TurnEndOf<R> = TurnEnd<<R as Runner>::Live, <<R as Runner>::Game as Game>::Action>;
+
+/// What a turn produced, and what becomes of the instance.
+pub enum TurnOutcome<L, A> {
+    /// An answer, decoded or refused; the instance stays live.
+    Answered(L, Result<A, InvalidReason>),
+    /// Out of turn fuel before answering: suspended, the instance stays live.
+    Suspended(L),
+    /// Waited for input without answering: a missed turn and a refusal; the instance stays live.
+    Silent(L, InvalidReason),
+    /// An answer the host could not read and after which the instance cannot be re-entered: a
+    /// refusal, and the instance is replaced before the next turn without counting a trap.
+    Unreadable(InvalidReason),
+    /// The instance is gone: a missed turn and a trap (or a forfeit).
+    Ended(Ending),
+}
+
+/// Why an instance is gone.
+pub enum Ending {
+    /// A trap the runner named.
+    Trap(TrapKind),
+    /// A call that failed: the game budget used up forfeits, anything else is a trap.
+    Error(wasmtime::Error),
 }
 
 /// The seat's context, books and live instance.
@@ -192,15 +261,58 @@ impl<L> SeatCore<L> {
         self.ledger.forfeit(reason, faults);
     }
 
-    /// Records a call that ended with `err`: the game budget used up forfeits, anything else
-    /// is a trap. Drops the instance.
-    pub(crate) fn call_failed(&mut self, phase: Phase, err: &wasmtime::Error, faults: &mut Vec<BotFault>) {
-        if is_out_of_fuel(err) {
-            self.ledger.settle(0);
-            self.forfeit(ForfeitReason::GameFuelExhausted, faults);
-        } else {
-            self.trap(phase, classify(err), faults);
+    /// Counts a turn a suspended call is resumed for (it was told its turn when it started).
+    pub(crate) fn asked_again(&mut self) {
+        self.ledger.asked_again();
+    }
+
+    /// Records the end of an instance in `phase` and drops it: a trap, or a call that failed
+    /// (the game budget used up forfeits, anything else is a trap).
+    pub(crate) fn ended(&mut self, phase: Phase, ending: Ending, faults: &mut Vec<BotFault>) {
+        match ending {
+            Ending::Trap(trap) => self.trap(phase, trap, faults),
+            Ending::Error(err) if is_out_of_fuel(&err) => {
+                self.ledger.settle(0);
+                self.forfeit(ForfeitReason::GameFuelExhausted, faults);
+            }
+            Ending::Error(err) => self.trap(phase, classify(&err), faults),
         }
+    }
+
+    /// Closes a turn as its runner read it (see [`TurnEnd`]): `fuel` is what the turn spent
+    /// before its call (a restart's start-up).
+    fn close_turn<A>(&mut self, end: TurnEnd<L, A>, mut fuel: u64, mut faults: Vec<BotFault>) -> TurnReport<A> {
+        for reason in end.refusals {
+            self.ledger.invalid(reason, &mut faults);
+        }
+        fuel += self.ledger.charge(end.left);
+        let answer = match end.outcome {
+            TurnOutcome::Answered(live, answer) => {
+                self.live = Some(live);
+                answer.map_err(|reason| self.ledger.invalid(reason, &mut faults)).ok()
+            }
+            TurnOutcome::Suspended(live) => {
+                self.live = Some(live);
+                self.ledger.suspended(&mut faults);
+                None
+            }
+            TurnOutcome::Silent(live, reason) => {
+                self.live = Some(live);
+                self.ledger.missed_turn();
+                self.ledger.invalid(reason, &mut faults);
+                None
+            }
+            TurnOutcome::Unreadable(reason) => {
+                self.ledger.invalid(reason, &mut faults);
+                None
+            }
+            TurnOutcome::Ended(ending) => {
+                self.ledger.missed_turn();
+                self.ended(Phase::Turn, ending, &mut faults);
+                None
+            }
+        };
+        self.finish_turn(answer, fuel, faults)
     }
 
     /// Closes a turn with this turn's log.
@@ -299,8 +411,11 @@ impl<L> SeatCore<L> {
     }
 }
 
-/// The turn's prologue every kind of bot shares: a forfeited bot is not asked; a bot without an
-/// instance (it trapped) is restarted first; if that fails, the turn has no action.
+/// A whole turn, the same for every kind of bot: a forfeited bot is not asked; a bot without an
+/// instance (it trapped) is restarted first, and if that fails the turn has no action; a bot
+/// with no game fuel left forfeits. Then its runner starts or resumes the call
+/// ([`Runner::arm`]), the core drives it under the backstop, the runner reads the answer
+/// ([`Runner::read`]) and the core charges, classifies and closes the turn.
 pub(super) fn take_turn<R: Runner>(
     runner: &mut R,
     observation: &<R::Game as Game>::Observation,
@@ -314,15 +429,27 @@ pub(super) fn take_turn<R: Runner>(
         runner.core_mut().ledger.restart();
         fuel += runner.start_instance(&mut faults);
     }
-    match runner.core_mut().live.take() {
-        Some(live) => runner.take_turn_with(live, observation, fuel, faults),
-        None => {
-            // Start-up failed: this turn has no action.
-            let core = runner.core_mut();
-            core.ledger.missed_turn();
-            core.finish_turn(None, fuel, faults)
-        }
+    let core = runner.core_mut();
+    let Some(live) = core.live.take() else {
+        // Start-up failed: this turn has no action.
+        core.ledger.missed_turn();
+        return core.finish_turn(None, fuel, faults);
+    };
+    if core.game_fuel_left() == 0 {
+        core.forfeit(ForfeitReason::GameFuelExhausted, &mut faults);
+        return core.finish_turn(None, fuel, faults);
     }
+    let end = match runner.arm(live, observation) {
+        Ok(mut call) => {
+            let driven = {
+                let InFlight { call, meter, is_idle } = R::in_flight(&mut call);
+                runner.core().drive(meter, call.as_mut(), true, &*is_idle)
+            };
+            runner.read(call, driven, observation)
+        }
+        Err(end) => end,
+    };
+    runner.core_mut().close_turn(end, fuel, faults)
 }
 
 /// Starts the bot before the match (its start-up is a turn of its own in the replay).
