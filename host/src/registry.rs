@@ -61,6 +61,17 @@ pub struct ExampleBots {
     pub strong: &'static str,
     /// A bot that plays a random legal action every turn.
     pub random: &'static str,
+    /// For a game with a line protocol, a WASI command that speaks it, playing a random legal
+    /// action every turn; `None` for a game without one.
+    pub stdio: Option<&'static str>,
+}
+
+impl ExampleBots {
+    /// The strong and the random example of a game without a line protocol (see
+    /// [`ProtocolEntry`] for the one with).
+    const fn of(strong: &'static str, random: &'static str) -> ExampleBots {
+        ExampleBots { strong, random, stdio: None }
+    }
 }
 
 /// A played match, type-erased.
@@ -323,8 +334,9 @@ struct ProtocolEntry<B, P> {
 }
 
 impl<B, P> ProtocolEntry<B, P> {
-    const fn new(examples: ExampleBots) -> Self {
-        ProtocolEntry { examples, types: PhantomData }
+    /// The game's `examples`, and `stdio`: its line-protocol example.
+    const fn new(examples: ExampleBots, stdio: &'static str) -> Self {
+        ProtocolEntry { examples: ExampleBots { stdio: Some(stdio), ..examples }, types: PhantomData }
     }
 }
 
@@ -479,14 +491,14 @@ macro_rules! registered_games {
 }
 
 registered_games! {
-    AzulBinding => ProtocolEntry::<AzulBinding, AzulText>::new(ExampleBots { strong: "azul-greedy", random: "azul-random" }),
-    SuitebotBinding => ProtocolEntry::<SuitebotBinding, SuitebotJson>::new(ExampleBots {
-        strong: "suitebot-harvester",
-        random: "suitebot-random",
-    }),
-    PaintBinding => ProtocolEntry::<PaintBinding, PaintJson>::new(ExampleBots { strong: "paint-greedy", random: "paint-random" }),
-    EubotsBinding => Entry::<EubotsBinding>::new(ExampleBots { strong: "eubots-swarm", random: "eubots-random" }),
-    CodeCharacterBinding => Entry::<CodeCharacterBinding>::new(ExampleBots { strong: "cc-rush", random: "cc-random" }),
+    AzulBinding => ProtocolEntry::<AzulBinding, AzulText>::new(ExampleBots::of("azul-greedy", "azul-random"), "azul-stdio-random"),
+    SuitebotBinding => ProtocolEntry::<SuitebotBinding, SuitebotJson>::new(
+        ExampleBots::of("suitebot-harvester", "suitebot-random"),
+        "suitebot-stdio-random",
+    ),
+    PaintBinding => ProtocolEntry::<PaintBinding, PaintJson>::new(ExampleBots::of("paint-greedy", "paint-random"), "paint-stdio-random"),
+    EubotsBinding => Entry::<EubotsBinding>::new(ExampleBots::of("eubots-swarm", "eubots-random")),
+    CodeCharacterBinding => Entry::<CodeCharacterBinding>::new(ExampleBots::of("cc-rush", "cc-random")),
 }
 
 /// The game called `name`.

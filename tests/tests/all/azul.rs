@@ -1,4 +1,4 @@
-//! Azul end to end through the host: the example bots' strength, the host's own lowering of the
+//! Azul end to end through the host: the search bot's strength over greedy (every game's strong-over-random is `every_game.rs`'s), the host's own lowering of the
 //! view, the fuel golden, and a golden replay of the checked-in reference bot.
 
 use arena_azul::AzulConfig;
@@ -45,13 +45,6 @@ fn wins_with_seats_swapped(
         }
     }
     (wins, games)
-}
-
-/// Over 40 seeds with seats swapped, greedy wins at least 80% against random.
-#[test]
-fn greedy_beats_random_in_at_least_80_percent() {
-    let (wins, games) = wins_with_seats_swapped(&azul_bot("azul-greedy"), &azul_bot("azul-random"), 0..40);
-    assert!(wins * 100 >= games * 80, "greedy won {wins} of {games}");
 }
 
 /// The compute-bound example bot is also a stronger one: over 10 seeds with seats swapped,

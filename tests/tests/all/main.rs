@@ -11,6 +11,7 @@ mod compile_bounds;
 mod determinism;
 mod docs;
 mod eubots;
+mod every_game;
 mod faults;
 mod hostile_input;
 mod lang_c;

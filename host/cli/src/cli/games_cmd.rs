@@ -21,7 +21,8 @@ pub fn run(json: bool) -> anyhow::Result<ExitCode> {
         for kind in &info.bot_kinds {
             outln!("  bots: {kind}");
         }
-        outln!("  example bots: {}, {} (bots-examples/)", info.examples.strong, info.examples.random);
+        let examples = [Some(info.examples.strong), Some(info.examples.random), info.examples.stdio];
+        outln!("  example bots: {} (bots-examples/)", examples.into_iter().flatten().collect::<Vec<_>>().join(", "));
         if info.options.is_empty() {
             outln!("  options: none");
         }

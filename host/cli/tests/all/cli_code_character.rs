@@ -1,9 +1,8 @@
-//! The `arena` command line playing Code Character: `match --game code-character` with options,
-//! `replay verify`, `games`. Needs the example bots (`cargo xtask bots`).
+//! The `arena` command line playing Code Character, what is particular to it (what every game
+//! does is `cli_games.rs`'s): the turns option, mirror-exact seats, a map file. Needs the example
+//! bots (`cargo xtask bots`).
 
-use crate::common;
-
-use common::{arena, bot, scratch, stderr, stdout};
+use crate::common::{arena, assert_clean_seats, assert_replay_identical, bot, match_json, scratch, stderr};
 
 /// `--option turns=50 --json`: one JSON object with both players; `replay verify` says
 /// identical.
@@ -11,46 +10,18 @@ use common::{arena, bot, scratch, stderr, stdout};
 fn a_fifty_turn_match_reports_json_and_its_replay_verifies() {
     let replay = scratch("fifty.json");
     let (default, rush) = (bot("cc-default"), bot("cc-rush"));
-    let out = arena(&[
-        "match",
-        "--game",
-        "code-character",
-        &default,
-        &rush,
-        "--option",
-        "turns=50",
-        "--json",
-        "--replay",
-        replay.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let text = stdout(&out);
-    assert_eq!(text.trim().lines().count(), 1, "one line of JSON: {text}");
-    let json: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
-    assert_eq!(json["game"], "code-character");
+    let json =
+        match_json("code-character", &[&default, &rush, "--option", "turns=50", "--replay", replay.to_str().unwrap()]);
+    assert_clean_seats(&json, &["cc-default", "cc-rush"]);
     assert_eq!(json["turns"], 50);
-    let players = json["players"].as_array().unwrap();
-    assert_eq!(players.len(), 2);
-    for (seat, player) in players.iter().enumerate() {
-        assert_eq!(player["bot"], ["cc-default", "cc-rush"][seat]);
-        assert_eq!(player["forfeit"], false);
-        assert!(player["fuel_total"].as_u64().unwrap() > 0, "every bot spends fuel");
-        for counter in ["skipped_turns", "traps", "invalid_actions"] {
-            assert_eq!(player[counter], 0, "{counter}");
-        }
-    }
     let recorded: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&replay).unwrap()).unwrap();
     assert_eq!(recorded["config"]["turns"], 50);
-    let verify = arena(&["replay", "verify", replay.to_str().unwrap()]);
-    assert_eq!(verify.status.code(), Some(0), "{}", stderr(&verify));
-    assert_eq!(stdout(&verify).trim(), "identical");
+    assert_replay_identical(&replay);
 }
 
 /// Scores, total fuel and the winner of a full default-length match, `--json`.
 fn full_match(seat0: &str, seat1: &str, seed: &str) -> (Vec<i64>, Vec<u64>, serde_json::Value) {
-    let out = arena(&["match", "--game", "code-character", &bot(seat0), &bot(seat1), "--seed", seed, "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let json: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let json = match_json("code-character", &[&bot(seat0), &bot(seat1), "--seed", seed]);
     let players = json["players"].as_array().unwrap();
     assert_eq!(json["turns"], 1000);
     let scores = players.iter().map(|p| p["score"].as_i64().unwrap()).collect();
@@ -105,8 +76,7 @@ fn a_map_file_is_played_and_a_bad_one_refused() {
         replay.to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let verify = arena(&["replay", "verify", replay.to_str().unwrap()]);
-    assert_eq!(stdout(&verify).trim(), "identical", "{}", stderr(&verify));
+    assert_replay_identical(&replay);
 
     lines[0] = format!("W{}", "L".repeat(29));
     let bad = scratch("asymmetric.txt");
@@ -115,18 +85,4 @@ fn a_map_file_is_played_and_a_bad_one_refused() {
     let out = arena(&["match", "--game", "code-character", &rush, &default, "--option", &bad_option]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("symmetric"), "{}", stderr(&out));
-}
-
-/// `arena games` lists code-character for exactly 2 players with its options and WIT bot kind.
-#[test]
-fn code_character_is_listed() {
-    let out = arena(&["games", "--json"]);
-    assert_eq!(out.status.code(), Some(0));
-    let games: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
-    let cc = games.as_array().unwrap().iter().find(|game| game["name"] == "code-character").expect("listed");
-    assert_eq!((cc["min_players"].as_u64(), cc["max_players"].as_u64()), (Some(2), Some(2)));
-    let options: Vec<&str> = cc["options"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
-    assert_eq!(options, ["turns", "map"]);
-    let kinds = cc["bot_kinds"].as_array().unwrap();
-    assert!(kinds.iter().any(|kind| kind.as_str().unwrap().contains("arena:code-character/player@0.2.0")), "{kinds:?}");
 }

@@ -61,3 +61,44 @@ pub fn fresh_scratch(name: &str) -> PathBuf {
 #[cfg(feature = "nats")]
 pub mod nats;
 pub mod stack_fuel;
+
+/// `arena games --json`: every game's info, in the registry's order.
+pub fn listed_games() -> Vec<serde_json::Value> {
+    let out = arena(&["games", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    serde_json::from_str::<serde_json::Value>(stdout(&out).trim()).unwrap().as_array().unwrap().clone()
+}
+
+/// `arena match --game GAME --json ARGS...`, which must succeed with one line of JSON: the result.
+pub fn match_json(game: &str, args: &[&str]) -> serde_json::Value {
+    let out = arena(&[&["match", "--game", game, "--json"], args].concat());
+    assert_eq!(out.status.code(), Some(0), "{game}: {}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.trim().lines().count(), 1, "{game}: one line of JSON: {text}");
+    let json: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(json["game"], game);
+    json
+}
+
+/// A result whose seats hold `bots` (by name) with clean books: each spent fuel (its most in
+/// one turn no more than its total), no suspension, trap, invalid action or forfeit.
+pub fn assert_clean_seats(json: &serde_json::Value, bots: &[&str]) {
+    let players = json["players"].as_array().unwrap();
+    assert_eq!(players.len(), bots.len(), "{json}");
+    for (seat, player) in players.iter().enumerate() {
+        assert_eq!(player["bot"], bots[seat], "seat {seat}");
+        assert!(player["fuel_total"].as_u64().unwrap() > 0, "seat {seat} spends fuel: {player}");
+        assert!(player["fuel_max_turn"].as_u64().unwrap() <= player["fuel_total"].as_u64().unwrap());
+        for counter in ["skipped_turns", "traps", "invalid_actions"] {
+            assert_eq!(player[counter], 0, "seat {seat} {counter}: {player}");
+        }
+        assert_eq!(player["forfeit"], false, "seat {seat}: {player}");
+    }
+}
+
+/// `arena replay verify REPLAY` says "identical".
+pub fn assert_replay_identical(replay: &Path) {
+    let verify = arena(&["replay", "verify", replay.to_str().unwrap()]);
+    assert_eq!(verify.status.code(), Some(0), "{}: {}", replay.display(), stderr(&verify));
+    assert_eq!(stdout(&verify).trim(), "identical", "{}", replay.display());
+}
