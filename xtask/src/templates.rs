@@ -9,30 +9,34 @@ use anyhow::{Context, Result, bail};
 use std::path::Path;
 use std::process::Command;
 
-/// The templates in other languages than Rust: (language, game). Every game has a Rust one.
-const FOREIGN_TEMPLATES: [(&str, &str); 4] = [("c", "azul"), ("python", "azul"), ("js", "azul"), ("js", "paint")];
-
-/// Every template, (language, game, the opponent it plays): a Rust one for every game `arena
-/// games --json` lists and the foreign ones, each against its game's random example bot.
+/// Every template, (language, game, the opponent it plays): what `arena new-bot --list --json`
+/// lists (a Rust one for every game and the foreign ones), each against its game's random
+/// example bot from `arena games --json`.
 fn templates(arena: &Path) -> Result<Vec<(String, String, String)>> {
-    let output = Command::new(arena).args(["games", "--json"]).output().context("cannot run arena games")?;
-    if !output.status.success() {
-        bail!("arena games failed: {}", String::from_utf8_lossy(&output.stderr));
-    }
-    let games: serde_json::Value = serde_json::from_slice(&output.stdout)?;
+    let games = json_of(arena, &["games", "--json"])?;
     let random_of = |game: &str| -> Result<String> {
         let info = games.as_array().into_iter().flatten().find(|info| info["name"] == game);
         let random = info.and_then(|info| info["examples"]["random"].as_str());
         Ok(random.with_context(|| format!("arena games lists no random example bot for {game}"))?.to_owned())
     };
+    let listed = json_of(arena, &["new-bot", "--list", "--json"])?;
     let mut templates = Vec::new();
-    for game in games.as_array().into_iter().flatten().filter_map(|info| info["name"].as_str()) {
-        templates.push(("rust".to_owned(), game.to_owned(), random_of(game)?));
-    }
-    for (language, game) in FOREIGN_TEMPLATES {
+    for template in listed.as_array().into_iter().flatten() {
+        let (Some(language), Some(game)) = (template["language"].as_str(), template["game"].as_str()) else {
+            bail!("arena new-bot --list --json printed {template}");
+        };
         templates.push((language.to_owned(), game.to_owned(), random_of(game)?));
     }
     Ok(templates)
+}
+
+/// What `arena ARGS` prints, as JSON.
+fn json_of(arena: &Path, args: &[&str]) -> Result<serde_json::Value> {
+    let output = Command::new(arena).args(args).output().with_context(|| format!("cannot run arena {args:?}"))?;
+    if !output.status.success() {
+        bail!("arena {args:?} failed: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    Ok(serde_json::from_slice(&output.stdout)?)
 }
 
 /// Generates, builds and plays every template; the bots must already be built (the opponents).

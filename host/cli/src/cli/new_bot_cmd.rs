@@ -21,13 +21,20 @@ use std::process::ExitCode;
 pub const EXAMPLES: &str = "\
 Examples:
   arena new-bot --game azul my-bot                 # a Rust crate; then: cd my-bot && cargo build --release
-  arena new-bot --game paint --lang js paint-bot   # a JavaScript folder; then: cargo xtask build-bot paint-bot";
+  arena new-bot --game paint --lang js paint-bot   # a JavaScript folder; then: cargo xtask build-bot paint-bot
+  arena new-bot --list                             # every template: language, game, what it is a copy of";
 
 #[derive(Debug, Args)]
 pub struct NewBotArgs {
+    /// List the templates (language, game, source) instead of writing one.
+    #[arg(long, conflicts_with_all = ["game", "dir", "sdk"])]
+    list: bool,
+    /// With --list: print one JSON array.
+    #[arg(long, requires = "list")]
+    json: bool,
     /// The game the bot plays (`arena games` lists them).
-    #[arg(long)]
-    game: String,
+    #[arg(long, required_unless_present = "list")]
+    game: Option<String>,
     /// The bot's language.
     #[arg(long, value_enum, default_value_t = Language::Rust)]
     lang: Language,
@@ -36,7 +43,8 @@ pub struct NewBotArgs {
     #[arg(long, value_name = "PATH")]
     sdk: Option<PathBuf>,
     /// The folder to create (it must not exist, or be empty).
-    dir: PathBuf,
+    #[arg(required_unless_present = "list")]
+    dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -107,13 +115,53 @@ fn default_sdk() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join("guest-sdk").join("rust")
 }
 
+/// One template as `--list` shows it.
+#[derive(serde::Serialize)]
+struct Listed {
+    language: String,
+    game: &'static str,
+    /// Where its source comes from.
+    source: String,
+}
+
+/// Every template: a Rust one for every game (from the registry), then the foreign ones.
+fn listed() -> Vec<Listed> {
+    let rust = arena_host::registry::game_names().into_iter().map(|game| Listed {
+        language: language_flag(Language::Rust),
+        game,
+        source: format!("guest-sdk/rust/templates/{game}"),
+    });
+    let foreign = FOREIGN_TEMPLATES.iter().map(|template| Listed {
+        language: language_flag(template.language),
+        game: template.game,
+        source: format!("bots-examples/{}", template.example),
+    });
+    rust.chain(foreign).collect()
+}
+
+/// The value `--lang` takes for `language`.
+fn language_flag(language: Language) -> String {
+    language.to_possible_value().map(|value| value.get_name().to_owned()).unwrap_or_default()
+}
+
 pub fn run(args: NewBotArgs) -> anyhow::Result<ExitCode> {
-    if arena_host::registry::find_game(&args.game).is_none() {
+    let (Some(game), Some(dir)) = (args.game, args.dir) else {
+        let templates = listed();
+        if args.json {
+            outln!("{}", serde_json::to_string(&templates)?);
+        } else {
+            for template in templates {
+                outln!("--lang {:<7} --game {:<15} {}", template.language, template.game, template.source);
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
+    if arena_host::registry::find_game(&game).is_none() {
         let names: Vec<&str> = arena_host::registry::games().iter().map(|game| game.info().name).collect();
-        bail!("unknown game {:?} (games: {})", args.game, names.join(", "));
+        bail!("unknown game {game:?} (games: {})", names.join(", "));
     }
-    refuse_occupied(&args.dir)?;
-    let name = crate_name(&args.dir)?;
+    refuse_occupied(&dir)?;
+    let name = crate_name(&dir)?;
     match args.lang {
         Language::Rust => {
             let sdk = args.sdk.clone().unwrap_or_else(default_sdk);
@@ -124,30 +172,30 @@ pub fn run(args: NewBotArgs) -> anyhow::Result<ExitCode> {
                     sdk.display()
                 )
             })?;
-            write_rust(&args.dir, &name, &args.game, &sdk)?;
+            write_rust(&dir, &name, &game, &sdk)?;
             let wasm = format!("target/wasm32-wasip2/release/{}.wasm", name.replace('-', "_"));
-            eprintln!("created {}: a Rust bot for {} (src/lib.rs)", args.dir.display(), args.game);
-            eprintln!("next:\n  cd {} && cargo build --release", args.dir.display());
-            eprintln!("  arena match --game {} {wasm} OPPONENT.wasm", args.game);
+            eprintln!("created {}: a Rust bot for {} (src/lib.rs)", dir.display(), game);
+            eprintln!("next:\n  cd {} && cargo build --release", dir.display());
+            eprintln!("  arena match --game {} {wasm} OPPONENT.wasm", game);
         }
         language => {
             let template = FOREIGN_TEMPLATES
                 .iter()
-                .find(|template| template.language == language && template.game == args.game)
-                .with_context(|| foreign_missing(language, &args.game))?;
-            std::fs::create_dir_all(&args.dir).with_context(|| format!("cannot create {}", args.dir.display()))?;
+                .find(|template| template.language == language && template.game == game)
+                .with_context(|| foreign_missing(language, &game))?;
+            std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
             for (file, text) in template.files {
-                write(&args.dir.join(file), text)?;
+                write(&dir.join(file), text)?;
             }
             eprintln!(
                 "created {}: a {} bot for {} (a copy of the example {})",
-                args.dir.display(),
+                dir.display(),
                 language_name(language),
-                args.game,
+                game,
                 template.example
             );
-            eprintln!("next, in the arena's repository:\n  cargo xtask build-bot {}", args.dir.display());
-            eprintln!("  arena match --game {} target/bots/{name}.wasm OPPONENT.wasm", args.game);
+            eprintln!("next, in the arena's repository:\n  cargo xtask build-bot {}", dir.display());
+            eprintln!("  arena match --game {} target/bots/{name}.wasm OPPONENT.wasm", game);
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -325,6 +325,28 @@ fn games_are_listed_and_unknown_options_refused() {
     assert!(stderr(&out).contains("unknown option \"size\""), "{}", stderr(&out));
 }
 
+/// `arena new-bot --list --json` lists a Rust template for every game and each template it
+/// lists is one `new-bot` writes; `--list` with a folder is a usage error.
+#[test]
+fn new_bot_lists_its_templates() {
+    let out = arena(&["new-bot", "--list", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let listed: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let listed = listed.as_array().unwrap();
+    let rust: Vec<&str> =
+        listed.iter().filter(|template| template["language"] == "rust").map(|t| t["game"].as_str().unwrap()).collect();
+    assert_eq!(rust, arena_host::registry::game_names());
+    let foreign = listed.iter().find(|template| template["language"] != "rust").expect("a foreign template");
+    let dir = fresh_scratch("new-bot-listed").join("listed");
+    let (language, game) = (foreign["language"].as_str().unwrap(), foreign["game"].as_str().unwrap());
+    let out = arena(&["new-bot", "--game", game, "--lang", language, dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(dir.join("bot.json").is_file());
+
+    let out = arena(&["new-bot", "--list", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+}
+
 /// `arena new-bot` without `--sdk` points the new crate at the SDK of the clone it was built
 /// from (the crate's folder moved once and the default with it: the path is relative to it).
 #[test]
