@@ -15,7 +15,7 @@ use crate::bindings::suitebot::SuitebotBinding;
 use crate::bot::WitContestant;
 use crate::budget::Budget;
 use crate::loader::{
-    BotSource, COMMAND_EXPORT, LoadError, Loader, compile, compile_source, is_command, load_bot_component,
+    BotSource, COMMAND_EXPORT, LoadError, LoadStage, Loader, compile, compile_source, is_command, load_bot_component,
     load_command_component, open_bot,
 };
 use crate::play::{MatchError, play_contestants};
@@ -165,8 +165,13 @@ pub trait GameEntry: Send + Sync {
 
 /// Bots loaded once and seated in any number of matches, from any thread.
 pub trait BotPool: Send + Sync {
+    /// Why each bot (in the order given) could not be loaded, with the step that refused it;
+    /// `None` for a loaded bot.
+    fn load_failures(&self) -> Vec<Option<LoadFailure>>;
     /// Why each bot (in the order given) could not be loaded; `None` for a loaded bot.
-    fn load_errors(&self) -> Vec<Option<String>>;
+    fn load_errors(&self) -> Vec<Option<String>> {
+        self.load_failures().into_iter().map(|failure| failure.map(|failure| failure.message)).collect()
+    }
     /// Plays one match whose seat `s` is bot `seating[s]`; its replay's JSON text only when
     /// `replay` asks for it (a quarter of a short match's time goes into writing it).
     fn play(
@@ -177,6 +182,21 @@ pub trait BotPool: Send + Sync {
         budget: Budget,
         replay: ReplayText,
     ) -> Result<PoolMatch, PlayError>;
+}
+
+/// Why a bot of a [`BotPool`] could not be loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadFailure {
+    /// The step of loading that refused it.
+    pub stage: LoadStage,
+    /// Why, as `arena match` says it.
+    pub message: String,
+}
+
+impl LoadFailure {
+    fn of(err: &LoadError) -> LoadFailure {
+        LoadFailure { stage: err.stage(), message: err.to_string() }
+    }
 }
 
 /// Whether [`BotPool::play`] writes the replay's JSON text.
@@ -203,11 +223,11 @@ pub struct PoolMatch {
 /// The generic [`BotPool`]: the game's config and each bot's contestant or load error.
 struct Pool<G: Game> {
     config: G::Config,
-    bots: Vec<Result<Arc<dyn Contestant<G>>, String>>,
+    bots: Vec<Result<Arc<dyn Contestant<G>>, LoadFailure>>,
 }
 
 impl<G: Game> BotPool for Pool<G> {
-    fn load_errors(&self) -> Vec<Option<String>> {
+    fn load_failures(&self) -> Vec<Option<LoadFailure>> {
         self.bots.iter().map(|bot| bot.as_ref().err().cloned()).collect()
     }
 
@@ -256,8 +276,8 @@ fn load_pool_with<G: Game>(
     let bots = paths
         .iter()
         .map(|path| {
-            let source = open_bot(&loader, path).map_err(|err| err.to_string())?;
-            load(&loader, path, &source).map_err(|err| err.to_string())
+            let source = open_bot(&loader, path).map_err(|err| LoadFailure::of(&err))?;
+            load(&loader, path, &source).map_err(|err| LoadFailure::of(&err))
         })
         .collect();
     Ok(Box::new(Pool::<G> { config, bots }))

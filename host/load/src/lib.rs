@@ -27,5 +27,5 @@ pub mod shape;
 pub mod typecheck;
 pub mod wasip1;
 
-pub use loader::{BotRef, LoadError, LoadedBot, World};
+pub use loader::{BotRef, LoadError, LoadStage, LoadedBot, World};
 pub use runtime::Arena;

@@ -194,6 +194,52 @@ pub enum LoadError {
     },
 }
 
+/// The step of loading a [`LoadError`] refused a bot at, in words a page or a log can show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LoadStage {
+    /// Reading the file.
+    Read,
+    /// Its shape: a WebAssembly component within the limits on sizes, memory and tables.
+    Shape,
+    /// Its types: the game's world, at this arena's version, importing only what is provided.
+    TypeCheck,
+    /// Compiling it within the compile worker's bounds.
+    Compile,
+}
+
+impl LoadStage {
+    /// The stage's name: `read`, `shape`, `type check` or `compile`.
+    pub fn name(self) -> &'static str {
+        match self {
+            LoadStage::Read => "read",
+            LoadStage::Shape => "shape",
+            LoadStage::TypeCheck => "type check",
+            LoadStage::Compile => "compile",
+        }
+    }
+}
+
+impl LoadError {
+    /// The step of loading that refused the bot.
+    pub fn stage(&self) -> LoadStage {
+        match self {
+            LoadError::Read { .. } | LoadError::NotAFile { .. } | LoadError::TooLarge { .. } => LoadStage::Read,
+            LoadError::NotWasm { .. }
+            | LoadError::CoreModule { .. }
+            | LoadError::Invalid { .. }
+            | LoadError::Shape { .. }
+            | LoadError::InitialMemory { .. }
+            | LoadError::InitialTable { .. } => LoadStage::Shape,
+            LoadError::WrongWorld { .. }
+            | LoadError::OtherVersion { .. }
+            | LoadError::WrongTypes { .. }
+            | LoadError::Imports { .. } => LoadStage::TypeCheck,
+            LoadError::CompileBound { .. } => LoadStage::Compile,
+        }
+    }
+}
+
 /// A bot compiled and checked for game `B`, ready to be instantiated any number of times.
 pub struct LoadedBot<B: World> {
     /// Where it was loaded from.

@@ -9,7 +9,7 @@
 //! replay's digest).
 
 use super::plan::{Plan, PlanBot, PlannedMatch};
-use arena_host::record::MatchResult;
+use arena_host::record::{MatchResult, PlayerSummary};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
@@ -121,6 +121,27 @@ pub struct SeatRow {
     pub fuel_max_turn: u64,
     /// Turns it was asked to play.
     pub turns: u32,
+}
+
+impl SeatRow {
+    /// Seat `seat` of match `match_id`, from its line of the result and the turns it was asked
+    /// to play; keyed by `key` (a bot's sha256 in a tournament).
+    pub fn of(match_id: String, seat: u32, key: String, player: &PlayerSummary, turns: u32) -> SeatRow {
+        SeatRow {
+            match_id,
+            seat,
+            sha256: key,
+            score: player.score,
+            rank: player.rank,
+            forfeit: player.forfeit,
+            traps: player.traps,
+            invalid_actions: player.invalid_actions,
+            skipped_turns: player.skipped_turns,
+            fuel_total: player.fuel_total,
+            fuel_max_turn: player.fuel_max_turn,
+            turns,
+        }
+    }
 }
 
 /// How one planned match ended.
@@ -545,19 +566,9 @@ impl Store {
                 what: format!("reading the result of match {match_id}"),
                 source: rusqlite::Error::FromSqlConversionFailure(1, rusqlite::types::Type::Text, Box::new(err)),
             })?;
-            seats.extend(result.players.into_iter().enumerate().map(|(seat, player)| SeatRow {
-                match_id: match_id.clone(),
-                seat: seat as u32,
-                sha256: player.sha256,
-                score: player.score,
-                rank: player.rank,
-                forfeit: player.forfeit,
-                traps: player.traps,
-                invalid_actions: player.invalid_actions,
-                skipped_turns: player.skipped_turns,
-                fuel_total: player.fuel_total,
-                fuel_max_turn: player.fuel_max_turn,
-                turns: turns.get(seat).copied().unwrap_or(0),
+            seats.extend(result.players.iter().enumerate().map(|(seat, player)| {
+                let turns = turns.get(seat).copied().unwrap_or(0);
+                SeatRow::of(match_id.clone(), seat as u32, player.sha256.clone(), player, turns)
             }));
         }
         Ok(seats)

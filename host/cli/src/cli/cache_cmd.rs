@@ -88,7 +88,7 @@ impl UseCacheArgs {
 
 /// The compile worker: this executable, with the default bounds or those of the test hooks
 /// `ARENA_COMPILE_WORKER_MIB`, `ARENA_COMPILE_WORKER_CPU_S` and `ARENA_COMPILE_WORKER_TIMEOUT_MS`.
-fn compile_worker() -> anyhow::Result<CompileWorker> {
+pub(super) fn compile_worker() -> anyhow::Result<CompileWorker> {
     let exe = std::env::current_exe().context("finding this executable for the compile worker")?;
     let mut worker = CompileWorker::new(exe);
     let hook = |name: &str| -> anyhow::Result<Option<u64>> {

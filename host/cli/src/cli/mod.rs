@@ -22,6 +22,7 @@ mod profile_cmd;
 mod queue_cmd;
 mod replay_cmd;
 mod series;
+mod serve_cmd;
 mod tournament_cmd;
 mod transitions_cmd;
 mod view_cmd;
@@ -69,6 +70,16 @@ enum Command {
     #[cfg(feature = "nats")]
     #[command(after_help = queue_cmd::WORKER_EXAMPLES)]
     Worker(queue_cmd::WorkerArgs),
+    /// Run the ladder service: uploads checked and validated, continuous rated matches, pages
+    /// and a JSON API (`arena serve admin` administers it).
+    #[command(after_help = serve_cmd::SERVE_EXAMPLES)]
+    Serve(serve_cmd::ServeArgs),
+    /// Upload a bot to a ladder server (`arena serve`) and, with --wait, report its checks.
+    #[command(after_help = serve_cmd::SUBMIT_EXAMPLES)]
+    Submit(serve_cmd::SubmitArgs),
+    /// Print a game's leaderboard from a ladder server.
+    #[command(after_help = serve_cmd::LADDER_EXAMPLES)]
+    Ladder(serve_cmd::LadderArgs),
     /// Create a bot project from a template (Rust, or C, Python, JavaScript for some games).
     #[command(after_help = new_bot_cmd::EXAMPLES)]
     NewBot(new_bot_cmd::NewBotArgs),
@@ -96,6 +107,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Profile(args) => profile_cmd::run(args),
         Command::Tournament(command) => tournament_cmd::run_command(command),
         Command::NewBot(args) => new_bot_cmd::run(args),
+        Command::Serve(args) => serve_cmd::run(args),
+        Command::Submit(args) => serve_cmd::submit(args),
+        Command::Ladder(args) => serve_cmd::ladder(args),
         #[cfg(feature = "nats")]
         Command::Worker(args) => queue_cmd::run_worker(args),
         Command::Games { json } => games_cmd::run(json),

@@ -130,14 +130,15 @@ fn arena_dependencies(manifest: &str) -> Vec<String> {
 /// The host's crates and their layers, bottom first: a crate depends only on arena crates of
 /// lower layers (the games' crates, `arena-game` and `arena-<game>`, sit beside the sandbox, which
 /// knows nothing of them). docs/design.md#crates-and-the-layering-rule draws the same picture.
-const HOST_LAYERS: [(&str, &str, u8); 7] = [
+const HOST_LAYERS: [(&str, &str, u8); 8] = [
     ("host/sandbox", "arena-sandbox", 0),
     ("host/load", "arena-load", 1),
     ("host/profiler", "arena-profiler", 1),
     ("host", "arena-host", 2),
     ("host/view", "arena-view", 3),
     ("host/tournament", "arena-tournament", 4),
-    ("host/cli", "arena-cli", 5),
+    ("host/serve", "arena-serve", 5),
+    ("host/cli", "arena-cli", 6),
 ];
 
 /// Dependencies point down only, and every crate under `host/` has a layer.

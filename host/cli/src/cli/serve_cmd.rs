@@ -1,0 +1,391 @@
+//! `arena serve` (the ladder service, arena-serve), `arena serve admin` (accounts and tokens
+//! from the server's machine), and the clients of a running server: `arena submit` and `arena
+//! ladder`.
+
+use super::cache_cmd::compile_worker;
+use anyhow::{Context, bail};
+use arena_host::cache::ArtifactCache;
+use arena_serve::auth::{check_name, new_token, token_sha256};
+use arena_serve::config::{Flags, Settings};
+use clap::{Args, Subcommand};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+pub const SERVE_EXAMPLES: &str = "\
+Examples:
+  arena serve --demo                         # the example bots of every game on a live ladder
+  arena serve --bind 0.0.0.0:8080 --data /srv/arena
+  arena serve --config serve.toml
+  arena serve admin add-user alice --admin   # prints an API token for alice
+
+With no options the service listens on 127.0.0.1:8080 and keeps everything in ./arena-data/
+(the SQLite database, bots and replays by sha256, the compiled-artifact cache); it plays on
+every core. The settings file's keys are in docs/ladder.md#configuration.";
+
+pub const SUBMIT_EXAMPLES: &str = "\
+Examples:
+  arena submit --server http://127.0.0.1:8080 --game azul my-bot.wasm --wait
+  ARENA_TOKEN=arena_... arena submit --server URL --game paint bot.wasm --name painter --json
+
+The token comes from --token, else $ARENA_TOKEN, else the file $XDG_CONFIG_HOME/wasm-arena/token
+(or ~/.config/wasm-arena/token). Exit status: 0 accepted (or uploaded, without --wait), 1 refused,
+2 bad usage or a server that cannot be reached.";
+
+pub const LADDER_EXAMPLES: &str = "\
+Examples:
+  arena ladder --server http://127.0.0.1:8080 --game azul
+  arena ladder --server URL --game paint --json";
+
+/// `arena serve`.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct ServeArgs {
+    #[command(subcommand)]
+    admin: Option<ServeCommand>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// Where the service keeps its data (shared by `serve` and `serve admin`).
+#[derive(Debug, Args, Clone)]
+struct DataArgs {
+    /// The data folder [default: ./arena-data].
+    #[arg(long, value_name = "DIR")]
+    data: Option<PathBuf>,
+    /// The database: sqlite:PATH [default: sqlite:DATA/arena.sqlite].
+    #[arg(long, value_name = "URL")]
+    database: Option<String>,
+    /// A settings file (TOML; see docs/ladder.md#configuration); flags override it.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+struct RunArgs {
+    #[command(flatten)]
+    data: DataArgs,
+    /// The address to listen on [default: 127.0.0.1:8080].
+    #[arg(long, value_name = "ADDR")]
+    bind: Option<SocketAddr>,
+    /// Threads playing matches [default: every core].
+    #[arg(long, value_name = "N")]
+    workers: Option<usize>,
+    /// Also enter every game's example bots (as the account `demo`), from --examples.
+    #[arg(long)]
+    demo: bool,
+    /// Where the example bots are (`cargo xtask bots` builds them) [default: target/bots].
+    #[arg(long, value_name = "DIR")]
+    examples: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+enum ServeCommand {
+    /// Administer the service from its machine (the database directly).
+    #[command(subcommand)]
+    Admin(AdminCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum AdminCommand {
+    /// Create an account with no password and print an API token for it.
+    AddUser {
+        #[command(flatten)]
+        data: DataArgs,
+        /// The account's name.
+        name: String,
+        /// Allow it the admin actions.
+        #[arg(long)]
+        admin: bool,
+    },
+}
+
+impl DataArgs {
+    fn settings(&self, run: Option<&RunArgs>) -> anyhow::Result<Settings> {
+        let flags = Flags {
+            bind: run.and_then(|run| run.bind),
+            data: self.data.clone(),
+            database: self.database.clone(),
+            workers: run.and_then(|run| run.workers),
+            demo: run.is_some_and(|run| run.demo),
+            config: self.config.clone(),
+        };
+        Ok(Settings::resolve(&flags)?)
+    }
+}
+
+pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    match args.admin {
+        Some(ServeCommand::Admin(AdminCommand::AddUser { data, name, admin })) => add_user(&data, &name, admin),
+        None => serve(&args.run),
+    }
+}
+
+fn serve(run: &RunArgs) -> anyhow::Result<ExitCode> {
+    let settings = run.data.settings(Some(run))?;
+    // The compiled-artifact cache lives in the data folder: the service's own.
+    std::fs::create_dir_all(&settings.data).with_context(|| format!("creating {}", settings.data.display()))?;
+    let cache = ArtifactCache::new(settings.data.join("cache"));
+    let cache = match cache.check() {
+        Ok(()) => Some(cache),
+        Err(refused) => {
+            eprintln!("warning: not using the compiled-artifact cache: {refused}");
+            None
+        }
+    };
+    let arena = arena_host::Arena::new()?.with_cache(cache).with_compile_worker(Some(compile_worker()?));
+    eprintln!(
+        "arena serve: data in {}, {} workers{}",
+        settings.data.display(),
+        settings.workers,
+        if settings.demo { ", the demo's example bots" } else { "" }
+    );
+    arena_serve::run(settings, arena, run.examples.clone())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn add_user(data: &DataArgs, name: &str, admin: bool) -> anyhow::Result<ExitCode> {
+    check_name("account", name)?;
+    let settings = data.settings(None)?;
+    let store = arena_serve::open_store(&settings)?;
+    let user = store.create_user(name, "", admin)?;
+    let token = new_token("arena_")?;
+    store.create_token(user.id, &token_sha256(&token), "arena serve admin add-user")?;
+    store.audit("admin", "add-user", &format!("{name}{}", if admin { " (admin)" } else { "" }))?;
+    outln!("{token}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `arena submit`.
+#[derive(Debug, Args)]
+pub struct SubmitArgs {
+    /// The server, e.g. http://127.0.0.1:8080.
+    #[arg(long, value_name = "URL")]
+    server: String,
+    /// The game the bot plays.
+    #[arg(long)]
+    game: String,
+    /// The bot file.
+    file: PathBuf,
+    /// The bot's name on the ladder [default: the file's name without .wasm].
+    #[arg(long)]
+    name: Option<String>,
+    /// The API token [default: $ARENA_TOKEN, else the token file].
+    #[arg(long)]
+    token: Option<String>,
+    /// Wait until the checks finish and report them.
+    #[arg(long)]
+    wait: bool,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// With --wait: give up after this many seconds.
+    #[arg(long, default_value_t = 600, value_name = "SECONDS")]
+    timeout: u64,
+}
+
+/// The token from the flag, the environment or the token file.
+fn token(flag: Option<&str>) -> anyhow::Result<String> {
+    if let Some(token) = flag {
+        return Ok(token.to_owned());
+    }
+    if let Ok(token) = std::env::var("ARENA_TOKEN")
+        && !token.trim().is_empty()
+    {
+        return Ok(token.trim().to_owned());
+    }
+    let config = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")));
+    if let Some(file) = config.map(|dir| dir.join("wasm-arena").join("token"))
+        && let Ok(text) = std::fs::read_to_string(&file)
+        && !text.trim().is_empty()
+    {
+        return Ok(text.trim().to_owned());
+    }
+    bail!(
+        "no API token: pass --token, set $ARENA_TOKEN, or write it to ~/.config/wasm-arena/token (make one on the server's account page)"
+    )
+}
+
+/// An HTTP agent that hands back 4xx and 5xx responses instead of failing on them.
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(600)))
+        .build()
+        .new_agent()
+}
+
+/// Reads a response: its status and its JSON body (or the reason of a non-JSON one).
+fn json_of(
+    response: Result<ureq::http::Response<ureq::Body>, ureq::Error>,
+    server: &str,
+) -> anyhow::Result<(u16, serde_json::Value)> {
+    let mut response = response.with_context(|| format!("cannot reach {server}"))?;
+    let status = response.status().as_u16();
+    let text = response.body_mut().read_to_string().with_context(|| format!("reading the answer of {server}"))?;
+    let json = serde_json::from_str(&text).unwrap_or_else(|_| serde_json::json!({ "reason": text.trim() }));
+    Ok((status, json))
+}
+
+fn base(server: &str) -> &str {
+    server.trim_end_matches('/')
+}
+
+pub fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
+    let token = token(args.token.as_deref())?;
+    let name = match &args.name {
+        Some(name) => name.clone(),
+        None => args.file.file_stem().and_then(|stem| stem.to_str()).unwrap_or("bot").to_owned(),
+    };
+    check_name("bot", &name)?;
+    let file = std::fs::File::open(&args.file).with_context(|| format!("{}: cannot read", args.file.display()))?;
+    let url = format!("{}/api/games/{}/bots/{}", base(&args.server), args.game, name);
+    let agent = agent();
+    let sent = agent
+        .post(&url)
+        .header("Authorization", &format!("Bearer {token}"))
+        .header("Content-Type", "application/wasm")
+        .send(file);
+    let (status, mut version) = json_of(sent, &args.server)?;
+    if !(200..300).contains(&status) {
+        let reason = version["reason"].as_str().unwrap_or("refused").to_owned();
+        return refused(&args, status, &name, None, &reason);
+    }
+    if args.wait {
+        let id = version["version_id"].as_i64().context("the server's answer has no version_id")?;
+        let started = Instant::now();
+        while version["status"] == "pending" {
+            if started.elapsed() > Duration::from_secs(args.timeout) {
+                bail!("the checks of version {id} did not finish in {} s", args.timeout);
+            }
+            std::thread::sleep(Duration::from_millis(300));
+            let (status, now) =
+                json_of(agent.get(&format!("{}/api/versions/{id}", base(&args.server))).call(), &args.server)?;
+            if status != 200 {
+                bail!("{}: {}", args.server, now["reason"].as_str().unwrap_or("failed"));
+            }
+            version = now;
+        }
+    }
+    let accepted = version["status"] != "refused";
+    if args.json {
+        let mut out = serde_json::json!({
+            "bot": version["bot"], "bot_id": version["bot_id"], "game": version["game"],
+            "version": version["version"], "version_id": version["version_id"],
+            "status": if accepted { if version["status"] == "pending" { "pending" } else { "accepted" } } else { "refused" },
+            "steps": version["steps"],
+        });
+        if !accepted {
+            out["reason"] = version["reason"].clone();
+        }
+        outln!("{out}");
+    } else {
+        outln!(
+            "{} {} version {}: {}",
+            version["game"].as_str().unwrap_or_default(),
+            name,
+            short(&version["version"]),
+            version["status"].as_str().unwrap_or_default()
+        );
+        for step in version["steps"].as_array().into_iter().flatten() {
+            let ok = if step["ok"] == true { "ok" } else { "refused" };
+            outln!(
+                "  {:<11} {ok:<8} {}",
+                step["step"].as_str().unwrap_or_default(),
+                step["detail"].as_str().unwrap_or_default()
+            );
+        }
+        if let Some(reason) = version["reason"].as_str() {
+            outln!("refused: {reason}");
+        }
+        outln!("{}/bots/{}", base(&args.server), version["bot_id"]);
+    }
+    Ok(if accepted { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn short(sha256: &serde_json::Value) -> String {
+    sha256.as_str().unwrap_or_default().chars().take(12).collect()
+}
+
+/// A refused upload: exit 1 for a refusal of the bot (too large, a name taken), 2 for bad usage
+/// (a bad token, a game that does not exist).
+fn refused(
+    args: &SubmitArgs,
+    status: u16,
+    name: &str,
+    version: Option<&str>,
+    reason: &str,
+) -> anyhow::Result<ExitCode> {
+    if matches!(status, 401 | 403 | 404) || status >= 500 {
+        bail!("{}: {reason} (HTTP {status})", args.server);
+    }
+    if args.json {
+        outln!(
+            "{}",
+            serde_json::json!({ "bot": name, "version": version, "status": "refused", "reason": reason, "http_status": status })
+        );
+    } else {
+        outln!("refused: {reason}");
+    }
+    Ok(ExitCode::from(1))
+}
+
+/// `arena ladder`.
+#[derive(Debug, Args)]
+pub struct LadderArgs {
+    /// The server, e.g. http://127.0.0.1:8080.
+    #[arg(long, value_name = "URL")]
+    server: String,
+    /// The game.
+    #[arg(long)]
+    game: String,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn ladder(args: LadderArgs) -> anyhow::Result<ExitCode> {
+    let url = format!("{}/api/games/{}/leaderboard", base(&args.server), args.game);
+    let (status, board) = json_of(agent().get(&url).call(), &args.server)?;
+    if status != 200 {
+        bail!("{}: {}", args.server, board["reason"].as_str().unwrap_or("failed"));
+    }
+    if args.json {
+        outln!("{board}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    outln!("{} ladder: {} ranked matches", args.game, board["matches"]);
+    outln!(
+        "{:>3}  {:<24} {:<12} {:>7} {:>15} {:>7} {:>5} {:>5} {:>5}",
+        "#",
+        "bot",
+        "version",
+        "rating",
+        "95% interval",
+        "matches",
+        "W",
+        "D",
+        "L"
+    );
+    let lines = board["leaderboard"].as_array().cloned().unwrap_or_default();
+    for (rank, line) in lines.iter().filter(|line| line["current"] == true).enumerate() {
+        let number = |key: &str| line[key].as_f64().unwrap_or(0.0);
+        outln!(
+            "{:>3}  {:<24} {:<12} {:>7.0} {:>7.0}-{:<7.0} {:>7} {:>5} {:>5} {:>5}",
+            rank + 1,
+            line["bot"].as_str().unwrap_or_default(),
+            short(&line["version"]),
+            number("rating"),
+            line["interval"][0].as_f64().unwrap_or(0.0),
+            line["interval"][1].as_f64().unwrap_or(0.0),
+            line["matches"],
+            line["wins"],
+            line["draws"],
+            line["losses"]
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,474 @@
+//! The ladder itself, what the pages and the API stand on: [`Service`] holds the settings, the
+//! store, the blob stores and the arena, and runs the background work in threads: the validator
+//! (each new version's checks, [`crate::validate`]) and the workers (each claims the next match,
+//! tops up a game's queue with the next pairing when it finds none, [`crate::schedule`], plays
+//! it and records it). Results, versions and queue changes are broadcast as [`Event`]s (the live
+//! page's server-sent events). On start, matches a killed server left running go back to the
+//! queue and unfinished checks run again: docs/ladder.md#durability.
+
+use crate::blobs::{BlobError, BlobWriter, Blobs};
+use crate::config::Settings;
+use crate::ratings::{Leaderboard, leaderboard};
+use crate::schedule::{Entrant, next_pairing, pairing_seed};
+use crate::store::{
+    Bot, Finished, Match, MatchKind, NewMatch, SeatOutcome, Store, StoreError, User, Version, VersionStatus,
+};
+use crate::validate::check;
+use arena_host::Arena;
+use arena_host::registry::{PlayError, ReplayText, find_game, game_names};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::Duration;
+use tokio::sync::broadcast;
+
+/// Ranked matches a game keeps queued per worker: enough that no worker waits for the scheduler,
+/// few enough that a new version's first matches are not stuck behind a long queue.
+const QUEUED_PER_WORKER: u64 = 2;
+
+/// Something that happened, for the live page.
+#[derive(Debug, Clone, Serialize)]
+pub struct Event {
+    /// `result` (a match recorded), `version` (a version's checks finished) or `queue`.
+    pub kind: &'static str,
+    /// The game it concerns.
+    pub game: String,
+    /// What the API returns for it (the match, the version).
+    pub data: serde_json::Value,
+}
+
+/// Why an operation of the service failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    /// The database.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The blob store.
+    #[error(transparent)]
+    Blob(#[from] BlobError),
+    /// The file system.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// A game that does not exist.
+    #[error("no game {0:?} (games: {games})", games = game_names().join(", "))]
+    UnknownGame(String),
+    /// Something missing.
+    #[error("no {0}")]
+    NotFound(String),
+    /// Refused for a reason given in words.
+    #[error("{0}")]
+    Refused(String),
+    /// Over a quota.
+    #[error("{0}")]
+    Quota(String),
+}
+
+/// The running ladder.
+pub struct Service {
+    /// The settings it runs with.
+    pub settings: Settings,
+    /// The database.
+    pub store: Arc<dyn Store>,
+    /// Bot files by sha256.
+    pub bot_files: Blobs,
+    /// Replays by sha256.
+    pub replays: Blobs,
+    /// The sandbox and loader.
+    pub arena: Arena,
+    events: broadcast::Sender<Event>,
+    /// Per game: results recorded since start (a leaderboard is refitted when it moves).
+    generations: BTreeMap<String, AtomicU64>,
+    leaderboards: Mutex<BTreeMap<String, (u64, Arc<Leaderboard>)>>,
+    validations: Mutex<Option<mpsc::Sender<i64>>>,
+    /// Wakes idle workers (a new version, a scrimmage, stopping).
+    wake: (Mutex<u64>, Condvar),
+    /// One scheduler at a time; the pair each game played last.
+    scheduling: Mutex<BTreeMap<String, (i64, i64)>>,
+    stopping: AtomicBool,
+}
+
+impl Service {
+    /// The service on `store`, its blobs under the settings' data folder.
+    pub fn new(settings: Settings, store: Arc<dyn Store>, arena: Arena) -> Result<Arc<Service>, ServiceError> {
+        let bot_files = Blobs::open(&settings.data.join("bots"), "wasm")?;
+        let replays = Blobs::open(&settings.data.join("replays"), "json.gz")?;
+        let (events, _) = broadcast::channel(256);
+        let generations = game_names().into_iter().map(|game| (game.to_owned(), AtomicU64::new(0))).collect();
+        Ok(Arc::new(Service {
+            settings,
+            store,
+            bot_files,
+            replays,
+            arena,
+            events,
+            generations,
+            leaderboards: Mutex::new(BTreeMap::new()),
+            validations: Mutex::new(None),
+            wake: (Mutex::new(0), Condvar::new()),
+            scheduling: Mutex::new(BTreeMap::new()),
+            stopping: AtomicBool::new(false),
+        }))
+    }
+
+    /// Starts the validator and the workers: matches left running go back to the queue first,
+    /// and versions whose checks did not finish are checked again.
+    pub fn start(self: &Arc<Self>) -> Result<Vec<std::thread::JoinHandle<()>>, ServiceError> {
+        let requeued = self.store.requeue_running()?;
+        if requeued > 0 {
+            tracing::info!(requeued, "matches left running by an earlier run are queued again");
+        }
+        let (sender, receiver) = mpsc::channel();
+        for version in self.store.pending_versions()? {
+            let _ = sender.send(version.id);
+        }
+        *self.validations.lock().unwrap_or_else(PoisonError::into_inner) = Some(sender);
+        let mut threads = Vec::new();
+        let service = Arc::clone(self);
+        threads.push(std::thread::Builder::new().name("validator".into()).spawn(move || {
+            while let Ok(version) = receiver.recv() {
+                if service.stopping.load(Ordering::Relaxed) {
+                    break;
+                }
+                if let Err(err) = service.validate(version) {
+                    tracing::error!(version, "validating: {err}");
+                }
+            }
+        })?);
+        for worker in 0..self.settings.workers.max(1) {
+            let service = Arc::clone(self);
+            threads.push(std::thread::Builder::new().name(format!("worker-{worker}")).spawn(move || {
+                service.work(&format!("local-{worker}"));
+            })?);
+        }
+        Ok(threads)
+    }
+
+    /// Asks the background threads to stop (a match being played finishes first).
+    pub fn stop(&self) {
+        self.stopping.store(true, Ordering::Relaxed);
+        *self.validations.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        self.wake_workers();
+    }
+
+    /// A receiver of every event from now on.
+    pub fn subscribe(&self) -> broadcast::Receiver<Event> {
+        self.events.subscribe()
+    }
+
+    fn publish(&self, kind: &'static str, game: &str, data: impl Serialize) {
+        let data = serde_json::to_value(data).unwrap_or(serde_json::Value::Null);
+        // No receiver (nobody on the live page) is fine.
+        let _ = self.events.send(Event { kind, game: game.to_owned(), data });
+    }
+
+    fn wake_workers(&self) {
+        let (lock, condvar) = &self.wake;
+        *lock.lock().unwrap_or_else(PoisonError::into_inner) += 1;
+        condvar.notify_all();
+    }
+
+    /// Stores an upload for `user`'s bot `name` in `game`: `writer` holds the file, already
+    /// capped and hashed. A new version is checked in the background; the same file uploaded
+    /// again is the version it already is (`false`).
+    pub fn upload(
+        &self,
+        user: &User,
+        game: &str,
+        name: &str,
+        writer: BlobWriter,
+    ) -> Result<(Bot, Version, bool), ServiceError> {
+        if find_game(game).is_none() {
+            return Err(ServiceError::UnknownGame(game.to_owned()));
+        }
+        crate::auth::check_name("bot", name).map_err(|err| ServiceError::Refused(err.to_string()))?;
+        let owned = self.store.bots_of_owner(user.id)?;
+        let exists = owned.iter().any(|bot| bot.game == game && bot.name == name);
+        let limit = self.settings.quotas.bots_per_account;
+        if !exists && owned.len() >= limit as usize {
+            return Err(ServiceError::Quota(format!(
+                "an account may own {limit} bots and {} owns {}: upload a new version of one of them",
+                user.name,
+                owned.len()
+            )));
+        }
+        let (sha256, size) = writer.finish()?;
+        let bot = self.store.bot_for_upload(user.id, game, name)?;
+        let (version, new) = self.store.add_version(bot.id, &sha256, size as i64)?;
+        if new {
+            self.queue_validation(version.id);
+        }
+        Ok((bot, version, new))
+    }
+
+    fn queue_validation(&self, version: i64) {
+        if let Some(sender) = self.validations.lock().unwrap_or_else(PoisonError::into_inner).as_ref() {
+            let _ = sender.send(version);
+        }
+    }
+
+    /// Runs a version's checks and records them.
+    fn validate(&self, version_id: i64) -> Result<(), ServiceError> {
+        let version =
+            self.store.version(version_id)?.ok_or_else(|| ServiceError::NotFound(format!("version {version_id}")))?;
+        let bot =
+            self.store.bot(version.bot_id)?.ok_or_else(|| ServiceError::NotFound(format!("bot {}", version.bot_id)))?;
+        let game = find_game(&bot.game).ok_or_else(|| ServiceError::UnknownGame(bot.game.clone()))?;
+        let path = self.bot_file(&version)?;
+        let mut checked =
+            check(&self.arena, game, &path, &format!("{}.wasm", bot.name), self.settings.budget(&bot.game));
+        let upload = crate::store::Step {
+            step: "upload".into(),
+            ok: true,
+            detail: format!("{} bytes, sha256 {}", version.size, version.sha256),
+        };
+        checked.steps.insert(0, upload);
+        self.store.finish_version(version.id, checked.status, checked.reason.as_deref(), &checked.steps)?;
+        tracing::info!(bot = %bot.name, game = %bot.game, version = version.id, status = checked.status.as_str(), "checked");
+        let version = self.store.version(version.id)?;
+        self.publish("version", &bot.game, &version);
+        if checked.status == VersionStatus::Accepted {
+            self.wake_workers();
+        }
+        Ok(())
+    }
+
+    /// Where a version's file is.
+    pub fn bot_file(&self, version: &Version) -> Result<PathBuf, ServiceError> {
+        self.bot_files
+            .path(&version.sha256)
+            .ok_or_else(|| ServiceError::NotFound(format!("file of version {}", version.id)))
+    }
+
+    /// Each bot's current version: its latest accepted one.
+    pub fn current_versions(&self, bots: &[Bot]) -> Result<BTreeMap<i64, Version>, ServiceError> {
+        let mut current = BTreeMap::new();
+        for bot in bots {
+            let versions = self.store.versions_of_bot(bot.id)?;
+            if let Some(version) = versions.into_iter().rev().find(|version| version.status == VersionStatus::Accepted)
+            {
+                current.insert(bot.id, version);
+            }
+        }
+        Ok(current)
+    }
+
+    /// The leaderboard of `game`, refitted when a result has landed since the last fit.
+    pub fn leaderboard(&self, game: &str) -> Result<Arc<Leaderboard>, ServiceError> {
+        let generation = self.generations.get(game).ok_or_else(|| ServiceError::UnknownGame(game.to_owned()))?;
+        let now = generation.load(Ordering::Acquire);
+        if let Some((fitted, board)) = self.leaderboards.lock().unwrap_or_else(PoisonError::into_inner).get(game)
+            && *fitted == now
+        {
+            return Ok(Arc::clone(board));
+        }
+        let bots = self.store.bots_of_game(game)?;
+        let mut versions = Vec::new();
+        for bot in &bots {
+            versions.extend(self.store.versions_of_bot(bot.id)?);
+        }
+        let current = self.current_versions(&bots)?.into_iter().map(|(bot, version)| (bot, version.id)).collect();
+        let results = self.store.ranked_results(game)?;
+        let board = Arc::new(leaderboard(game, &bots, &versions, &current, &results));
+        self.leaderboards
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(game.to_owned(), (now, Arc::clone(&board)));
+        Ok(board)
+    }
+
+    /// Queues an unranked match of `version` against `opponent` (any bot's current version),
+    /// ahead of ranked play; returns the match ids (both seat orders).
+    pub fn scrimmage(&self, version: &Version, opponent: &Version, game: &str) -> Result<Vec<i64>, ServiceError> {
+        let seed = pairing_seed(game, version.id, opponent.id, u64::MAX);
+        let ids = self.store.enqueue(&[
+            NewMatch { game: game.to_owned(), seed, kind: MatchKind::Scrimmage, seats: vec![version.id, opponent.id] },
+            NewMatch { game: game.to_owned(), seed, kind: MatchKind::Scrimmage, seats: vec![opponent.id, version.id] },
+        ])?;
+        self.wake_workers();
+        Ok(ids)
+    }
+
+    /// A worker: plays queued matches until the service stops, topping up the queue when it
+    /// finds it empty and sleeping when there is nothing to schedule.
+    fn work(&self, name: &str) {
+        while !self.stopping.load(Ordering::Relaxed) {
+            let claimed = match self.store.claim(name) {
+                Ok(claimed) => claimed,
+                Err(err) => {
+                    tracing::error!("claiming a match: {err}");
+                    None
+                }
+            };
+            match claimed {
+                Some(one) => self.play(one),
+                None => {
+                    let (lock, condvar) = &self.wake;
+                    let seen = *lock.lock().unwrap_or_else(PoisonError::into_inner);
+                    match self.top_up() {
+                        Ok(true) => continue,
+                        Ok(false) => {}
+                        Err(err) => tracing::error!("scheduling: {err}"),
+                    }
+                    let guard = lock.lock().unwrap_or_else(PoisonError::into_inner);
+                    if *guard == seen && !self.stopping.load(Ordering::Relaxed) {
+                        // Woken by a new version or a scrimmage; the timeout is a safety net.
+                        let _ = condvar.wait_timeout(guard, Duration::from_secs(2));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Enqueues the next pairing of every game whose ranked queue is short; whether any was.
+    fn top_up(&self) -> Result<bool, ServiceError> {
+        let mut last_pairs = self.scheduling.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut queued = false;
+        for game in game_names() {
+            let wanted = QUEUED_PER_WORKER * self.settings.workers.max(1) as u64;
+            let pending = self.store.ranked_pending(game)?;
+            if pending.len() as u64 >= wanted {
+                continue;
+            }
+            let bots: Vec<Bot> = self.store.bots_of_game(game)?.into_iter().filter(|bot| !bot.disabled).collect();
+            let current = self.current_versions(&bots)?;
+            if current.len() < 2 {
+                continue;
+            }
+            let board = self.leaderboard(game)?;
+            // Matches played and queued both count: a pairing is not scheduled twice.
+            let results = self.store.ranked_results(game)?;
+            let mut met: BTreeMap<(i64, i64), u64> = BTreeMap::new();
+            let mut played: BTreeMap<i64, u64> = BTreeMap::new();
+            for one in results.iter().chain(&pending) {
+                let versions: BTreeSet<i64> = one.seats.iter().map(|seat| seat.version_id).collect();
+                for version in &versions {
+                    *played.entry(*version).or_default() += 1;
+                }
+                if let (Some(a), Some(b)) = (versions.first(), versions.last())
+                    && a != b
+                {
+                    *met.entry((*a, *b)).or_default() += 1;
+                }
+            }
+            let entrants: Vec<Entrant> = current
+                .values()
+                .map(|version| {
+                    let line = board.leaderboard.iter().find(|line| line.version_id == version.id);
+                    Entrant {
+                        version: version.id,
+                        rating: line.map_or(1500.0, |line| line.rating),
+                        width: line.map_or(1000.0, |line| line.interval[1] - line.interval[0]),
+                        matches: played.get(&version.id).copied().unwrap_or(0),
+                    }
+                })
+                .collect();
+            let Some((a, b)) = next_pairing(&entrants, &met, last_pairs.get(game).copied()) else { continue };
+            // Both seat orders, one seed: a pairing counts as two meetings.
+            let times = met.get(&(a, b)).copied().unwrap_or(0) / 2;
+            let seed = pairing_seed(game, a, b, times);
+            self.store.enqueue(&[
+                NewMatch { game: game.to_owned(), seed, kind: MatchKind::Ranked, seats: vec![a, b] },
+                NewMatch { game: game.to_owned(), seed, kind: MatchKind::Ranked, seats: vec![b, a] },
+            ])?;
+            last_pairs.insert(game.to_owned(), (a, b));
+            queued = true;
+        }
+        Ok(queued)
+    }
+
+    /// Plays a claimed match and records it (or why it could not be played).
+    fn play(&self, one: Match) {
+        match self.play_inner(&one) {
+            Ok(()) => {}
+            Err(err) => {
+                tracing::warn!(id = one.id, "match not played: {err}");
+                if let Err(err) = self.store.fail_match(one.id, &err.to_string()) {
+                    tracing::error!(id = one.id, "recording a failed match: {err}");
+                }
+            }
+        }
+        if let Ok(Some(recorded)) = self.store.match_by_id(one.id) {
+            self.publish("result", &one.game, &recorded);
+        }
+    }
+
+    fn play_inner(&self, one: &Match) -> Result<(), ServiceError> {
+        let game = find_game(&one.game).ok_or_else(|| ServiceError::UnknownGame(one.game.clone()))?;
+        let budget = self.settings.budget(&one.game);
+        let mut paths: Vec<PathBuf> = Vec::new();
+        let mut seating = Vec::new();
+        for seat in &one.seats {
+            let version = self
+                .store
+                .version(seat.version_id)?
+                .ok_or_else(|| ServiceError::NotFound(format!("version {}", seat.version_id)))?;
+            let path = self.bot_file(&version)?;
+            let index = paths.iter().position(|known| *known == path).unwrap_or_else(|| {
+                paths.push(path.clone());
+                paths.len() - 1
+            });
+            seating.push(index);
+        }
+        let pool = game
+            .load_pool(&self.arena, &paths, &[], budget.memory_mib)
+            .map_err(|err| ServiceError::Refused(err.to_string()))?;
+        if let Some(failure) = pool.load_failures().into_iter().flatten().next() {
+            return Err(ServiceError::Refused(failure.message));
+        }
+        let played = pool
+            .play(&self.arena, &seating, one.seed, budget, ReplayText::Json)
+            .map_err(|err: PlayError| ServiceError::Refused(err.to_string()))?;
+        let replay = played.replay.unwrap_or_default();
+        let replay_sha256 = self.replays.put_compressed(&replay)?;
+        let outcomes = played
+            .result
+            .players
+            .iter()
+            .zip(&played.seat_turns)
+            .map(|(player, turns)| SeatOutcome { player: player.clone(), turns: *turns })
+            .collect();
+        let finished = Finished {
+            winner: played.result.winner.map(|seat| seat as u32),
+            turns: played.result.turns,
+            outcomes,
+            replay_sha256,
+        };
+        if self.store.finish_match(one.id, &finished)?
+            && one.kind == MatchKind::Ranked
+            && let Some(generation) = self.generations.get(&one.game)
+        {
+            generation.fetch_add(1, Ordering::Release);
+        }
+        Ok(())
+    }
+
+    /// Enters every game's example bots from `dir` (`NAME.wasm`, built by `cargo xtask bots`) as
+    /// the account `demo`, which has no password (it cannot log in).
+    pub fn enter_examples(&self, dir: &Path) -> Result<usize, ServiceError> {
+        let demo = match self.store.user_by_name("demo")? {
+            Some(user) => user,
+            None => self.store.create_user("demo", "", false)?,
+        };
+        let mut entered = 0;
+        for game in arena_host::registry::games() {
+            let info = game.info();
+            for name in [info.examples.strong, info.examples.random] {
+                let path = dir.join(format!("{name}.wasm"));
+                let bytes = std::fs::read(&path).map_err(|err| {
+                    ServiceError::Refused(format!(
+                        "{}: {err} (the example bots are built by `cargo xtask bots`)",
+                        path.display()
+                    ))
+                })?;
+                let mut writer = self.bot_files.writer(self.settings.max_upload)?;
+                writer.write(&bytes)?;
+                let (_, _, new) = self.upload(&demo, info.name, name, writer)?;
+                entered += usize::from(new);
+            }
+        }
+        Ok(entered)
+    }
+}

@@ -1,0 +1,103 @@
+//! The schema, as versioned migrations applied in order from an empty database: a database at
+//! version `n` gets migrations `n+1..`, each in its own transaction with the version it brings,
+//! and a database newer than the last one known is refused ([`super::StoreError::NewerSchema`]).
+//! A migration, once released, is never edited: a change is a new one at the end.
+
+/// One migration: the version it brings the database to and its SQL (statements separated by
+/// `;`), for SQLite.
+pub struct Migration {
+    /// The version after it.
+    pub version: i64,
+    /// What it changes, for the log.
+    pub summary: &'static str,
+    /// Its statements.
+    pub sqlite: &'static str,
+}
+
+/// Every migration, oldest first.
+pub const MIGRATIONS: &[Migration] = &[Migration {
+    version: 1,
+    summary: "accounts, sessions, tokens, bots, versions, matches and their seats, the audit log",
+    sqlite: "
+        CREATE TABLE users (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            password_hash TEXT NOT NULL,
+            admin INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE sessions (
+            token_sha256 TEXT PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES users(id),
+            csrf TEXT NOT NULL,
+            expires INTEGER NOT NULL
+        );
+        CREATE TABLE api_tokens (
+            token_sha256 TEXT PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES users(id),
+            label TEXT NOT NULL
+        );
+        CREATE TABLE bots (
+            id INTEGER PRIMARY KEY,
+            owner INTEGER NOT NULL REFERENCES users(id),
+            game TEXT NOT NULL,
+            name TEXT NOT NULL,
+            disabled INTEGER NOT NULL DEFAULT 0,
+            UNIQUE (game, name)
+        );
+        CREATE TABLE versions (
+            id INTEGER PRIMARY KEY,
+            bot_id INTEGER NOT NULL REFERENCES bots(id),
+            sha256 TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            status TEXT NOT NULL,
+            reason TEXT,
+            steps TEXT NOT NULL DEFAULT '[]',
+            UNIQUE (bot_id, sha256)
+        );
+        CREATE TABLE matches (
+            id INTEGER PRIMARY KEY,
+            game TEXT NOT NULL,
+            seed INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            state TEXT NOT NULL,
+            claimed_by TEXT,
+            winner INTEGER,
+            turns INTEGER,
+            replay_sha256 TEXT,
+            error TEXT
+        );
+        CREATE INDEX matches_by_state ON matches (state, kind, id);
+        CREATE INDEX matches_by_game ON matches (game, state, id);
+        CREATE TABLE match_seats (
+            match_id INTEGER NOT NULL REFERENCES matches(id),
+            seat INTEGER NOT NULL,
+            version_id INTEGER NOT NULL REFERENCES versions(id),
+            outcome TEXT,
+            PRIMARY KEY (match_id, seat)
+        );
+        CREATE INDEX seats_by_version ON match_seats (version_id, match_id);
+        CREATE TABLE audit (
+            id INTEGER PRIMARY KEY,
+            actor TEXT NOT NULL,
+            action TEXT NOT NULL,
+            detail TEXT NOT NULL
+        );
+    ",
+}];
+
+/// The newest version this program knows.
+pub fn latest() -> i64 {
+    MIGRATIONS.last().map_or(0, |migration| migration.version)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_count_up_from_one_without_gaps() {
+        for (i, migration) in MIGRATIONS.iter().enumerate() {
+            assert_eq!(migration.version, i as i64 + 1, "{}", migration.summary);
+        }
+    }
+}

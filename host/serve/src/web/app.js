@@ -1,0 +1,53 @@
+// Live parts of the ladder's pages, over the server-sent events of /events:
+// - a leaderboard (#leaderboard[data-refresh]) is refetched when a result of its game lands;
+// - the live page's queue figures (#queue) are refetched and each result is listed (#results);
+// - a bot page with a version being checked (#versions[data-pending=yes]) reloads when a check
+//   of that bot finishes.
+"use strict";
+(function () {
+  if (!window.EventSource) return;
+  const events = new EventSource("/events");
+  const board = document.getElementById("leaderboard");
+  const queue = document.getElementById("queue");
+  const results = document.getElementById("results");
+  const versions = document.getElementById("versions");
+
+  function refreshBoard() {
+    fetch(board.dataset.refresh).then((response) => response.ok ? response.text() : null).then((html) => {
+      if (html === null) return;
+      const parsed = new DOMParser().parseFromString(html, "text/html");
+      const table = parsed.querySelector("table");
+      if (table) board.replaceChildren(document.adoptNode(table));
+    });
+  }
+
+  function refreshQueue() {
+    fetch(queue.dataset.refresh).then((response) => response.json()).then((counts) => {
+      for (const key of ["queued", "running", "done"]) {
+        document.getElementById(key).textContent = String(counts[key]);
+      }
+    });
+  }
+
+  events.addEventListener("result", (message) => {
+    const event = JSON.parse(message.data);
+    if (board && board.dataset.game === event.game) refreshBoard();
+    if (queue) refreshQueue();
+    if (results) {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = "/matches/" + event.data.id;
+      link.textContent = event.game + " #" + event.data.id;
+      item.append(link, " " + event.data.state + (event.data.turns !== null ? ", " + event.data.turns + " turns" : ""));
+      results.prepend(item);
+      while (results.children.length > 50) results.lastChild.remove();
+    }
+  });
+
+  events.addEventListener("version", (message) => {
+    const event = JSON.parse(message.data);
+    if (versions && versions.dataset.pending === "yes" && event.data && String(event.data.bot_id) === versions.dataset.bot) {
+      window.location.reload();
+    }
+  });
+})();

@@ -1,0 +1,215 @@
+//! The HTTP side: one axum router for the pages ([`pages`]), the JSON API ([`api`]) and the live
+//! events ([`live`]), over the [`Service`]. What every response shares is here: the security
+//! headers (a strict content security policy: scripts and styles from this origin only, no
+//! framing by others), who is asking (a session cookie or an API token, [`Caller`]), and errors
+//! as a status with a reason in words ([`WebError`]). Store calls and password hashing run on
+//! tokio's blocking threads ([`blocking`]), so a slow one never stalls the others.
+
+pub mod api;
+pub mod live;
+pub mod pages;
+
+use crate::auth::token_sha256;
+use crate::service::{Service, ServiceError};
+use crate::store::{StoreError, User};
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use std::sync::Arc;
+
+/// The session cookie's name.
+pub const SESSION_COOKIE: &str = "arena_session";
+/// The cookie of the CSRF token of the sign-up and log-in forms (before there is a session).
+pub const FORM_COOKIE: &str = "arena_form";
+/// How long a session lasts, in seconds.
+pub const SESSION_SECONDS: i64 = 14 * 24 * 3600;
+
+/// The policy every page is served with: nothing inline, nothing from elsewhere.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+     img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-src 'self'; frame-ancestors 'self'; \
+     base-uri 'none'";
+
+/// The shared state of every handler.
+pub type Shared = Arc<Service>;
+
+/// The whole application.
+pub fn router(service: Shared) -> Router {
+    let uploads = Router::new()
+        .route("/upload", axum::routing::post(pages::upload_post))
+        .route("/api/games/{game}/bots/{name}", axum::routing::post(api::upload))
+        // The upload handlers cap the body themselves while it streams.
+        .layer(DefaultBodyLimit::disable());
+    Router::new()
+        .merge(pages::routes())
+        .merge(api::routes())
+        .merge(live::routes())
+        .merge(uploads)
+        .fallback(|| async { WebError::NotFound("page".into()) })
+        .layer(axum::middleware::map_response(security_headers))
+        .with_state(service)
+}
+
+/// Adds the security headers a response lacks (the viewer's page sets its own policy).
+async fn security_headers(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    if !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
+        headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CONTENT_SECURITY_POLICY));
+    }
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
+    headers.insert("x-frame-options", HeaderValue::from_static("SAMEORIGIN"));
+    response
+}
+
+/// Why a request failed: a status and a reason in words (JSON for the API, a page for a browser).
+#[derive(Debug, thiserror::Error)]
+pub enum WebError {
+    /// 400: the request itself is wrong.
+    #[error("{0}")]
+    BadRequest(String),
+    /// 401: no valid session or token.
+    #[error("{0}")]
+    Unauthorized(String),
+    /// 403: not allowed (a bad CSRF token, someone else's bot).
+    #[error("{0}")]
+    Forbidden(String),
+    /// 404.
+    #[error("no such {0}")]
+    NotFound(String),
+    /// 409: a name taken.
+    #[error("{0}")]
+    Conflict(String),
+    /// 413: an upload over the cap.
+    #[error("{0}")]
+    TooLarge(String),
+    /// 429: over a quota.
+    #[error("{0}")]
+    TooMany(String),
+    /// 500: the server failed (the log has the details).
+    #[error("the server failed: {0}")]
+    Internal(String),
+}
+
+impl WebError {
+    /// The status it is answered with.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            WebError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            WebError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            WebError::Forbidden(_) => StatusCode::FORBIDDEN,
+            WebError::NotFound(_) => StatusCode::NOT_FOUND,
+            WebError::Conflict(_) => StatusCode::CONFLICT,
+            WebError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            WebError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
+            WebError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl From<StoreError> for WebError {
+    fn from(err: StoreError) -> Self {
+        match err {
+            StoreError::Taken { .. } => WebError::Conflict(err.to_string()),
+            other => {
+                tracing::error!("database: {other}");
+                WebError::Internal("the database failed".into())
+            }
+        }
+    }
+}
+
+impl From<ServiceError> for WebError {
+    fn from(err: ServiceError) -> Self {
+        match err {
+            ServiceError::Store(err) => err.into(),
+            ServiceError::Blob(crate::blobs::BlobError::TooLarge { .. }) => {
+                WebError::TooLarge(format!("upload: {err}"))
+            }
+            ServiceError::UnknownGame(_) | ServiceError::NotFound(_) => WebError::NotFound(err.to_string()),
+            ServiceError::Refused(reason) => WebError::BadRequest(reason),
+            ServiceError::Quota(reason) => WebError::TooMany(reason),
+            ServiceError::Blob(_) | ServiceError::Io(_) => {
+                tracing::error!("storage: {err}");
+                WebError::Internal("storing the file failed".into())
+            }
+        }
+    }
+}
+
+impl IntoResponse for WebError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        if status == StatusCode::INTERNAL_SERVER_ERROR {
+            tracing::error!("{self}");
+        }
+        (status, axum::Json(serde_json::json!({ "error": status.as_u16(), "reason": self.to_string() })))
+            .into_response()
+    }
+}
+
+/// Runs `work` on the service on a blocking thread.
+pub async fn blocking<T: Send + 'static>(
+    service: &Shared,
+    work: impl FnOnce(&Service) -> Result<T, WebError> + Send + 'static,
+) -> Result<T, WebError> {
+    let service = Arc::clone(service);
+    tokio::task::spawn_blocking(move || work(&service))
+        .await
+        .map_err(|err| WebError::Internal(format!("a worker thread failed: {err}")))?
+}
+
+/// The value of cookie `name` in the request, if sent.
+pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(key, _)| *key == name)
+        .map(|(_, value)| value)
+}
+
+/// Who is asking: an account signed in with a session (and the session's CSRF token), or none.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    /// The account, if signed in.
+    pub user: Option<User>,
+    /// The session's CSRF token (every form of a signed-in page carries it).
+    pub csrf: Option<String>,
+}
+
+/// Unix seconds now (sessions expire; nothing a bot sees).
+pub fn unix_now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |since| since.as_secs() as i64)
+}
+
+/// The signed-in account of the request's session cookie, if any.
+pub async fn caller(service: &Shared, headers: &HeaderMap) -> Result<Caller, WebError> {
+    let Some(token) = cookie(headers, SESSION_COOKIE).map(str::to_owned) else {
+        return Ok(Caller { user: None, csrf: None });
+    };
+    let session =
+        blocking(service, move |service| Ok(service.store.session(&token_sha256(&token), unix_now())?)).await?;
+    Ok(match session {
+        Some((user, csrf)) => Caller { user: Some(user), csrf: Some(csrf) },
+        None => Caller { user: None, csrf: None },
+    })
+}
+
+/// The account of the request's API token (`Authorization: Bearer TOKEN`), else its session.
+pub async fn token_caller(service: &Shared, headers: &HeaderMap) -> Result<User, WebError> {
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("Bearer "))
+        .map(|token| token.trim().to_owned());
+    let Some(token) = bearer else {
+        return Err(WebError::Unauthorized(
+            "no API token: send `Authorization: Bearer TOKEN` (tokens are made on the account page)".into(),
+        ));
+    };
+    let user = blocking(service, move |service| Ok(service.store.token_user(&token_sha256(&token))?)).await?;
+    user.ok_or_else(|| WebError::Unauthorized("the API token is not valid".into()))
+}

@@ -1,0 +1,227 @@
+//! The store suite: every [`Store`] method's contract, run on each backend (SQLite in memory
+//! and in a file); a new backend passes the same functions. Also the migrations: a database made
+//! at the first schema is brought to the latest one with its rows kept, and a database newer
+//! than this program is refused.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test: a failed assumption stops it
+
+use arena_host::record::PlayerSummary;
+use arena_serve::store::sqlite::SqliteStore;
+use arena_serve::store::{
+    Finished, MatchKind, MatchState, NewMatch, SeatOutcome, Step, Store, StoreError, VersionStatus, migrations,
+};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// A fresh database path of its own (tests run in parallel threads of one process).
+fn scratch(name: &str) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("store-{}-{name}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("arena.sqlite")
+}
+
+/// Every backend under test, fresh.
+fn backends() -> Vec<(&'static str, Arc<dyn Store>)> {
+    vec![
+        ("sqlite in memory", Arc::new(SqliteStore::in_memory().unwrap())),
+        ("sqlite file", Arc::new(SqliteStore::open(&scratch("suite")).unwrap())),
+    ]
+}
+
+fn outcome(rank: u32) -> SeatOutcome {
+    let player = PlayerSummary {
+        bot: "a".into(),
+        sha256: "a".repeat(64),
+        score: 10 - i64::from(rank),
+        rank,
+        forfeit: false,
+        forfeit_reason: None,
+        fuel_total: 1000,
+        fuel_max_turn: 100,
+        skipped_turns: 0,
+        traps: 0,
+        invalid_actions: 0,
+    };
+    SeatOutcome { player, turns: 10 }
+}
+
+#[test]
+fn accounts_sessions_and_tokens() {
+    for (name, store) in backends() {
+        let alice = store.create_user("alice", "$argon2id$hash", false).unwrap();
+        assert!(matches!(store.create_user("alice", "x", true), Err(StoreError::Taken { .. })), "{name}");
+        assert_eq!(store.user_by_name("alice").unwrap(), Some(alice.clone()), "{name}");
+        assert_eq!(store.user(alice.id).unwrap().map(|user| user.name), Some("alice".into()));
+        assert_eq!(store.user_by_name("bob").unwrap(), None);
+
+        store.create_session(alice.id, "session-hash", "csrf-1", 1_000).unwrap();
+        assert_eq!(store.session("session-hash", 999).unwrap(), Some((alice.clone(), "csrf-1".into())), "{name}");
+        assert_eq!(store.session("session-hash", 1_000).unwrap(), None, "{name}: expired");
+        store.delete_session("session-hash").unwrap();
+        assert_eq!(store.session("session-hash", 0).unwrap(), None, "{name}: closed");
+
+        store.create_token(alice.id, "token-hash", "laptop").unwrap();
+        store.create_token(alice.id, "token-hash-2", "ci").unwrap();
+        assert_eq!(store.token_user("token-hash").unwrap().map(|user| user.id), Some(alice.id));
+        assert_eq!(store.token_user("unknown").unwrap(), None);
+        assert_eq!(store.token_labels(alice.id).unwrap(), ["laptop", "ci"]);
+    }
+}
+
+#[test]
+fn bots_belong_to_one_account_and_versions_are_idempotent() {
+    for (name, store) in backends() {
+        let alice = store.create_user("alice", "", false).unwrap();
+        let bob = store.create_user("bob", "", false).unwrap();
+        let bot = store.bot_for_upload(alice.id, "azul", "greedy").unwrap();
+        assert_eq!((bot.owner_name.as_str(), bot.game.as_str(), bot.disabled), ("alice", "azul", false));
+        assert_eq!(store.bot_for_upload(alice.id, "azul", "greedy").unwrap(), bot, "{name}: the same bot");
+        assert!(matches!(store.bot_for_upload(bob.id, "azul", "greedy"), Err(StoreError::Taken { .. })), "{name}");
+        let other_game = store.bot_for_upload(bob.id, "paint", "greedy").unwrap();
+        assert_ne!(other_game.id, bot.id);
+        assert_eq!(store.bots_of_game("azul").unwrap(), std::slice::from_ref(&bot));
+        assert_eq!(store.bots_of_owner(bob.id).unwrap(), [other_game]);
+        store.set_bot_disabled(bot.id, true).unwrap();
+        assert!(store.bot(bot.id).unwrap().unwrap().disabled);
+
+        let (first, new) = store.add_version(bot.id, &"a".repeat(64), 100).unwrap();
+        assert!(new && first.status == VersionStatus::Pending);
+        let (again, new) = store.add_version(bot.id, &"a".repeat(64), 100).unwrap();
+        assert!(!new, "{name}: the same file is the same version");
+        assert_eq!(again.id, first.id);
+        let (second, _) = store.add_version(bot.id, &"b".repeat(64), 200).unwrap();
+        assert_eq!(store.pending_versions().unwrap().iter().map(|v| v.id).collect::<Vec<_>>(), [first.id, second.id]);
+        let steps = [Step { step: "shape".into(), ok: false, detail: "not a component".into() }];
+        store.finish_version(first.id, VersionStatus::Refused, Some("shape: not a component"), &steps).unwrap();
+        let refused = store.version(first.id).unwrap().unwrap();
+        assert_eq!(
+            (refused.status, refused.reason.as_deref()),
+            (VersionStatus::Refused, Some("shape: not a component"))
+        );
+        assert_eq!(refused.steps, steps);
+        assert_eq!(store.versions_of_bot(bot.id).unwrap().len(), 2);
+        assert_eq!(store.pending_versions().unwrap().len(), 1);
+    }
+}
+
+#[test]
+fn the_queue_claims_scrimmages_first_each_match_once_and_records_a_result_once() {
+    for (name, store) in backends() {
+        let alice = store.create_user("alice", "", false).unwrap();
+        let bot = store.bot_for_upload(alice.id, "azul", "a").unwrap();
+        let (a, _) = store.add_version(bot.id, &"a".repeat(64), 1).unwrap();
+        let (b, _) = store.add_version(bot.id, &"b".repeat(64), 1).unwrap();
+        let ranked = |seed| NewMatch { game: "azul".into(), seed, kind: MatchKind::Ranked, seats: vec![a.id, b.id] };
+        let ids = store.enqueue(&[ranked(u64::MAX), ranked(2)]).unwrap();
+        let scrimmage = store
+            .enqueue(&[NewMatch { game: "azul".into(), seed: 3, kind: MatchKind::Scrimmage, seats: vec![b.id, a.id] }])
+            .unwrap();
+        assert_eq!(store.queue_counts().unwrap().queued, 3);
+        assert_eq!(store.ranked_pending("azul").unwrap().len(), 2);
+
+        let first = store.claim("w1").unwrap().unwrap();
+        assert_eq!(
+            (first.id, first.kind, first.state),
+            (scrimmage[0], MatchKind::Scrimmage, MatchState::Running),
+            "{name}"
+        );
+        let second = store.claim("w2").unwrap().unwrap();
+        assert_eq!(second.id, ids[0]);
+        assert_eq!(second.seed, u64::MAX, "{name}: a seed keeps all 64 bits");
+        assert_eq!(second.seats.iter().map(|seat| seat.version_id).collect::<Vec<_>>(), [a.id, b.id]);
+
+        let finished = Finished {
+            winner: Some(0),
+            turns: 10,
+            outcomes: vec![outcome(1), outcome(2)],
+            replay_sha256: "c".repeat(64),
+        };
+        assert!(store.finish_match(second.id, &finished).unwrap());
+        assert!(!store.finish_match(second.id, &finished).unwrap(), "{name}: recorded once");
+        let done = store.match_by_id(second.id).unwrap().unwrap();
+        assert_eq!((done.state, done.winner, done.turns), (MatchState::Done, Some(0), Some(10)));
+        assert_eq!(done.seats[1].outcome, Some(outcome(2)));
+        assert_eq!(store.ranked_results("azul").unwrap().iter().map(|m| m.id).collect::<Vec<_>>(), [second.id]);
+        assert_eq!(store.matches_of_version(a.id, 10).unwrap().len(), 3);
+        assert_eq!(store.recent_matches(Some("azul"), 10).unwrap().len(), 1);
+        assert_eq!(store.recent_matches(Some("paint"), 10).unwrap().len(), 0);
+
+        // A worker gone (the server killed): its matches go back to the queue, once.
+        assert_eq!(store.requeue_running().unwrap(), 1, "{name}: the scrimmage claimed by w1");
+        store.fail_match(ids[1], "a bot file is missing").unwrap();
+        assert_eq!(store.match_by_id(ids[1]).unwrap().unwrap().error.as_deref(), Some("a bot file is missing"));
+        let counts = store.queue_counts().unwrap();
+        assert_eq!((counts.queued, counts.running, counts.done), (1, 0, 1), "{name}");
+        assert!(!store.finish_match(second.id, &finished).unwrap());
+    }
+}
+
+#[test]
+fn concurrent_claims_never_hand_out_one_match_twice() {
+    for (name, store) in backends() {
+        let alice = store.create_user("alice", "", false).unwrap();
+        let bot = store.bot_for_upload(alice.id, "azul", "a").unwrap();
+        let (a, _) = store.add_version(bot.id, &"a".repeat(64), 1).unwrap();
+        let new: Vec<NewMatch> = (0..200)
+            .map(|seed| NewMatch { game: "azul".into(), seed, kind: MatchKind::Ranked, seats: vec![a.id, a.id] })
+            .collect();
+        store.enqueue(&new).unwrap();
+        let claimed: Vec<i64> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..4)
+                .map(|worker| {
+                    let store = Arc::clone(&store);
+                    scope.spawn(move || {
+                        let mut mine = Vec::new();
+                        while let Some(one) = store.claim(&format!("w{worker}")).unwrap() {
+                            mine.push(one.id);
+                        }
+                        mine
+                    })
+                })
+                .collect();
+            workers.into_iter().flat_map(|worker| worker.join().unwrap()).collect()
+        });
+        let distinct: std::collections::BTreeSet<i64> = claimed.iter().copied().collect();
+        assert_eq!((claimed.len(), distinct.len()), (200, 200), "{name}");
+    }
+}
+
+#[test]
+fn the_audit_log_keeps_every_action_in_order() {
+    for (_, store) in backends() {
+        store.audit("admin", "add-user", "alice").unwrap();
+        store.audit("root", "disable", "bot 3").unwrap();
+        assert_eq!(
+            store.audit_log().unwrap(),
+            [("admin".into(), "add-user".into(), "alice".into()), ("root".into(), "disable".into(), "bot 3".into())]
+        );
+    }
+}
+
+#[test]
+fn migrations_run_from_the_first_schema_forward_and_a_newer_database_is_refused() {
+    let path = scratch("migrations");
+    {
+        let first = SqliteStore::open_at_version(&path, 1).unwrap();
+        assert_eq!(first.schema_version().unwrap(), 1);
+        first.create_user("alice", "hash", true).unwrap();
+    }
+    let latest = SqliteStore::open(&path).unwrap();
+    assert_eq!(latest.schema_version().unwrap(), migrations::latest());
+    assert!(latest.user_by_name("alice").unwrap().is_some_and(|user| user.admin), "rows survive the migrations");
+    drop(latest);
+
+    let connection = rusqlite::Connection::open(&path).unwrap();
+    connection.pragma_update(None, "user_version", migrations::latest() + 1).unwrap();
+    drop(connection);
+    match SqliteStore::open(&path) {
+        Err(StoreError::NewerSchema { found, known }) => {
+            assert_eq!((found, known), (migrations::latest() + 1, migrations::latest()))
+        }
+        Err(other) => panic!("expected a refusal of the newer schema, got {other}"),
+        Ok(_) => panic!("a database newer than this program was opened"),
+    }
+}
