@@ -83,16 +83,21 @@ struct RunArgs {
 #[derive(Debug, Subcommand)]
 enum ServeCommand {
     /// Administer the service from its machine (the database directly).
+    Admin(AdminArgs),
+}
+
+#[derive(Debug, Args)]
+struct AdminArgs {
+    #[command(flatten)]
+    data: DataArgs,
     #[command(subcommand)]
-    Admin(AdminCommand),
+    action: AdminCommand,
 }
 
 #[derive(Debug, Subcommand)]
 enum AdminCommand {
     /// Create an account with no password and print an API token for it.
     AddUser {
-        #[command(flatten)]
-        data: DataArgs,
         /// The account's name.
         name: String,
         /// Allow it the admin actions.
@@ -117,7 +122,9 @@ impl DataArgs {
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     match args.admin {
-        Some(ServeCommand::Admin(AdminCommand::AddUser { data, name, admin })) => add_user(&data, &name, admin),
+        Some(ServeCommand::Admin(AdminArgs { data, action: AdminCommand::AddUser { name, admin } })) => {
+            add_user(&data, &name, admin)
+        }
         None => serve(&args.run),
     }
 }

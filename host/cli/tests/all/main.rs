@@ -24,6 +24,7 @@ mod cluster_nats;
 mod cluster_slurm;
 mod common;
 mod determinism_matrix;
+mod ladder;
 mod sandbox_runtime;
 mod structure;
 mod view;

@@ -59,6 +59,7 @@ pub fn fresh_scratch(name: &str) -> PathBuf {
 }
 
 #[cfg(feature = "nats")]
+pub mod ladder;
 pub mod nats;
 pub mod stack_fuel;
 

@@ -1,0 +1,194 @@
+//! An `arena serve` for one test: the real binary on a free loopback port (it prints the address
+//! it listens on), its data in a scratch folder, one worker; stopped by its pid when dropped, or
+//! killed (SIGKILL) and started again on the same data by the durability test. Requests go
+//! through ureq, statuses and bodies as they are.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A running ladder server.
+pub struct Ladder {
+    /// Its data folder.
+    pub data: PathBuf,
+    /// `http://127.0.0.1:PORT`.
+    pub url: String,
+    server: Child,
+    extra: Vec<String>,
+}
+
+/// A response: status, headers we check, body.
+pub struct Answer {
+    /// The status.
+    pub status: u16,
+    /// `Content-Security-Policy`, if sent.
+    pub policy: Option<String>,
+    /// Every `Set-Cookie`.
+    pub cookies: Vec<String>,
+    /// `Location`, if sent.
+    pub location: Option<String>,
+    /// The body.
+    pub body: String,
+}
+
+impl Answer {
+    /// The body as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|err| panic!("not JSON ({err}): {}", self.body))
+    }
+}
+
+impl Ladder {
+    /// Starts `arena serve --data DATA --bind 127.0.0.1:0 --workers 1 EXTRA...` on a fresh folder.
+    pub fn start(data: &Path, extra: &[&str]) -> Ladder {
+        let _ = std::fs::remove_dir_all(data);
+        std::fs::create_dir_all(data).unwrap();
+        Ladder::spawn(data, extra.iter().map(|arg| (*arg).to_owned()).collect())
+    }
+
+    fn spawn(data: &Path, extra: Vec<String>) -> Ladder {
+        let mut server = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(["serve", "--data", data.to_str().unwrap(), "--bind", "127.0.0.1:0", "--workers", "1"])
+            .args(&extra)
+            .env("ARENA_LOG", "info")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(data.join("server.log")).unwrap())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(server.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let url = line.trim().strip_prefix("listening on ").unwrap_or_else(|| {
+            panic!(
+                "the server did not start: {line:?}\n{}",
+                std::fs::read_to_string(data.join("server.log")).unwrap_or_default()
+            )
+        });
+        Ladder { data: data.to_owned(), url: url.to_owned(), server, extra }
+    }
+
+    /// SIGKILLs the server and starts it again on the same data (a new port).
+    pub fn kill_and_restart(&mut self) {
+        self.server.kill().unwrap();
+        self.server.wait().unwrap();
+        let restarted = Ladder::spawn(&self.data, self.extra.clone());
+        *self = restarted;
+    }
+
+    /// The server's log so far.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.data.join("server.log")).unwrap_or_default()
+    }
+
+    /// Creates an account with `arena serve admin add-user` and returns its API token.
+    pub fn add_user(&self, name: &str) -> String {
+        let out = super::arena(&["serve", "admin", "--data", self.data.to_str().unwrap(), "add-user", name]);
+        assert_eq!(out.status.code(), Some(0), "{}", super::stderr(&out));
+        super::stdout(&out).trim().to_owned()
+    }
+
+    fn agent() -> ureq::Agent {
+        ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .max_redirects(0)
+            .timeout_global(Some(Duration::from_secs(60)))
+            .build()
+            .new_agent()
+    }
+
+    fn answer(response: ureq::http::Response<ureq::Body>) -> Answer {
+        let header = |name: &str| response.headers().get(name).and_then(|value| value.to_str().ok()).map(str::to_owned);
+        let policy = header("content-security-policy");
+        let location = header("location");
+        let cookies = response
+            .headers()
+            .get_all("set-cookie")
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .map(str::to_owned)
+            .collect();
+        let status = response.status().as_u16();
+        let body = response.into_body().read_to_string().unwrap_or_default();
+        Answer { status, policy, cookies, location, body }
+    }
+
+    /// `GET PATH`, with `cookie` if given.
+    pub fn get(&self, path: &str, cookie: Option<&str>) -> Answer {
+        let mut request = Ladder::agent().get(&format!("{}{path}", self.url));
+        if let Some(cookie) = cookie {
+            request = request.header("Cookie", cookie);
+        }
+        Ladder::answer(request.call().unwrap())
+    }
+
+    /// `GET PATH`'s body as bytes (a download).
+    pub fn get_bytes(&self, path: &str) -> Vec<u8> {
+        let response = Ladder::agent().get(&format!("{}{path}", self.url)).call().unwrap();
+        assert_eq!(response.status().as_u16(), 200, "{path}");
+        response.into_body().read_to_vec().unwrap()
+    }
+
+    /// `POST PATH` of a form (`application/x-www-form-urlencoded`), with `cookie` if given.
+    pub fn post_form(&self, path: &str, cookie: Option<&str>, form: &[(&str, &str)]) -> Answer {
+        let body: Vec<String> = form.iter().map(|(key, value)| format!("{key}={}", encode(value))).collect();
+        let mut request = Ladder::agent()
+            .post(&format!("{}{path}", self.url))
+            .header("Content-Type", "application/x-www-form-urlencoded");
+        if let Some(cookie) = cookie {
+            request = request.header("Cookie", cookie);
+        }
+        Ladder::answer(request.send(body.join("&")).unwrap())
+    }
+
+    /// `POST PATH` with `body` and a bearer token.
+    pub fn post_bytes(&self, path: &str, token: &str, content_type: &str, body: &[u8]) -> Answer {
+        let request = Ladder::agent()
+            .post(&format!("{}{path}", self.url))
+            .header("Authorization", &format!("Bearer {token}"))
+            .header("Content-Type", content_type);
+        Ladder::answer(request.send(body).unwrap())
+    }
+
+    /// Polls `GET PATH` (JSON) until `done` holds for it, for at most `seconds`.
+    pub fn wait_for(&self, path: &str, seconds: u64, done: impl Fn(&serde_json::Value) -> bool) -> serde_json::Value {
+        let started = Instant::now();
+        loop {
+            let answer = self.get(path, None);
+            if answer.status == 200 && done(&answer.json()) {
+                return answer.json();
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(seconds),
+                "{path} after {seconds} s: {}\n{}",
+                answer.body,
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+}
+
+/// Percent-encodes a form value.
+fn encode(value: &str) -> String {
+    value
+        .bytes()
+        .map(|byte| match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => char::from(byte).to_string(),
+            _ => format!("%{byte:02X}"),
+        })
+        .collect()
+}
+
+impl Drop for Ladder {
+    /// Stops the server (SIGTERM by pid, then SIGKILL after 10 s) and reaps it.
+    fn drop(&mut self) {
+        let _ = Command::new("kill").arg(self.server.id().to_string()).output();
+        let started = Instant::now();
+        while self.server.try_wait().ok().flatten().is_none() && started.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
+}

@@ -1,0 +1,283 @@
+//! `arena serve` against real requests on loopback: bots submitted with `arena submit` are
+//! validated, rated and shown, and a rated match is reproduced locally bit for bit; every refusal
+//! names its step and reason; the forms need their CSRF token and the cookies are HttpOnly; the
+//! pages carry the content security policy; a server killed mid-play and restarted loses no
+//! upload and records no match twice. Needs the example bots (`cargo xtask bots`).
+
+use crate::common::ladder::Ladder;
+use crate::common::{arena, arena_with_env, bot, fresh_scratch, scratch, stderr, stdout};
+use std::collections::BTreeSet;
+
+/// `arena submit --wait --json` of `file` as `name`, with `token`: its exit status and JSON.
+fn submit(ladder: &Ladder, token: &str, game: &str, file: &str, name: &str) -> (Option<i32>, serde_json::Value) {
+    let out = arena_with_env(
+        &["submit", "--server", &ladder.url, "--game", game, file, "--name", name, "--wait", "--json"],
+        &[("ARENA_TOKEN", token)],
+    );
+    let text = stdout(&out);
+    let json = serde_json::from_str(text.trim()).unwrap_or(serde_json::Value::Null);
+    (out.status.code(), json)
+}
+
+fn sha256_of(path: &str) -> String {
+    use sha2::Digest;
+    hex::encode(sha2::Sha256::digest(std::fs::read(path).unwrap()))
+}
+
+#[test]
+fn submitted_bots_are_validated_rated_shown_and_their_matches_reproduce_locally() {
+    let ladder = Ladder::start(&fresh_scratch("ladder-rated"), &[]);
+    let token = ladder.add_user("alice");
+    let (greedy, random) = (bot("azul-greedy"), bot("azul-random"));
+    let (code, accepted) = submit(&ladder, &token, "azul", &greedy, "greedy");
+    assert_eq!(code, Some(0), "{accepted}\n{}", ladder.log());
+    assert_eq!(accepted["status"], "accepted");
+    assert_eq!(accepted["bot"], "greedy");
+    assert_eq!(accepted["version"], sha256_of(&greedy), "a version is its file's sha256");
+    let steps: Vec<&str> =
+        accepted["steps"].as_array().unwrap().iter().map(|step| step["step"].as_str().unwrap()).collect();
+    assert_eq!(steps, ["upload", "read", "shape", "type check", "compile", "validation"]);
+    let (code, _) = submit(&ladder, &token, "azul", &random, "random");
+    assert_eq!(code, Some(0));
+
+    // Rated without anyone asking: both seat orders of each pairing, the greedy bot on top.
+    let board = ladder.wait_for("/api/games/azul/leaderboard", 120, |board| {
+        let lines = board["leaderboard"].as_array().unwrap();
+        lines.len() == 2 && lines.iter().all(|line| line["matches"].as_u64().unwrap() >= 4)
+    });
+    let lines = board["leaderboard"].as_array().unwrap();
+    assert_eq!(lines[0]["bot"], "greedy", "{board}");
+    for line in lines {
+        let interval = line["interval"].as_array().unwrap();
+        assert!(interval[0].as_f64().unwrap() < line["rating"].as_f64().unwrap(), "{line}");
+        assert!(line["rating"].as_f64().unwrap() < interval[1].as_f64().unwrap(), "{line}");
+        let games = ["wins", "draws", "losses"].iter().map(|key| line[key].as_u64().unwrap()).sum::<u64>();
+        assert_eq!(games, line["matches"].as_u64().unwrap(), "{line}");
+    }
+    let out = arena(&["ladder", "--server", &ladder.url, "--game", "azul", "--json"]);
+    let printed: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(printed["game"], "azul");
+    assert_eq!(printed["leaderboard"][0]["version"], sha256_of(&greedy));
+    let table = stdout(&arena(&["ladder", "--server", &ladder.url, "--game", "azul"]));
+    assert!(table.lines().nth(2).is_some_and(|line| line.contains("greedy")), "{table}");
+
+    // A match: its page names the command that reproduces it; the replay verifies; the command
+    // run here on the downloaded bots gives the same result.
+    let recent = ladder.get("/api/matches?game=azul&limit=1", None).json();
+    let one = &recent[0];
+    let id = one["id"].as_i64().unwrap();
+    let page = ladder.get(&format!("/matches/{id}"), None);
+    assert_eq!(page.status, 200);
+    assert!(page.policy.as_deref().is_some_and(|policy| policy.contains("script-src 'self'")), "{:?}", page.policy);
+    let command =
+        page.body.split("<pre class=\"command\">").nth(1).and_then(|rest| rest.split("</pre>").next()).unwrap();
+    assert!(command.starts_with(&format!("arena match --game azul --seed {}", one["seed"])), "{command}");
+    let replay = scratch("ladder-match.json");
+    std::fs::write(&replay, ladder.get(&format!("/matches/{id}/replay.json"), None).body).unwrap();
+    let verify = arena(&["replay", "verify", replay.to_str().unwrap()]);
+    assert_eq!(stdout(&verify).trim(), "identical", "{}", stderr(&verify));
+    let mut files = Vec::new();
+    for seat in one["seats"].as_array().unwrap() {
+        let version = ladder.get(&format!("/api/versions/{}", seat["version_id"]), None).json();
+        let file = scratch(&format!("{}.wasm", &version["version"].as_str().unwrap()[..12]));
+        std::fs::write(&file, ladder.get_bytes(&format!("/versions/{}/bot.wasm", seat["version_id"]))).unwrap();
+        assert_eq!(sha256_of(file.to_str().unwrap()), version["version"]);
+        files.push(file.to_string_lossy().into_owned());
+    }
+    let seed = one["seed"].to_string();
+    let local = arena(&["match", "--game", "azul", "--seed", &seed, &files[0], &files[1], "--json"]);
+    let local: serde_json::Value = serde_json::from_str(stdout(&local).trim()).unwrap();
+    assert_eq!(local["winner"], one["winner"]);
+    for (seat, player) in local["players"].as_array().unwrap().iter().enumerate() {
+        let recorded = &one["seats"][seat]["outcome"];
+        for key in ["score", "rank", "fuel_total", "fuel_max_turn"] {
+            assert_eq!(player[key], recorded[key], "seat {seat} {key}");
+        }
+    }
+
+    // The viewer's page is allowed its own inline scripts by hash, nothing else.
+    let viewer = ladder.get(&format!("/matches/{id}/viewer"), None);
+    assert_eq!(viewer.status, 200);
+    let policy = viewer.policy.unwrap();
+    assert!(policy.contains("script-src 'sha256-") && !policy.contains("unsafe-inline"), "{policy}");
+    for path in
+        ["/", "/games/azul", "/games/azul/table", "/live", "/bots/1", "/api/games", "/api/queue", "/api/openapi.json"]
+    {
+        let answer = ladder.get(path, None);
+        assert_eq!(answer.status, 200, "{path}: {}", answer.body);
+        assert!(answer.policy.is_some(), "{path} has no content security policy");
+    }
+}
+
+#[test]
+fn refusals_name_the_step_and_the_reason() {
+    let data = fresh_scratch("ladder-refusals");
+    let config = data.with_extension("toml");
+    std::fs::write(&config, "max_upload_mib = 1\n").unwrap();
+    let ladder = Ladder::start(&data, &["--config", config.to_str().unwrap()]);
+    let token = ladder.add_user("alice");
+    let other = ladder.add_user("bob");
+
+    let garbage = scratch("garbage.wasm");
+    std::fs::write(&garbage, b"not a wasm file at all").unwrap();
+    let (code, refused) = submit(&ladder, &token, "azul", garbage.to_str().unwrap(), "garbage");
+    assert_eq!(code, Some(1), "{refused}");
+    assert_eq!(refused["status"], "refused");
+    let reason = refused["reason"].as_str().unwrap();
+    assert!(reason.starts_with("shape: garbage.wasm: not a WebAssembly file"), "{reason}");
+
+    let (code, refused) = submit(&ladder, &token, "azul", &bot("paint-greedy"), "painter");
+    assert_eq!(code, Some(1), "{refused}");
+    let reason = refused["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("type check: painter.wasm: exports") && reason.contains("arena:azul/player"),
+        "{reason}"
+    );
+
+    let bomb = scratch("bomb.wasm");
+    let wat = arena_host::shape::bomb_wat(5_000, 5_000).replacen("(module", "(component (core module", 1) + ")";
+    std::fs::write(&bomb, wat::parse_str(wat).unwrap()).unwrap();
+    let (code, refused) = submit(&ladder, &token, "azul", bomb.to_str().unwrap(), "bomb");
+    assert_eq!(code, Some(1), "{refused}");
+    assert!(refused["reason"].as_str().unwrap().contains("nests blocks more than 3000 deep"), "{refused}");
+
+    let (code, refused) = submit(&ladder, &token, "azul", &bot("fx-panic"), "panicky");
+    assert_eq!(code, Some(1), "{refused}");
+    let reason = refused["reason"].as_str().unwrap();
+    assert!(reason.starts_with("validation: self-play on seed 1: seat 0 forfeited (too_many_traps)"), "{reason}");
+
+    let big = scratch("big.wasm");
+    std::fs::write(&big, vec![0u8; (1 << 20) + 1]).unwrap();
+    let (code, refused) = submit(&ladder, &token, "azul", big.to_str().unwrap(), "big");
+    assert_eq!(code, Some(1), "{refused}");
+    assert!(refused["reason"].as_str().unwrap().contains("larger than the 1048576-byte limit"), "{refused}");
+
+    let greedy = bot("azul-greedy");
+    assert_eq!(submit(&ladder, &token, "azul", &greedy, "greedy").0, Some(0));
+    let (code, refused) = submit(&ladder, &other, "azul", &greedy, "greedy");
+    assert_eq!(code, Some(1), "a name another account owns: {refused}");
+    assert!(refused["reason"].as_str().unwrap().contains("taken"), "{refused}");
+
+    // Bad usage: exit 2 with one line.
+    for (token, game, why) in [("arena_nonsense", "azul", "not valid"), (token.as_str(), "chess", "no game")] {
+        let out = arena_with_env(
+            &["submit", "--server", &ladder.url, "--game", game, &greedy, "--wait", "--json"],
+            &[("ARENA_TOKEN", token)],
+        );
+        assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+        assert!(stderr(&out).contains(why), "{}", stderr(&out));
+    }
+    let out = arena_with_env(
+        &["submit", "--server", "http://127.0.0.1:9", "--game", "azul", &greedy],
+        &[("ARENA_TOKEN", "x")],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("cannot reach"), "{}", stderr(&out));
+
+    // The same refusals through the API, with their statuses.
+    let answer = ladder.post_bytes("/api/games/azul/bots/x", "arena_nonsense", "application/wasm", b"\0asm");
+    assert_eq!(answer.status, 401, "{}", answer.body);
+    let answer = ladder.post_bytes("/api/games/azul/bots/x", &token, "application/wasm", &vec![0u8; (1 << 20) + 1]);
+    assert_eq!(answer.status, 413, "{}", answer.body);
+    assert!(answer.json()["reason"].as_str().unwrap().starts_with("upload: "), "{}", answer.body);
+    let answer = ladder.post_bytes("/api/games/azul/bots/bad%20name", &token, "application/wasm", b"\0asm");
+    assert_eq!(answer.status, 400, "{}", answer.body);
+}
+
+#[test]
+fn forms_need_their_csrf_token_and_sessions_are_httponly_cookies() {
+    let ladder = Ladder::start(&fresh_scratch("ladder-forms"), &[]);
+    let form = ladder.get("/signup", None);
+    let cookie = form.cookies.iter().find(|cookie| cookie.starts_with("arena_form=")).expect("a form cookie").clone();
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "{cookie}");
+    let token = cookie.trim_start_matches("arena_form=").split(';').next().unwrap().to_owned();
+    assert!(form.body.contains(&format!("value=\"{token}\"")), "the form carries the cookie's token");
+    let jar = format!("arena_form={token}");
+
+    let forged = ladder.post_form(
+        "/signup",
+        Some(&jar),
+        &[("csrf", "forged"), ("name", "carol"), ("password", "a long password")],
+    );
+    assert_eq!(forged.status, 403, "{}", forged.body);
+    let weak = ladder.post_form("/signup", Some(&jar), &[("csrf", &token), ("name", "carol"), ("password", "short")]);
+    assert_eq!(weak.status, 400);
+    let signed = ladder.post_form(
+        "/signup",
+        Some(&jar),
+        &[("csrf", &token), ("name", "carol"), ("password", "a long password")],
+    );
+    assert_eq!(signed.status, 303, "{}", signed.body);
+    let session = signed.cookies.iter().find(|cookie| cookie.starts_with("arena_session=")).expect("a session").clone();
+    assert!(session.contains("HttpOnly") && session.contains("SameSite=Lax"), "{session}");
+    let session = session.split(';').next().unwrap().to_owned();
+
+    let account = ladder.get("/account", Some(&session));
+    assert!(account.body.contains("<h1>carol</h1>"), "{}", account.body);
+    let csrf =
+        account.body.split("name=\"csrf\" value=\"").nth(1).and_then(|rest| rest.split('"').next()).unwrap().to_owned();
+    assert_eq!(ladder.post_form("/account/tokens", Some(&session), &[("csrf", "nope"), ("label", "x")]).status, 403);
+    let made = ladder.post_form("/account/tokens", Some(&session), &[("csrf", &csrf), ("label", "<laptop>")]);
+    assert!(made.body.contains("&lt;laptop&gt;") && !made.body.contains("<laptop>"), "labels are escaped");
+    let api_token =
+        made.body.split("id=\"new-token\">").nth(1).and_then(|rest| rest.split('<').next()).unwrap().to_owned();
+    assert!(api_token.starts_with("arena_"), "{api_token}");
+    let uploaded = ladder.post_bytes(
+        "/api/games/azul/bots/web",
+        &api_token,
+        "application/wasm",
+        &std::fs::read(bot("azul-random")).unwrap(),
+    );
+    assert_eq!(uploaded.status, 201, "{}", uploaded.body);
+
+    let wrong =
+        ladder.post_form("/login", Some(&jar), &[("csrf", &token), ("name", "carol"), ("password", "wrong password")]);
+    assert_eq!(wrong.status, 401);
+    let again =
+        ladder.post_form("/login", Some(&jar), &[("csrf", &token), ("name", "carol"), ("password", "a long password")]);
+    assert_eq!(again.status, 303);
+    assert_eq!(ladder.post_form("/logout", Some(&session), &[("csrf", &csrf)]).status, 303);
+    assert!(!ladder.get("/account", Some(&session)).body.contains("carol"), "the session is closed");
+}
+
+#[test]
+fn a_server_killed_mid_play_loses_no_upload_and_records_no_match_twice() {
+    let mut ladder = Ladder::start(&fresh_scratch("ladder-kill"), &[]);
+    let token = ladder.add_user("alice");
+    for (name, file) in [("greedy", bot("paint-greedy")), ("random", bot("paint-random"))] {
+        let answer = ladder.post_bytes(
+            &format!("/api/games/paint/bots/{name}"),
+            &token,
+            "application/wasm",
+            &std::fs::read(file).unwrap(),
+        );
+        assert_eq!(answer.status, 201, "{}", answer.body);
+    }
+    // Killed as soon as it plays, and again while validating a third upload.
+    ladder.wait_for("/api/queue", 120, |queue| queue["done"].as_u64().unwrap() >= 1);
+    ladder.kill_and_restart();
+    let answer = ladder.post_bytes(
+        "/api/games/paint/bots/other",
+        &token,
+        "application/wasm",
+        &std::fs::read(bot("paint-random-js")).unwrap(),
+    );
+    assert_eq!(answer.status, 201, "{}", answer.body);
+    let version = answer.json()["version_id"].as_i64().unwrap();
+    ladder.kill_and_restart();
+
+    let checked = ladder.wait_for(&format!("/api/versions/{version}"), 300, |version| version["status"] != "pending");
+    assert_eq!(checked["status"], "accepted", "the upload survived and its checks ran after the restart: {checked}");
+    ladder.wait_for("/api/queue", 300, |queue| queue["done"].as_u64().unwrap() >= 12);
+    let matches = ladder.get("/api/matches?game=paint&limit=500", None).json();
+    let matches = matches.as_array().unwrap();
+    assert!(matches.len() >= 12, "{}", matches.len());
+    // A pairing's seed and seats name its match: played once, whatever the kills interrupted.
+    let mut seen = BTreeSet::new();
+    for one in matches {
+        let seats: Vec<i64> =
+            one["seats"].as_array().unwrap().iter().map(|seat| seat["version_id"].as_i64().unwrap()).collect();
+        assert!(seen.insert((one["seed"].as_u64().unwrap(), seats)), "match {} recorded twice", one["id"]);
+        assert!(one["replay_sha256"].is_string(), "{one}");
+    }
+}
