@@ -1,7 +1,8 @@
 //! Tools the tests drive that come from Debian's packages, installed with apt-get when the
 //! machine lacks them (as the C toolchain is), so `cargo xtask test` runs every test on a fresh
-//! machine: Debian's `chromium` for the viewer tests, `slurm-wlm` and `munge` for the Slurm
-//! tests, `nats-server` for the NATS tests.
+//! machine: Debian's `chromium` for the viewer tests (and `chromium-driver` for the ladder's
+//! browser tests), `slurm-wlm` and `munge` for the Slurm tests, `nats-server` for the NATS
+//! tests, `postgresql` for the ladder's store suite on PostgreSQL.
 
 use crate::util::{apt_get, run_command};
 use anyhow::{Result, bail};
@@ -46,6 +47,25 @@ pub const NATS: Tool = Tool {
     program: "nats-server",
     version_arg: "--version",
     packages: &["nats-server"],
+    override_env: None,
+};
+
+/// The WebDriver server the ladder's browser tests drive Chromium through.
+pub const CHROMEDRIVER: Tool = Tool {
+    needed_by: "the ladder's browser tests",
+    program: "chromedriver",
+    version_arg: "--version",
+    packages: &["chromium-driver"],
+    override_env: None,
+};
+
+/// PostgreSQL's server programs (Debian 12's version 15, not on PATH: the tests find them under
+/// /usr/lib/postgresql), for a throwaway cluster the ladder's store tests start on loopback.
+pub const POSTGRES: Tool = Tool {
+    needed_by: "the ladder's PostgreSQL tests",
+    program: "/usr/lib/postgresql/15/bin/initdb",
+    version_arg: "--version",
+    packages: &["postgresql"],
     override_env: None,
 };
 

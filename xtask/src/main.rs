@@ -223,8 +223,10 @@ fn test(root: &Path) -> Result<()> {
             .current_dir(root),
     )?;
     debian::CHROMIUM.ensure()?;
+    debian::CHROMEDRIVER.ensure()?;
     debian::SLURM.ensure()?;
     debian::NATS.ensure()?;
+    debian::POSTGRES.ensure()?;
     run(root, &cargo(), &["test", "--workspace"])?;
     templates::check(root)?;
     readme_commands::check(root)?;
