@@ -29,6 +29,11 @@ use tokio::sync::broadcast;
 /// few enough that a new version's first matches are not stuck behind a long queue.
 const QUEUED_PER_WORKER: u64 = 2;
 
+/// Unix seconds now: for sessions' expiry and the hourly quotas, never for anything a bot sees.
+pub fn unix_now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |since| since.as_secs() as i64)
+}
+
 /// Something that happened, for the live page.
 #[derive(Debug, Clone, Serialize)]
 pub struct Event {
@@ -194,9 +199,17 @@ impl Service {
                 owned.len()
             )));
         }
+        let now = unix_now();
+        let per_hour = self.settings.quotas.uploads_per_hour;
+        if self.store.uploads_since(user.id, now - 3600)? >= u64::from(per_hour) {
+            return Err(ServiceError::Quota(format!(
+                "an account may upload {per_hour} versions an hour and {} has: try again later",
+                user.name
+            )));
+        }
         let (sha256, size) = writer.finish()?;
         let bot = self.store.bot_for_upload(user.id, game, name)?;
-        let (version, new) = self.store.add_version(bot.id, &sha256, size as i64)?;
+        let (version, new) = self.store.add_version(bot.id, &sha256, size as i64, now)?;
         if new {
             self.queue_validation(version.id);
         }
@@ -279,14 +292,36 @@ impl Service {
         Ok(board)
     }
 
-    /// Queues an unranked match of `version` against `opponent` (any bot's current version),
-    /// ahead of ranked play; returns the match ids (both seat orders).
-    pub fn scrimmage(&self, version: &Version, opponent: &Version, game: &str) -> Result<Vec<i64>, ServiceError> {
-        let seed = pairing_seed(game, version.id, opponent.id, u64::MAX);
-        let ids = self.store.enqueue(&[
-            NewMatch { game: game.to_owned(), seed, kind: MatchKind::Scrimmage, seats: vec![version.id, opponent.id] },
-            NewMatch { game: game.to_owned(), seed, kind: MatchKind::Scrimmage, seats: vec![opponent.id, version.id] },
-        ])?;
+    /// Queues an unranked match for `user` of `version` against `opponent` (any bot's current
+    /// version), ahead of ranked play, both seat orders on one seed (a request counts as one
+    /// against the hourly quota); returns the match ids.
+    pub fn scrimmage(
+        &self,
+        user: &User,
+        version: &Version,
+        opponent: &Version,
+        game: &str,
+    ) -> Result<Vec<i64>, ServiceError> {
+        let now = unix_now();
+        let per_hour = self.settings.quotas.scrimmages_per_hour;
+        if self.store.scrimmages_since(user.id, now - 3600)? / 2 >= u64::from(per_hour) {
+            return Err(ServiceError::Quota(format!(
+                "an account may ask for {per_hour} scrimmages an hour and {} has: try again later",
+                user.name
+            )));
+        }
+        let asked = self.store.scrimmages_since(user.id, 0)? / 2;
+        let seed = pairing_seed(game, version.id, opponent.id, u64::MAX - asked);
+        let match_of = |seats: Vec<i64>| NewMatch {
+            game: game.to_owned(),
+            seed,
+            kind: MatchKind::Scrimmage,
+            seats,
+            requested_by: Some(user.id),
+        };
+        let ids = self
+            .store
+            .enqueue(&[match_of(vec![version.id, opponent.id]), match_of(vec![opponent.id, version.id])], now)?;
         self.wake_workers();
         Ok(ids)
     }
@@ -326,7 +361,8 @@ impl Service {
     fn top_up(&self) -> Result<bool, ServiceError> {
         let mut last_pairs = self.scheduling.lock().unwrap_or_else(PoisonError::into_inner);
         let mut queued = false;
-        for game in game_names() {
+        let frozen = self.store.frozen_games()?;
+        for game in game_names().into_iter().filter(|game| !frozen.iter().any(|cold| cold == game)) {
             let wanted = QUEUED_PER_WORKER * self.settings.workers.max(1) as u64;
             let pending = self.store.ranked_pending(game)?;
             if pending.len() as u64 >= wanted {
@@ -369,10 +405,14 @@ impl Service {
             // Both seat orders, one seed: a pairing counts as two meetings.
             let times = met.get(&(a, b)).copied().unwrap_or(0) / 2;
             let seed = pairing_seed(game, a, b, times);
-            self.store.enqueue(&[
-                NewMatch { game: game.to_owned(), seed, kind: MatchKind::Ranked, seats: vec![a, b] },
-                NewMatch { game: game.to_owned(), seed, kind: MatchKind::Ranked, seats: vec![b, a] },
-            ])?;
+            let match_of = |seats: Vec<i64>| NewMatch {
+                game: game.to_owned(),
+                seed,
+                kind: MatchKind::Ranked,
+                seats,
+                requested_by: None,
+            };
+            self.store.enqueue(&[match_of(vec![a, b]), match_of(vec![b, a])], unix_now())?;
             last_pairs.insert(game.to_owned(), (a, b));
             queued = true;
         }

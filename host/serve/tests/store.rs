@@ -87,12 +87,12 @@ fn bots_belong_to_one_account_and_versions_are_idempotent() {
         store.set_bot_disabled(bot.id, true).unwrap();
         assert!(store.bot(bot.id).unwrap().unwrap().disabled);
 
-        let (first, new) = store.add_version(bot.id, &"a".repeat(64), 100).unwrap();
+        let (first, new) = store.add_version(bot.id, &"a".repeat(64), 100, 1_000).unwrap();
         assert!(new && first.status == VersionStatus::Pending);
-        let (again, new) = store.add_version(bot.id, &"a".repeat(64), 100).unwrap();
+        let (again, new) = store.add_version(bot.id, &"a".repeat(64), 100, 1_000).unwrap();
         assert!(!new, "{name}: the same file is the same version");
         assert_eq!(again.id, first.id);
-        let (second, _) = store.add_version(bot.id, &"b".repeat(64), 200).unwrap();
+        let (second, _) = store.add_version(bot.id, &"b".repeat(64), 200, 2_000).unwrap();
         assert_eq!(store.pending_versions().unwrap().iter().map(|v| v.id).collect::<Vec<_>>(), [first.id, second.id]);
         let steps = [Step { step: "shape".into(), ok: false, detail: "not a component".into() }];
         store.finish_version(first.id, VersionStatus::Refused, Some("shape: not a component"), &steps).unwrap();
@@ -104,6 +104,21 @@ fn bots_belong_to_one_account_and_versions_are_idempotent() {
         assert_eq!(refused.steps, steps);
         assert_eq!(store.versions_of_bot(bot.id).unwrap().len(), 2);
         assert_eq!(store.pending_versions().unwrap().len(), 1);
+        assert_eq!(store.uploads_since(alice.id, 1_000).unwrap(), 2, "{name}");
+        assert_eq!(store.uploads_since(alice.id, 1_001).unwrap(), 1);
+        assert_eq!(store.uploads_since(bob.id, 0).unwrap(), 0);
+    }
+}
+
+#[test]
+fn a_frozen_ladder_is_listed_until_it_thaws() {
+    for (name, store) in backends() {
+        store.set_frozen("azul", true).unwrap();
+        store.set_frozen("azul", true).unwrap();
+        store.set_frozen("paint", true).unwrap();
+        assert_eq!(store.frozen_games().unwrap(), ["azul", "paint"], "{name}");
+        store.set_frozen("azul", false).unwrap();
+        assert_eq!(store.frozen_games().unwrap(), ["paint"]);
     }
 }
 
@@ -112,13 +127,28 @@ fn the_queue_claims_scrimmages_first_each_match_once_and_records_a_result_once()
     for (name, store) in backends() {
         let alice = store.create_user("alice", "", false).unwrap();
         let bot = store.bot_for_upload(alice.id, "azul", "a").unwrap();
-        let (a, _) = store.add_version(bot.id, &"a".repeat(64), 1).unwrap();
-        let (b, _) = store.add_version(bot.id, &"b".repeat(64), 1).unwrap();
-        let ranked = |seed| NewMatch { game: "azul".into(), seed, kind: MatchKind::Ranked, seats: vec![a.id, b.id] };
-        let ids = store.enqueue(&[ranked(u64::MAX), ranked(2)]).unwrap();
-        let scrimmage = store
-            .enqueue(&[NewMatch { game: "azul".into(), seed: 3, kind: MatchKind::Scrimmage, seats: vec![b.id, a.id] }])
-            .unwrap();
+        let (a, _) = store.add_version(bot.id, &"a".repeat(64), 1, 0).unwrap();
+        let (b, _) = store.add_version(bot.id, &"b".repeat(64), 1, 0).unwrap();
+        let ranked = |seed| NewMatch {
+            game: "azul".into(),
+            seed,
+            kind: MatchKind::Ranked,
+            seats: vec![a.id, b.id],
+            requested_by: None,
+        };
+        let ids = store.enqueue(&[ranked(u64::MAX), ranked(2)], 100).unwrap();
+        let asked = NewMatch {
+            game: "azul".into(),
+            seed: 3,
+            kind: MatchKind::Scrimmage,
+            seats: vec![b.id, a.id],
+            requested_by: Some(alice.id),
+        };
+        let scrimmage = store.enqueue(&[asked], 500).unwrap();
+        assert_eq!(
+            (store.scrimmages_since(alice.id, 500).unwrap(), store.scrimmages_since(alice.id, 501).unwrap()),
+            (1, 0)
+        );
         assert_eq!(store.queue_counts().unwrap().queued, 3);
         assert_eq!(store.ranked_pending("azul").unwrap().len(), 2);
 
@@ -153,6 +183,11 @@ fn the_queue_claims_scrimmages_first_each_match_once_and_records_a_result_once()
         assert_eq!(store.requeue_running().unwrap(), 1, "{name}: the scrimmage claimed by w1");
         store.fail_match(ids[1], "a bot file is missing").unwrap();
         assert_eq!(store.match_by_id(ids[1]).unwrap().unwrap().error.as_deref(), Some("a bot file is missing"));
+        assert!(!store.requeue_failed(second.id).unwrap(), "{name}: a done match stays done");
+        assert!(store.requeue_failed(ids[1]).unwrap());
+        let requeued = store.match_by_id(ids[1]).unwrap().unwrap();
+        assert_eq!((requeued.state, requeued.error), (MatchState::Queued, None));
+        store.fail_match(ids[1], "again").unwrap();
         let counts = store.queue_counts().unwrap();
         assert_eq!((counts.queued, counts.running, counts.done), (1, 0, 1), "{name}");
         assert!(!store.finish_match(second.id, &finished).unwrap());
@@ -164,11 +199,17 @@ fn concurrent_claims_never_hand_out_one_match_twice() {
     for (name, store) in backends() {
         let alice = store.create_user("alice", "", false).unwrap();
         let bot = store.bot_for_upload(alice.id, "azul", "a").unwrap();
-        let (a, _) = store.add_version(bot.id, &"a".repeat(64), 1).unwrap();
+        let (a, _) = store.add_version(bot.id, &"a".repeat(64), 1, 0).unwrap();
         let new: Vec<NewMatch> = (0..200)
-            .map(|seed| NewMatch { game: "azul".into(), seed, kind: MatchKind::Ranked, seats: vec![a.id, a.id] })
+            .map(|seed| NewMatch {
+                game: "azul".into(),
+                seed,
+                kind: MatchKind::Ranked,
+                seats: vec![a.id, a.id],
+                requested_by: None,
+            })
             .collect();
-        store.enqueue(&new).unwrap();
+        store.enqueue(&new, 0).unwrap();
         let claimed: Vec<i64> = std::thread::scope(|scope| {
             let workers: Vec<_> = (0..4)
                 .map(|worker| {
@@ -205,13 +246,27 @@ fn the_audit_log_keeps_every_action_in_order() {
 fn migrations_run_from_the_first_schema_forward_and_a_newer_database_is_refused() {
     let path = scratch("migrations");
     {
+        // Rows of the first schema: an account, a bot, a version, a match.
         let first = SqliteStore::open_at_version(&path, 1).unwrap();
         assert_eq!(first.schema_version().unwrap(), 1);
         first.create_user("alice", "hash", true).unwrap();
+        let connection = rusqlite::Connection::open(&path).unwrap();
+        connection
+            .execute_batch(
+                "INSERT INTO bots (owner, game, name) VALUES (1, 'azul', 'old');
+                 INSERT INTO versions (bot_id, sha256, size, status) VALUES (1, 'aa', 3, 'accepted');
+                 INSERT INTO matches (game, seed, kind, state) VALUES ('azul', 7, 'ranked', 'queued');
+                 INSERT INTO match_seats (match_id, seat, version_id) VALUES (1, 0, 1);",
+            )
+            .unwrap();
     }
     let latest = SqliteStore::open(&path).unwrap();
     assert_eq!(latest.schema_version().unwrap(), migrations::latest());
     assert!(latest.user_by_name("alice").unwrap().is_some_and(|user| user.admin), "rows survive the migrations");
+    assert_eq!(latest.version(1).unwrap().map(|version| version.status), Some(VersionStatus::Accepted));
+    assert_eq!(latest.uploads_since(1, 0).unwrap(), 1, "an old version counts as uploaded at time 0");
+    let queued = latest.match_by_id(1).unwrap().unwrap();
+    assert_eq!((queued.seed, queued.state, queued.seats.len()), (7, MatchState::Queued, 1));
     drop(latest);
 
     let connection = rusqlite::Connection::open(&path).unwrap();

@@ -15,10 +15,11 @@ pub struct Migration {
 }
 
 /// Every migration, oldest first.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    summary: "accounts, sessions, tokens, bots, versions, matches and their seats, the audit log",
-    sqlite: "
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        summary: "accounts, sessions, tokens, bots, versions, matches and their seats, the audit log",
+        sqlite: "
         CREATE TABLE users (
             id INTEGER PRIMARY KEY,
             name TEXT NOT NULL UNIQUE,
@@ -83,7 +84,19 @@ pub const MIGRATIONS: &[Migration] = &[Migration {
             detail TEXT NOT NULL
         );
     ",
-}];
+    },
+    Migration {
+        version: 2,
+        summary: "upload and request times (for the hourly quotas), who asked for a scrimmage, frozen ladders",
+        sqlite: "
+        ALTER TABLE versions ADD COLUMN uploaded INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE matches ADD COLUMN requested_by INTEGER REFERENCES users(id);
+        ALTER TABLE matches ADD COLUMN requested INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX scrimmages_by_requester ON matches (requested_by, requested);
+        CREATE TABLE frozen_games (game TEXT PRIMARY KEY);
+    ",
+    },
+];
 
 /// The newest version this program knows.
 pub fn latest() -> i64 {

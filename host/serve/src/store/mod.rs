@@ -261,6 +261,8 @@ pub struct NewMatch {
     pub kind: MatchKind,
     /// The versions, by seat.
     pub seats: Vec<i64>,
+    /// The account that asked for it (a scrimmage), if one did.
+    pub requested_by: Option<i64>,
 }
 
 /// How a played match ended, to record.
@@ -326,9 +328,12 @@ pub trait Store: Send + Sync {
     /// Takes a bot off the ladder, or puts it back.
     fn set_bot_disabled(&self, bot: i64, disabled: bool) -> Result<(), StoreError>;
 
-    /// Records a version of `bot` (pending) for a file already in the blob store; the same file
-    /// uploaded again to the same bot is the version it already has (`false`: not new).
-    fn add_version(&self, bot: i64, sha256: &str, size: i64) -> Result<(Version, bool), StoreError>;
+    /// Records a version of `bot` (pending), uploaded at `now` (Unix seconds), for a file already
+    /// in the blob store; the same file uploaded again to the same bot is the version it already
+    /// has (`false`: not new).
+    fn add_version(&self, bot: i64, sha256: &str, size: i64, now: i64) -> Result<(Version, bool), StoreError>;
+    /// Versions uploaded to `owner`'s bots since `since` (Unix seconds).
+    fn uploads_since(&self, owner: i64, since: i64) -> Result<u64, StoreError>;
     /// Records how a version's checks went.
     fn finish_version(
         &self,
@@ -344,14 +349,19 @@ pub trait Store: Send + Sync {
     /// Versions whose checks have not finished, oldest first (resumed after a restart).
     fn pending_versions(&self) -> Result<Vec<Version>, StoreError>;
 
-    /// Enqueues matches, in order, in one transaction; returns their ids.
-    fn enqueue(&self, matches: &[NewMatch]) -> Result<Vec<i64>, StoreError>;
+    /// Enqueues matches, in order, in one transaction, as requested at `now` (Unix seconds);
+    /// returns their ids.
+    fn enqueue(&self, matches: &[NewMatch], now: i64) -> Result<Vec<i64>, StoreError>;
+    /// Scrimmage matches `user` asked for since `since` (Unix seconds).
+    fn scrimmages_since(&self, user: i64, since: i64) -> Result<u64, StoreError>;
     /// Claims the next queued match for `worker` (scrimmages first, then the oldest), atomically.
     fn claim(&self, worker: &str) -> Result<Option<Match>, StoreError>;
     /// Records a played match; a match already done is left as it is (`false`).
     fn finish_match(&self, id: i64, finished: &Finished) -> Result<bool, StoreError>;
     /// Records a match that could not be played.
     fn fail_match(&self, id: i64, error: &str) -> Result<(), StoreError>;
+    /// Puts a failed match back in the queue (an admin's requeue); whether it was failed.
+    fn requeue_failed(&self, id: i64) -> Result<bool, StoreError>;
     /// Puts every match claimed by a worker that is gone (all of them, on a single node's
     /// start) back in the queue; returns how many.
     fn requeue_running(&self) -> Result<u64, StoreError>;
@@ -367,6 +377,11 @@ pub trait Store: Send + Sync {
     fn ranked_pending(&self, game: &str) -> Result<Vec<Match>, StoreError>;
     /// How many matches wait, run and are done.
     fn queue_counts(&self) -> Result<QueueCounts, StoreError>;
+
+    /// Freezes a game's ladder (no new ranked matches; what is queued still plays) or thaws it.
+    fn set_frozen(&self, game: &str, frozen: bool) -> Result<(), StoreError>;
+    /// The frozen games, by name.
+    fn frozen_games(&self) -> Result<Vec<String>, StoreError>;
 
     /// Appends to the admin audit log.
     fn audit(&self, actor: &str, action: &str, detail: &str) -> Result<(), StoreError>;

@@ -283,7 +283,7 @@ impl Store for SqliteStore {
         Ok(())
     }
 
-    fn add_version(&self, bot: i64, sha256: &str, size: i64) -> Result<(Version, bool), StoreError> {
+    fn add_version(&self, bot: i64, sha256: &str, size: i64, now: i64) -> Result<(Version, bool), StoreError> {
         let mut connection = self.lock();
         let transaction = connection.transaction()?;
         let sql = format!("SELECT {VERSION_COLUMNS} FROM versions WHERE bot_id = ?1 AND sha256 = ?2");
@@ -291,8 +291,8 @@ impl Store for SqliteStore {
             return Ok((version_of(row)?, false));
         }
         transaction.execute(
-            "INSERT INTO versions (bot_id, sha256, size, status) VALUES (?1, ?2, ?3, 'pending')",
-            params![bot, sha256, size],
+            "INSERT INTO versions (bot_id, sha256, size, status, uploaded) VALUES (?1, ?2, ?3, 'pending', ?4)",
+            params![bot, sha256, size, now],
         )?;
         let id = transaction.last_insert_rowid();
         transaction.commit()?;
@@ -306,6 +306,16 @@ impl Store for SqliteStore {
             steps: Vec::new(),
         };
         Ok((version, true))
+    }
+
+    fn uploads_since(&self, owner: i64, since: i64) -> Result<u64, StoreError> {
+        let count: i64 = self.lock().query_row(
+            "SELECT COUNT(*) FROM versions JOIN bots ON bots.id = versions.bot_id \
+             WHERE bots.owner = ?1 AND versions.uploaded >= ?2",
+            params![owner, since],
+            |row| row.get(0),
+        )?;
+        Ok(count as u64)
     }
 
     fn finish_version(
@@ -345,14 +355,15 @@ impl Store for SqliteStore {
         rows.into_iter().map(version_of).collect()
     }
 
-    fn enqueue(&self, matches: &[NewMatch]) -> Result<Vec<i64>, StoreError> {
+    fn enqueue(&self, matches: &[NewMatch], now: i64) -> Result<Vec<i64>, StoreError> {
         let mut connection = self.lock();
         let transaction = connection.transaction()?;
         let mut ids = Vec::with_capacity(matches.len());
         for new in matches {
             transaction.execute(
-                "INSERT INTO matches (game, seed, kind, state) VALUES (?1, ?2, ?3, 'queued')",
-                params![new.game, new.seed as i64, new.kind.as_str()],
+                "INSERT INTO matches (game, seed, kind, state, requested_by, requested) \
+                 VALUES (?1, ?2, ?3, 'queued', ?4, ?5)",
+                params![new.game, new.seed as i64, new.kind.as_str(), new.requested_by, now],
             )?;
             let id = transaction.last_insert_rowid();
             for (seat, version) in new.seats.iter().enumerate() {
@@ -365,6 +376,15 @@ impl Store for SqliteStore {
         }
         transaction.commit()?;
         Ok(ids)
+    }
+
+    fn scrimmages_since(&self, user: i64, since: i64) -> Result<u64, StoreError> {
+        let count: i64 = self.lock().query_row(
+            "SELECT COUNT(*) FROM matches WHERE requested_by = ?1 AND kind = 'scrimmage' AND requested >= ?2",
+            params![user, since],
+            |row| row.get(0),
+        )?;
+        Ok(count as u64)
     }
 
     fn claim(&self, worker: &str) -> Result<Option<Match>, StoreError> {
@@ -417,6 +437,14 @@ impl Store for SqliteStore {
             params![id, error],
         )?;
         Ok(())
+    }
+
+    fn requeue_failed(&self, id: i64) -> Result<bool, StoreError> {
+        let requeued = self.lock().execute(
+            "UPDATE matches SET state = 'queued', error = NULL, claimed_by = NULL WHERE id = ?1 AND state = 'failed'",
+            [id],
+        )?;
+        Ok(requeued == 1)
     }
 
     fn requeue_running(&self) -> Result<u64, StoreError> {
@@ -484,6 +512,22 @@ impl Store for SqliteStore {
             Ok(count as u64)
         };
         Ok(QueueCounts { queued: count("queued")?, running: count("running")?, done: count("done")? })
+    }
+
+    fn set_frozen(&self, game: &str, frozen: bool) -> Result<(), StoreError> {
+        let sql = if frozen {
+            "INSERT OR IGNORE INTO frozen_games (game) VALUES (?1)"
+        } else {
+            "DELETE FROM frozen_games WHERE game = ?1"
+        };
+        self.lock().execute(sql, [game])?;
+        Ok(())
+    }
+
+    fn frozen_games(&self) -> Result<Vec<String>, StoreError> {
+        let connection = self.lock();
+        let mut statement = connection.prepare("SELECT game FROM frozen_games ORDER BY game")?;
+        Ok(statement.query_map([], |row| row.get(0))?.collect::<Result<_, _>>()?)
     }
 
     fn audit(&self, actor: &str, action: &str, detail: &str) -> Result<(), StoreError> {

@@ -5,7 +5,7 @@
 
 use super::{Shared, WebError, blocking, token_caller};
 use crate::service::Service;
-use crate::store::{Bot, Match, Step, Version, VersionStatus};
+use crate::store::{Bot, Match, Step, User, Version, VersionStatus};
 use axum::Json;
 use axum::Router;
 use axum::body::Body;
@@ -148,9 +148,9 @@ pub struct ScrimmageRequest {
 }
 
 /// Queues a scrimmage of the caller's bot `id` against another bot of its game.
-pub fn queue_scrimmage(service: &Service, owner: i64, id: i64, opponent: i64) -> Result<Vec<i64>, WebError> {
+pub fn queue_scrimmage(service: &Service, user: &User, id: i64, opponent: i64) -> Result<Vec<i64>, WebError> {
     let bot = service.store.bot(id)?.ok_or_else(|| WebError::NotFound(format!("bot {id}")))?;
-    if bot.owner != owner {
+    if bot.owner != user.id {
         return Err(WebError::Forbidden(format!("bot {} is not yours", bot.name)));
     }
     let other = service.store.bot(opponent)?.ok_or_else(|| WebError::NotFound(format!("bot {opponent}")))?;
@@ -161,7 +161,7 @@ pub fn queue_scrimmage(service: &Service, owner: i64, id: i64, opponent: i64) ->
     let (Some(mine), Some(theirs)) = (current.get(&bot.id), current.get(&other.id)) else {
         return Err(WebError::BadRequest("both bots need an accepted version".into()));
     };
-    Ok(service.scrimmage(mine, theirs, &bot.game)?)
+    Ok(service.scrimmage(user, mine, theirs, &bot.game)?)
 }
 
 async fn scrimmage(
@@ -172,7 +172,7 @@ async fn scrimmage(
 ) -> Result<Json<serde_json::Value>, WebError> {
     let user = token_caller(&service, &headers).await?;
     blocking(&service, move |service| {
-        let ids = queue_scrimmage(service, user.id, id, request.opponent)?;
+        let ids = queue_scrimmage(service, &user, id, request.opponent)?;
         Ok(Json(serde_json::json!({ "matches": ids })))
     })
     .await

@@ -10,6 +10,7 @@ pub mod live;
 pub mod pages;
 
 use crate::auth::token_sha256;
+pub use crate::service::unix_now;
 use crate::service::{Service, ServiceError};
 use crate::store::{StoreError, User};
 use axum::Router;
@@ -178,11 +179,6 @@ pub struct Caller {
     pub user: Option<User>,
     /// The session's CSRF token (every form of a signed-in page carries it).
     pub csrf: Option<String>,
-}
-
-/// Unix seconds now (sessions expire; nothing a bot sees).
-pub fn unix_now() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |since| since.as_secs() as i64)
 }
 
 /// The signed-in account of the request's session cookie, if any.

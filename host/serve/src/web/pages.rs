@@ -303,7 +303,7 @@ async fn scrimmage_post(
     Form(form): Form<ScrimmageForm>,
 ) -> PageResult {
     let user = signed_in(&service, &headers, &form.csrf).await?;
-    let ids = blocking(&service, move |service| queue_scrimmage(service, user.id, id, form.opponent)).await?;
+    let ids = blocking(&service, move |service| queue_scrimmage(service, &user, id, form.opponent)).await?;
     Ok(Redirect::to(&format!("/matches/{}", ids.first().copied().unwrap_or_default())).into_response())
 }
 
