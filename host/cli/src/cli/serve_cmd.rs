@@ -19,6 +19,10 @@ Examples:
   arena serve --bind 0.0.0.0:8080 --data /srv/arena
   arena serve --config serve.toml
   arena serve admin add-user alice --admin   # prints an API token for alice
+  arena serve admin disable-bot 12           # off the ladder (--enable puts it back)
+  arena serve admin requeue 345              # a failed match, played again
+  arena serve admin freeze paint             # no new ranked matches (--thaw)
+  arena serve admin audit                    # every admin action, oldest first
 
 With no options the service listens on 127.0.0.1:8080 and keeps everything in ./arena-data/
 (the SQLite database, bots and replays by sha256, the compiled-artifact cache); it plays on
@@ -104,6 +108,31 @@ enum AdminCommand {
         #[arg(long)]
         admin: bool,
     },
+    /// Take a bot off the ladder (it plays no more ranked matches; its results stay), or put it
+    /// back with --enable.
+    DisableBot {
+        /// The bot's id (its page is /bots/ID).
+        bot: i64,
+        /// Put it back instead.
+        #[arg(long)]
+        enable: bool,
+    },
+    /// Put a failed match back in the queue.
+    Requeue {
+        /// The match's id.
+        r#match: i64,
+    },
+    /// Freeze a game's ladder (no new ranked matches; what is queued still plays), or thaw it
+    /// with --thaw.
+    Freeze {
+        /// The game.
+        game: String,
+        /// Thaw it instead.
+        #[arg(long)]
+        thaw: bool,
+    },
+    /// Print the audit log of admin actions, oldest first.
+    Audit,
 }
 
 impl DataArgs {
@@ -122,9 +151,7 @@ impl DataArgs {
 
 pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     match args.admin {
-        Some(ServeCommand::Admin(AdminArgs { data, action: AdminCommand::AddUser { name, admin } })) => {
-            add_user(&data, &name, admin)
-        }
+        Some(ServeCommand::Admin(AdminArgs { data, action })) => admin(&data, action),
         None => serve(&args.run),
     }
 }
@@ -152,15 +179,53 @@ fn serve(run: &RunArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn add_user(data: &DataArgs, name: &str, admin: bool) -> anyhow::Result<ExitCode> {
-    check_name("account", name)?;
+/// Who did an admin action, for the audit log: the machine's user.
+fn actor() -> String {
+    std::env::var("USER").or_else(|_| std::env::var("LOGNAME")).unwrap_or_else(|_| "admin".into())
+}
+
+fn admin(data: &DataArgs, action: AdminCommand) -> anyhow::Result<ExitCode> {
     let settings = data.settings(None)?;
     let store = arena_serve::open_store(&settings)?;
-    let user = store.create_user(name, "", admin)?;
-    let token = new_token("arena_")?;
-    store.create_token(user.id, &token_sha256(&token), "arena serve admin add-user")?;
-    store.audit("admin", "add-user", &format!("{name}{}", if admin { " (admin)" } else { "" }))?;
-    outln!("{token}");
+    let actor = actor();
+    match action {
+        AdminCommand::AddUser { name, admin } => {
+            check_name("account", &name)?;
+            let user = store.create_user(&name, "", admin)?;
+            let token = new_token("arena_")?;
+            store.create_token(user.id, &token_sha256(&token), "arena serve admin add-user")?;
+            store.audit(&actor, "add-user", &format!("{name}{}", if admin { " (admin)" } else { "" }))?;
+            outln!("{token}");
+        }
+        AdminCommand::DisableBot { bot, enable } => {
+            let found = store.bot(bot)?.with_context(|| format!("no bot {bot}"))?;
+            store.set_bot_disabled(bot, !enable)?;
+            let action = if enable { "enable-bot" } else { "disable-bot" };
+            store.audit(&actor, action, &format!("bot {bot} ({} of {})", found.name, found.game))?;
+            eprintln!("{}: bot {bot} ({} of {})", action, found.name, found.game);
+        }
+        AdminCommand::Requeue { r#match } => {
+            if !store.requeue_failed(r#match)? {
+                bail!("match {} is not a failed match (only failed matches are requeued)", r#match);
+            }
+            store.audit(&actor, "requeue", &format!("match {}", r#match))?;
+            eprintln!("requeued match {}", r#match);
+        }
+        AdminCommand::Freeze { game, thaw } => {
+            if arena_host::registry::find_game(&game).is_none() {
+                bail!("no game {game:?} (games: {})", arena_host::registry::game_names().join(", "));
+            }
+            store.set_frozen(&game, !thaw)?;
+            let action = if thaw { "thaw" } else { "freeze" };
+            store.audit(&actor, action, &game)?;
+            eprintln!("{action}: {game}");
+        }
+        AdminCommand::Audit => {
+            for (actor, action, detail) in store.audit_log()? {
+                outln!("{actor}\t{action}\t{detail}");
+            }
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 

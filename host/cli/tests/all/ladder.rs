@@ -281,3 +281,66 @@ fn a_server_killed_mid_play_loses_no_upload_and_records_no_match_twice() {
         assert!(one["replay_sha256"].is_string(), "{one}");
     }
 }
+
+#[test]
+fn quotas_refuse_with_the_limit_in_words_and_admin_actions_are_audited() {
+    let data = fresh_scratch("ladder-quotas");
+    let config = data.with_extension("toml");
+    std::fs::write(&config, "[quotas]\nuploads_per_hour = 2\nscrimmages_per_hour = 1\n").unwrap();
+    let ladder = Ladder::start(&data, &["--config", config.to_str().unwrap()]);
+    let admin = |args: &[&str]| arena(&[&["serve", "admin", "--data", data.to_str().unwrap()], args].concat());
+    let token = ladder.add_user("alice");
+    // Frozen from the start: only the scrimmage below may play until the thaw.
+    assert_eq!(admin(&["freeze", "azul"]).status.code(), Some(0));
+
+    let upload = |name: &str, file: &str| {
+        ladder.post_bytes(
+            &format!("/api/games/azul/bots/{name}"),
+            &token,
+            "application/wasm",
+            &std::fs::read(bot(file)).unwrap(),
+        )
+    };
+    let greedy = upload("greedy", "azul-greedy").json();
+    let random = upload("random", "azul-random").json();
+    let over = upload("search", "azul-search");
+    assert_eq!(over.status, 429, "{}", over.body);
+    assert!(over.json()["reason"].as_str().unwrap().contains("may upload 2 versions an hour"), "{}", over.body);
+    for version in [&greedy, &random] {
+        let path = format!("/api/versions/{}", version["version_id"]);
+        assert_eq!(ladder.wait_for(&path, 120, |version| version["status"] != "pending")["status"], "accepted");
+    }
+
+    let scrimmage = |opponent: &serde_json::Value| {
+        let body = serde_json::json!({ "opponent": opponent["bot_id"] }).to_string();
+        ladder.post_bytes(
+            &format!("/api/bots/{}/scrimmage", greedy["bot_id"]),
+            &token,
+            "application/json",
+            body.as_bytes(),
+        )
+    };
+    let asked = scrimmage(&random);
+    assert_eq!(asked.status, 200, "{}", asked.body);
+    assert_eq!(asked.json()["matches"].as_array().unwrap().len(), 2, "both seat orders");
+    let again = scrimmage(&random);
+    assert_eq!(again.status, 429, "{}", again.body);
+    assert!(again.json()["reason"].as_str().unwrap().contains("1 scrimmages an hour"), "{}", again.body);
+
+    let played = ladder.wait_for("/api/matches?game=azul", 120, |matches| matches.as_array().unwrap().len() >= 2);
+    assert!(played.as_array().unwrap().iter().all(|one| one["kind"] == "scrimmage"), "a frozen ladder: {played}");
+    assert_eq!(admin(&["freeze", "azul", "--thaw"]).status.code(), Some(0));
+    ladder.wait_for("/api/matches?game=azul", 120, |matches| {
+        matches.as_array().unwrap().iter().any(|one| one["kind"] == "ranked")
+    });
+
+    let bot_id = random["bot_id"].to_string();
+    assert_eq!(admin(&["disable-bot", &bot_id]).status.code(), Some(0));
+    assert_eq!(ladder.get(&format!("/api/bots/{bot_id}"), None).json()["bot"]["disabled"], true);
+    let refused = admin(&["requeue", "1"]);
+    assert_eq!(refused.status.code(), Some(2), "match 1 is not failed");
+    assert!(stderr(&refused).contains("not a failed match"), "{}", stderr(&refused));
+    let audit = stdout(&admin(&["audit"]));
+    let actions: Vec<&str> = audit.lines().map(|line| line.split('\t').nth(1).unwrap()).collect();
+    assert_eq!(actions, ["add-user", "freeze", "thaw", "disable-bot"], "{audit}");
+}
