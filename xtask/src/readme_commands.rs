@@ -6,6 +6,10 @@
 //! artifacts: the release build the README shows compiles the same code, for minutes more).
 //! Each document's commands run in order in a scratch folder of its own whose `target/bots` is
 //! the built bots, so the replays they write land there, not in the repository.
+//!
+//! `arena serve` does not end by itself: it is started with `--bind 127.0.0.1:0` added (a free
+//! port, whatever else listens on 8080), checked to serve (`GET /api/games` until a ladder has a
+//! ranked match, which `--demo` must give within minutes), and stopped with SIGTERM.
 
 use crate::util::{bots_dir, cargo, run_command, target_dir};
 use anyhow::{Context, Result, bail};
@@ -43,6 +47,11 @@ pub fn check(root: &Path) -> Result<()> {
         link_bots(&bots_dir(root), &scratch.join("target").join("bots"))?;
         for command in &commands {
             let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+            if args.first() == Some(&"serve") && args.get(1) != Some(&"admin") {
+                check_server(&arena, &args, &scratch).with_context(|| format!("{name}'s `{command}`"))?;
+                eprintln!("{name}: `{command}`: ok");
+                continue;
+            }
             let output = Command::new(&arena)
                 .args(&args)
                 .current_dir(&scratch)
@@ -53,6 +62,50 @@ pub fn check(root: &Path) -> Result<()> {
             }
             eprintln!("{name}: `{command}`: ok");
         }
+    }
+    Ok(())
+}
+
+/// Starts `arena ARGS --bind 127.0.0.1:0` in `dir`, waits until one of its ladders has a ranked
+/// match, and stops it.
+fn check_server(arena: &Path, args: &[&str], dir: &Path) -> Result<()> {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::time::{Duration, Instant};
+    let mut server = Command::new(arena)
+        .args(args)
+        .args(["--bind", "127.0.0.1:0"])
+        .current_dir(dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::fs::File::create(dir.join("server.log"))?)
+        .spawn()
+        .with_context(|| format!("cannot run {}", arena.display()))?;
+    let mut line = String::new();
+    BufReader::new(server.stdout.take().context("no stdout")?).read_line(&mut line)?;
+    let served = (|| -> Result<()> {
+        let address =
+            line.trim().strip_prefix("listening on http://").with_context(|| format!("did not start: {line:?}"))?;
+        let started = Instant::now();
+        loop {
+            let mut stream = std::net::TcpStream::connect(address)?;
+            write!(stream, "GET /api/games HTTP/1.0\r\nHost: {address}\r\n\r\n")?;
+            let mut answer = String::new();
+            stream.read_to_string(&mut answer)?;
+            let body = answer.split("\r\n\r\n").nth(1).unwrap_or_default();
+            let games: serde_json::Value = serde_json::from_str(body).unwrap_or_default();
+            if games.as_array().into_iter().flatten().any(|game| game["ranked_matches"].as_u64().unwrap_or(0) > 0) {
+                return Ok(());
+            }
+            if started.elapsed() > Duration::from_secs(300) {
+                bail!("no ladder played a ranked match in 300 s: {body}");
+            }
+            std::thread::sleep(Duration::from_millis(500));
+        }
+    })();
+    let _ = Command::new("kill").arg(server.id().to_string()).output();
+    let stopped = server.wait()?;
+    served?;
+    if !stopped.success() {
+        bail!("stopped with {stopped}: {}", std::fs::read_to_string(dir.join("server.log")).unwrap_or_default());
     }
     Ok(())
 }

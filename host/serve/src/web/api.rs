@@ -222,3 +222,41 @@ pub const OPENAPI: &str = include_str!("openapi.json");
 async fn openapi() -> Response {
     ([(axum::http::header::CONTENT_TYPE, "application/json")], OPENAPI).into_response()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::OPENAPI;
+    use std::collections::BTreeSet;
+
+    /// The method and path of every route of `source` whose path starts with /api/.
+    fn routes_in(source: &str) -> BTreeSet<(String, String)> {
+        let mut routes = BTreeSet::new();
+        for call in source.split(".route(\"").skip(1) {
+            let Some((path, rest)) = call.split_once('"') else { continue };
+            if !path.starts_with("/api/") {
+                continue;
+            }
+            let handler = rest.trim_start_matches(',').trim();
+            let method = handler.split('(').next().unwrap_or_default().rsplit("::").next().unwrap_or_default();
+            routes.insert((method.to_owned(), path.to_owned()));
+        }
+        routes
+    }
+
+    #[test]
+    fn the_openapi_document_describes_every_api_route_and_no_other() {
+        let served: BTreeSet<(String, String)> =
+            routes_in(include_str!("api.rs")).union(&routes_in(include_str!("mod.rs"))).cloned().collect();
+        assert!(served.len() >= 10, "{served:?}");
+        let document: serde_json::Value = serde_json::from_str(OPENAPI).expect("the document is JSON");
+        let documented: BTreeSet<(String, String)> = document["paths"]
+            .as_object()
+            .expect("paths")
+            .iter()
+            .flat_map(|(path, methods)| {
+                methods.as_object().into_iter().flatten().map(move |(method, _)| (method.clone(), path.clone()))
+            })
+            .collect();
+        assert_eq!(served, documented);
+    }
+}
