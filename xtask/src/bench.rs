@@ -29,6 +29,10 @@ pub fn bench(root: &Path, args: &[String]) -> Result<()> {
     if sections.is_empty() || sections.iter().any(|section| "queue".contains(section)) {
         debian::NATS.ensure()?;
     }
+    // The ladder section measures the API's latency with wrk from a second process.
+    if sections.is_empty() || sections.iter().any(|section| "ladder".contains(section)) {
+        debian::WRK.ensure()?;
+    }
     let results = target_dir(root).join("bench-results.tsv");
     if results.exists() {
         std::fs::remove_file(&results).with_context(|| format!("cannot remove {}", results.display()))?;

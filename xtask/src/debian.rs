@@ -69,9 +69,22 @@ pub const POSTGRES: Tool = Tool {
     override_env: None,
 };
 
+/// The HTTP load generator the ladder's latency benchmark runs from a second process.
+pub const WRK: Tool = Tool {
+    needed_by: "the ladder's latency benchmark",
+    program: "wrk",
+    version_arg: "--version",
+    packages: &["wrk"],
+    override_env: None,
+};
+
 impl Tool {
     fn runs(&self) -> bool {
-        Command::new(self.program).arg(self.version_arg).output().is_ok_and(|output| output.status.success())
+        // wrk prints its version and its usage and exits 1: a program that printed is there.
+        Command::new(self.program)
+            .arg(self.version_arg)
+            .output()
+            .is_ok_and(|output| output.status.success() || !output.stdout.is_empty())
     }
 
     /// Makes sure the tool runs, installing its packages when it does not.

@@ -29,13 +29,16 @@
 //!    fixtures must be the golden the tests pin on a debug build
 //!    (`tests/golden/stack-overflow-fuel.txt`, [`stack_fuel`]).
 //! 10. The NATS work queue ([`queue`]): its cost per match against one process, by batch size.
+//! 11. The ladder ([`ladder`]): a leaderboard's refit at 100,000 matches, its throughput against
+//!     `arena tournament run`, upload to first rated result, and API latency under load.
 //!
 //! 1 and 2 run on the default (on-demand) arena and on a pooling one (16 bots, 64 MiB).
 //! `cargo bench -p arena-cli --bench arena -- turn` runs only the sections named `turn`
 //! (`greedy`, `search`, `turn`, `instantiate`, `load`, `glue`, `tournament`, `profile`,
-//! `hostcalls`, `stack`, `queue`).
+//! `hostcalls`, `stack`, `queue`, `ladder`).
 
 mod hostcalls;
+mod ladder;
 mod profiling;
 mod queue;
 #[path = "../tests/all/common/stack_fuel.rs"]
@@ -137,6 +140,9 @@ fn main() -> Result<()> {
     }
     if wanted("queue") {
         queue::queue(&bot_path, std::path::Path::new(env!("CARGO_BIN_EXE_arena")))?;
+    }
+    if wanted("ladder") {
+        ladder::ladder(&bot_path, std::path::Path::new(env!("CARGO_BIN_EXE_arena")))?;
     }
     Ok(())
 }

@@ -73,9 +73,10 @@ pub struct BudgetFile {
 pub struct ConfigFile {
     /// Address to listen on.
     pub bind: Option<SocketAddr>,
-    /// The data folder (blobs, the SQLite database, the compiled-artifact cache).
+    /// The data folder (blobs, the SQLite database by default, the compiled-artifact cache).
     pub data: Option<PathBuf>,
-    /// `sqlite:PATH` (the default: `sqlite:DATA/arena.sqlite`).
+    /// `sqlite:PATH` (the default: `sqlite:DATA/arena.sqlite`) or
+    /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`.
     pub database: Option<String>,
     /// Threads playing matches (default: every core).
     pub workers: Option<usize>,
@@ -104,10 +105,12 @@ impl ConfigFile {
 pub enum Database {
     /// An SQLite file.
     Sqlite(PathBuf),
+    /// A PostgreSQL server, by its connection URL (which may hold a password: not for logs).
+    Postgres(String),
 }
 
 impl Database {
-    /// Parses `sqlite:PATH`.
+    /// Parses `sqlite:PATH` or a `postgres://` (or `postgresql://`) URL.
     pub fn parse(url: &str) -> Result<Database, ConfigError> {
         if let Some(path) = url.strip_prefix("sqlite:") {
             if path.is_empty() {
@@ -116,11 +119,14 @@ impl Database {
             return Ok(Database::Sqlite(PathBuf::from(path)));
         }
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            return Err(ConfigError::Invalid(
-                "PostgreSQL is not supported by this build yet: use sqlite:PATH (see docs/ladder.md)".into(),
-            ));
+            // Checked now, so a malformed URL is a settings error, not a failure to connect later.
+            // The URL is not repeated: it may hold a password.
+            if let Err(err) = url.parse::<postgres::Config>() {
+                return Err(ConfigError::Invalid(format!("--database: the PostgreSQL URL is malformed: {err}")));
+            }
+            return Ok(Database::Postgres(url.to_owned()));
         }
-        Err(ConfigError::Invalid(format!("--database {url:?}: expected sqlite:PATH")))
+        Err(ConfigError::Invalid(format!("--database {url:?}: expected sqlite:PATH or postgres://USER@HOST/DATABASE")))
     }
 }
 
@@ -257,5 +263,9 @@ mod tests {
         let err = Settings::resolve(&flags).unwrap_err().to_string();
         assert!(err.contains("bnid"), "{err}");
         assert!(Database::parse("mysql://x").is_err());
+        for url in ["postgres://arena@127.0.0.1:5432/ladder", "postgresql://arena:secret@db/ladder"] {
+            assert_eq!(Database::parse(url).unwrap(), Database::Postgres(url.into()));
+        }
+        assert!(Database::parse("postgres://arena@db:port/ladder").is_err(), "a port must be a number");
     }
 }

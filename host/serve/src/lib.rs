@@ -5,7 +5,8 @@
 //!
 //! The map, bottom up:
 //! - [`config`]: the settings (a TOML file, flags over it, defaults).
-//! - [`store`]: the database behind one interface (SQLite), with versioned migrations.
+//! - [`store`]: the database behind one interface (SQLite or PostgreSQL), with versioned
+//!   migrations.
 //! - [`blobs`]: bot files and replays by sha256 in the data folder.
 //! - [`auth`]: argon2id passwords and hashed tokens.
 //! - [`validate`]: an upload's checks; [`schedule`]: who plays next; [`ratings`]: the
@@ -30,6 +31,7 @@ use service::{Service, ServiceError};
 use std::path::PathBuf;
 use std::sync::Arc;
 use store::Store;
+use store::postgres::PostgresStore;
 use store::sqlite::SqliteStore;
 
 /// Why the service could not start or stopped with an error.
@@ -59,6 +61,7 @@ pub fn open_store(settings: &Settings) -> Result<Arc<dyn Store>, ServeError> {
             }
             Ok(Arc::new(SqliteStore::open(path)?))
         }
+        Database::Postgres(url) => Ok(Arc::new(PostgresStore::connect(url)?)),
     }
 }
 

@@ -1,11 +1,16 @@
 //! The store suite: every [`Store`] method's contract, run on each backend (SQLite in memory
-//! and in a file); a new backend passes the same functions. Also the migrations: a database made
-//! at the first schema is brought to the latest one with its rows kept, and a database newer
-//! than this program is refused.
+//! and in a file, PostgreSQL on a real server the tests start: `common::postgres`); a new backend
+//! passes the same functions. Also what only a server shows (several nodes claiming from one
+//! queue), the stores' use from tokio's blocking threads, and the migrations: a database made at
+//! the first schema is brought to the latest one with its rows kept, and a database newer than
+//! this program is refused.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test: a failed assumption stops it
 
+mod common;
+
 use arena_host::record::PlayerSummary;
+use arena_serve::store::postgres::PostgresStore;
 use arena_serve::store::sqlite::SqliteStore;
 use arena_serve::store::{
     Finished, MatchKind, MatchState, NewMatch, SeatOutcome, Step, Store, StoreError, VersionStatus, migrations,
@@ -28,6 +33,7 @@ fn backends() -> Vec<(&'static str, Arc<dyn Store>)> {
     vec![
         ("sqlite in memory", Arc::new(SqliteStore::in_memory().unwrap())),
         ("sqlite file", Arc::new(SqliteStore::open(&scratch("suite")).unwrap())),
+        ("postgres", Arc::new(PostgresStore::connect(&common::postgres::database()).unwrap())),
     ]
 }
 
@@ -178,6 +184,7 @@ fn the_queue_claims_scrimmages_first_each_match_once_and_records_a_result_once()
         assert_eq!(store.matches_of_version(a.id, 10).unwrap().len(), 3);
         assert_eq!(store.recent_matches(Some("azul"), 10).unwrap().len(), 1);
         assert_eq!(store.recent_matches(Some("paint"), 10).unwrap().len(), 0);
+        assert_eq!(store.recent_matches(None, 10).unwrap().len(), 1, "{name}: every game");
 
         // A worker gone (the server killed): its matches go back to the queue, once.
         assert_eq!(store.requeue_running().unwrap(), 1, "{name}: the scrimmage claimed by w1");
@@ -192,6 +199,26 @@ fn the_queue_claims_scrimmages_first_each_match_once_and_records_a_result_once()
         assert_eq!((counts.queued, counts.running, counts.done), (1, 0, 1), "{name}");
         assert!(!store.finish_match(second.id, &finished).unwrap());
     }
+}
+
+/// Claims every queued match from `workers` (one thread each, at once); the ids claimed.
+fn claim_everything(workers: &[&dyn Store]) -> Vec<i64> {
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = workers
+            .iter()
+            .enumerate()
+            .map(|(worker, store)| {
+                scope.spawn(move || {
+                    let mut mine = Vec::new();
+                    while let Some(one) = store.claim(&format!("w{worker}")).unwrap() {
+                        mine.push(one.id);
+                    }
+                    mine
+                })
+            })
+            .collect();
+        threads.into_iter().flat_map(|thread| thread.join().unwrap()).collect()
+    })
 }
 
 #[test]
@@ -210,21 +237,7 @@ fn concurrent_claims_never_hand_out_one_match_twice() {
             })
             .collect();
         store.enqueue(&new, 0).unwrap();
-        let claimed: Vec<i64> = std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..4)
-                .map(|worker| {
-                    let store = Arc::clone(&store);
-                    scope.spawn(move || {
-                        let mut mine = Vec::new();
-                        while let Some(one) = store.claim(&format!("w{worker}")).unwrap() {
-                            mine.push(one.id);
-                        }
-                        mine
-                    })
-                })
-                .collect();
-            workers.into_iter().flat_map(|worker| worker.join().unwrap()).collect()
-        });
+        let claimed = claim_everything(&[&*store, &*store, &*store, &*store]);
         let distinct: std::collections::BTreeSet<i64> = claimed.iter().copied().collect();
         assert_eq!((claimed.len(), distinct.len()), (200, 200), "{name}");
     }
@@ -242,41 +255,150 @@ fn the_audit_log_keeps_every_action_in_order() {
     }
 }
 
-#[test]
-fn migrations_run_from_the_first_schema_forward_and_a_newer_database_is_refused() {
-    let path = scratch("migrations");
-    {
-        // Rows of the first schema: an account, a bot, a version, a match.
-        let first = SqliteStore::open_at_version(&path, 1).unwrap();
-        assert_eq!(first.schema_version().unwrap(), 1);
-        first.create_user("alice", "hash", true).unwrap();
-        let connection = rusqlite::Connection::open(&path).unwrap();
-        connection
-            .execute_batch(
-                "INSERT INTO bots (owner, game, name) VALUES (1, 'azul', 'old');
-                 INSERT INTO versions (bot_id, sha256, size, status) VALUES (1, 'aa', 3, 'accepted');
-                 INSERT INTO matches (game, seed, kind, state) VALUES ('azul', 7, 'ranked', 'queued');
-                 INSERT INTO match_seats (match_id, seat, version_id) VALUES (1, 0, 1);",
-            )
-            .unwrap();
-    }
-    let latest = SqliteStore::open(&path).unwrap();
+/// Rows of the first schema, in SQL both dialects read alike: a bot of account 1, a version of
+/// it, a queued match with that version in a seat.
+const FIRST_SCHEMA_ROWS: &str = "
+    INSERT INTO bots (owner, game, name) VALUES (1, 'azul', 'old');
+    INSERT INTO versions (bot_id, sha256, size, status) VALUES (1, 'aa', 3, 'accepted');
+    INSERT INTO matches (game, seed, kind, state) VALUES ('azul', 7, 'ranked', 'queued');
+    INSERT INTO match_seats (match_id, seat, version_id) VALUES (1, 0, 1);
+";
+
+/// A store migrated from the first schema holds the rows made there (account 1 made by the store,
+/// the others by [`FIRST_SCHEMA_ROWS`]).
+fn assert_first_schema_rows_survive(latest: &dyn Store) {
     assert_eq!(latest.schema_version().unwrap(), migrations::latest());
     assert!(latest.user_by_name("alice").unwrap().is_some_and(|user| user.admin), "rows survive the migrations");
     assert_eq!(latest.version(1).unwrap().map(|version| version.status), Some(VersionStatus::Accepted));
     assert_eq!(latest.uploads_since(1, 0).unwrap(), 1, "an old version counts as uploaded at time 0");
     let queued = latest.match_by_id(1).unwrap().unwrap();
     assert_eq!((queued.seed, queued.state, queued.seats.len()), (7, MatchState::Queued, 1));
-    drop(latest);
+}
 
-    let connection = rusqlite::Connection::open(&path).unwrap();
-    connection.pragma_update(None, "user_version", migrations::latest() + 1).unwrap();
-    drop(connection);
-    match SqliteStore::open(&path) {
+fn assert_newer_schema_refused<S>(opened: Result<S, StoreError>) {
+    match opened {
         Err(StoreError::NewerSchema { found, known }) => {
             assert_eq!((found, known), (migrations::latest() + 1, migrations::latest()))
         }
         Err(other) => panic!("expected a refusal of the newer schema, got {other}"),
         Ok(_) => panic!("a database newer than this program was opened"),
+    }
+}
+
+#[test]
+fn migrations_run_from_the_first_schema_forward_and_a_newer_database_is_refused() {
+    let path = scratch("migrations");
+    {
+        let first = SqliteStore::open_at_version(&path, 1).unwrap();
+        assert_eq!(first.schema_version().unwrap(), 1);
+        first.create_user("alice", "hash", true).unwrap();
+        rusqlite::Connection::open(&path).unwrap().execute_batch(FIRST_SCHEMA_ROWS).unwrap();
+    }
+    let latest = SqliteStore::open(&path).unwrap();
+    assert_first_schema_rows_survive(&latest);
+    drop(latest);
+
+    let connection = rusqlite::Connection::open(&path).unwrap();
+    connection.pragma_update(None, "user_version", migrations::latest() + 1).unwrap();
+    drop(connection);
+    assert_newer_schema_refused(SqliteStore::open(&path));
+}
+
+#[test]
+fn postgres_migrations_run_from_the_first_schema_forward_and_a_newer_database_is_refused() {
+    let url = common::postgres::database();
+    let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let first = PostgresStore::connect_at_version(&url, 1).unwrap();
+    assert_eq!(first.schema_version().unwrap(), 1);
+    first.create_user("alice", "hash", true).unwrap();
+    client.batch_execute(FIRST_SCHEMA_ROWS).unwrap();
+    assert_eq!(first.schema_version().unwrap(), 1, "still at the first schema");
+
+    let latest = PostgresStore::connect(&url).unwrap();
+    assert_first_schema_rows_survive(&latest);
+    assert_eq!(PostgresStore::connect(&url).unwrap().schema_version().unwrap(), migrations::latest(), "no-op");
+
+    client.execute("INSERT INTO schema_version (version) VALUES ($1)", &[&(migrations::latest() + 1)]).unwrap();
+    assert_newer_schema_refused(PostgresStore::connect(&url));
+}
+
+#[test]
+fn postgres_nodes_starting_together_migrate_once_and_never_claim_one_match_twice() {
+    let url = common::postgres::database();
+    // Four API nodes on one database, started at once: one migrates, the others wait for it.
+    let nodes: Vec<PostgresStore> = std::thread::scope(|scope| {
+        let starting: Vec<_> = (0..4).map(|_| scope.spawn(|| PostgresStore::connect(&url))).collect();
+        starting.into_iter().map(|node| node.join().unwrap().unwrap()).collect()
+    });
+    assert_eq!(nodes[3].schema_version().unwrap(), migrations::latest());
+
+    let alice = nodes[0].create_user("alice", "", false).unwrap();
+    let bot = nodes[1].bot_for_upload(alice.id, "azul", "a").unwrap();
+    let (a, _) = nodes[2].add_version(bot.id, &"a".repeat(64), 1, 0).unwrap();
+    let new: Vec<NewMatch> = (0..200)
+        .map(|seed| NewMatch {
+            game: "azul".into(),
+            seed,
+            kind: MatchKind::Ranked,
+            seats: vec![a.id, a.id],
+            requested_by: None,
+        })
+        .collect();
+    nodes[3].enqueue(&new, 0).unwrap();
+    // Each node its own connection: the database, not a mutex, keeps claims apart.
+    let claimed = claim_everything(&nodes.iter().map(|node| node as &dyn Store).collect::<Vec<_>>());
+    let distinct: std::collections::BTreeSet<i64> = claimed.iter().copied().collect();
+    assert_eq!((claimed.len(), distinct.len()), (200, 200));
+    assert_eq!(nodes[0].queue_counts().unwrap().running, 200);
+
+    // Two nodes recording one result (a match re-played elsewhere): recorded once.
+    let finished =
+        Finished { winner: None, turns: 3, outcomes: vec![outcome(1), outcome(1)], replay_sha256: "d".repeat(64) };
+    let recorded: Vec<bool> = std::thread::scope(|scope| {
+        let finishing: Vec<_> =
+            nodes.iter().map(|node| scope.spawn(|| node.finish_match(claimed[0], &finished).unwrap())).collect();
+        finishing.into_iter().map(|node| node.join().unwrap()).collect()
+    });
+    assert_eq!(recorded.iter().filter(|&&recorded| recorded).count(), 1, "{recorded:?}");
+}
+
+#[test]
+fn a_postgres_store_connects_again_after_its_connection_is_lost() {
+    let url = common::postgres::database();
+    let store = PostgresStore::connect(&url).unwrap();
+    store.create_user("alice", "", false).unwrap();
+    // The server ends the store's connection (as when it restarts).
+    let mut admin = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let others = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()";
+    admin.execute(&format!("SELECT pg_terminate_backend(pid) FROM ({others}) AS others"), &[]).unwrap();
+    while !admin.query(others, &[]).unwrap().is_empty() {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    // The call that finds the connection gone may fail; the next one connects again.
+    let _ = store.user_by_name("alice");
+    assert!(store.user_by_name("alice").unwrap().is_some());
+}
+
+#[test]
+fn stores_serve_tokio_blocking_threads_and_may_be_dropped_on_an_async_task() {
+    // The web side calls the store from `spawn_blocking`; PostgreSQL's sync client runs a
+    // runtime of its own, which must work there.
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    for (name, store) in backends() {
+        let user = {
+            let store = Arc::clone(&store);
+            runtime.block_on(
+                async move { tokio::task::spawn_blocking(move || store.create_user("alice", "", false)).await },
+            )
+        };
+        let user = user.unwrap().unwrap();
+        let found = {
+            let store = Arc::clone(&store);
+            runtime.block_on(async move { tokio::task::spawn_blocking(move || store.user_by_name("alice")).await })
+        };
+        let found = found.unwrap().unwrap();
+        assert_eq!(found, Some(user), "{name}");
+        // The last handle dropped on an async task, as when a server shuts down.
+        runtime.block_on(async move { drop(store) });
     }
 }

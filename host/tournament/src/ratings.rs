@@ -39,25 +39,27 @@ const SCALE: f64 = 400.0 / std::f64::consts::LN_10;
 
 /// Fits the ratings of `bots` bots from `games`.
 pub fn bradley_terry(bots: usize, games: &[Game]) -> Vec<Rating> {
-    // Pairwise totals: games played and score won, per ordered pair.
-    let mut played = vec![vec![0.0f64; bots]; bots];
+    // Pairwise totals: games played per pair that met (each bot's opponents in ascending order,
+    // so the sums below run in the order a dense table's would: the fit does not depend on how
+    // the totals are kept), and score won per bot. A ladder's bots meet a few others each: an
+    // iteration costs the pairs that met, not the square of the bots.
+    let mut met: Vec<std::collections::BTreeMap<usize, f64>> = vec![std::collections::BTreeMap::new(); bots];
     let mut won = vec![0.0f64; bots];
     for game in games.iter().filter(|game| game.a < bots && game.b < bots && game.a != game.b) {
-        played[game.a][game.b] += 1.0;
-        played[game.b][game.a] += 1.0;
+        *met[game.a].entry(game.b).or_default() += 1.0;
+        *met[game.b].entry(game.a).or_default() += 1.0;
         won[game.a] += game.score_a;
         won[game.b] += 1.0 - game.score_a;
     }
+    let played: Vec<Vec<(usize, f64)>> = met.into_iter().map(|opponents| opponents.into_iter().collect()).collect();
     let mut strength = vec![1.0f64; bots];
     for _ in 0..MAX_ITERATIONS {
         let mut next = strength.clone();
         for i in 0..bots {
             // The prior: half a win out of one game against the reference (strength 1).
             let mut denominator = 1.0 / (strength[i] + 1.0);
-            for j in 0..bots {
-                if played[i][j] > 0.0 {
-                    denominator += played[i][j] / (strength[i] + strength[j]);
-                }
+            for &(j, times) in &played[i] {
+                denominator += times / (strength[i] + strength[j]);
             }
             next[i] = (won[i] + 0.5) / denominator;
         }
@@ -71,8 +73,8 @@ pub fn bradley_terry(bots: usize, games: &[Game]) -> Vec<Rating> {
         .map(|i| {
             let odds = |other: f64| strength[i] / (strength[i] + other);
             let mut information = odds(1.0) * (1.0 - odds(1.0));
-            for j in 0..bots {
-                information += played[i][j] * odds(strength[j]) * (1.0 - odds(strength[j]));
+            for &(j, times) in &played[i] {
+                information += times * odds(strength[j]) * (1.0 - odds(strength[j]));
             }
             let rating = 1500.0 + SCALE * strength[i].ln();
             let half_width = 1.96 * SCALE / information.sqrt();

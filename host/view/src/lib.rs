@@ -59,7 +59,8 @@ include!(concat!(env!("OUT_DIR"), "/renderers.rs"));
 struct PageData<'a, G: Game> {
     format: &'static str,
     game: &'a str,
-    seed: u64,
+    /// As text: a JavaScript number holds 53 bits, a seed 64.
+    seed: String,
     bots: Vec<&'a str>,
     turn_fuel: u64,
     game_fuel: u64,
@@ -102,7 +103,7 @@ pub fn page<G: Game>(record: &MatchRecord<G>) -> Result<String, ViewError> {
     let data = PageData::<G> {
         format: VIEW_FORMAT,
         game: &record.game,
-        seed: record.seed,
+        seed: record.seed.to_string(),
         bots: record.bots.iter().map(|bot| bot.name.as_str()).collect(),
         turn_fuel: record.budget.turn_fuel,
         game_fuel: record.budget.game_fuel,

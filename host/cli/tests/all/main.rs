@@ -25,6 +25,7 @@ mod cluster_slurm;
 mod common;
 mod determinism_matrix;
 mod ladder;
+mod ladder_browser;
 mod sandbox_runtime;
 mod structure;
 mod view;

@@ -1,17 +1,23 @@
 //! The schema, as versioned migrations applied in order from an empty database: a database at
 //! version `n` gets migrations `n+1..`, each in its own transaction with the version it brings,
 //! and a database newer than the last one known is refused ([`super::StoreError::NewerSchema`]).
+//! Each migration is written once per backend's dialect; where the version is kept is the
+//! backend's business (SQLite's `user_version`, PostgreSQL's `schema_version` table).
 //! A migration, once released, is never edited: a change is a new one at the end.
 
 /// One migration: the version it brings the database to and its SQL (statements separated by
-/// `;`), for SQLite.
+/// `;`) in each backend's dialect. Both dialects describe the same tables, columns and
+/// constraints; they differ only where the databases do (PostgreSQL's `BIGSERIAL` and `BOOLEAN`
+/// for SQLite's `INTEGER PRIMARY KEY` and 0/1).
 pub struct Migration {
     /// The version after it.
     pub version: i64,
     /// What it changes, for the log.
     pub summary: &'static str,
-    /// Its statements.
+    /// Its statements for SQLite.
     pub sqlite: &'static str,
+    /// Its statements for PostgreSQL.
+    pub postgres: &'static str,
 }
 
 /// Every migration, oldest first.
@@ -84,6 +90,74 @@ pub const MIGRATIONS: &[Migration] = &[
             detail TEXT NOT NULL
         );
     ",
+        // Every integer is a BIGINT, read as i64 like SQLite's; seeds are u64 stored bit for bit.
+        postgres: "
+        CREATE TABLE users (
+            id BIGSERIAL PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            password_hash TEXT NOT NULL,
+            admin BOOLEAN NOT NULL DEFAULT FALSE
+        );
+        CREATE TABLE sessions (
+            token_sha256 TEXT PRIMARY KEY,
+            user_id BIGINT NOT NULL REFERENCES users(id),
+            csrf TEXT NOT NULL,
+            expires BIGINT NOT NULL
+        );
+        -- `id` stands in for SQLite's implicit rowid: it orders a user's tokens as they were made.
+        CREATE TABLE api_tokens (
+            id BIGSERIAL NOT NULL,
+            token_sha256 TEXT PRIMARY KEY,
+            user_id BIGINT NOT NULL REFERENCES users(id),
+            label TEXT NOT NULL
+        );
+        CREATE TABLE bots (
+            id BIGSERIAL PRIMARY KEY,
+            owner BIGINT NOT NULL REFERENCES users(id),
+            game TEXT NOT NULL,
+            name TEXT NOT NULL,
+            disabled BOOLEAN NOT NULL DEFAULT FALSE,
+            UNIQUE (game, name)
+        );
+        CREATE TABLE versions (
+            id BIGSERIAL PRIMARY KEY,
+            bot_id BIGINT NOT NULL REFERENCES bots(id),
+            sha256 TEXT NOT NULL,
+            size BIGINT NOT NULL,
+            status TEXT NOT NULL,
+            reason TEXT,
+            steps TEXT NOT NULL DEFAULT '[]',
+            UNIQUE (bot_id, sha256)
+        );
+        CREATE TABLE matches (
+            id BIGSERIAL PRIMARY KEY,
+            game TEXT NOT NULL,
+            seed BIGINT NOT NULL,
+            kind TEXT NOT NULL,
+            state TEXT NOT NULL,
+            claimed_by TEXT,
+            winner BIGINT,
+            turns BIGINT,
+            replay_sha256 TEXT,
+            error TEXT
+        );
+        CREATE INDEX matches_by_state ON matches (state, kind, id);
+        CREATE INDEX matches_by_game ON matches (game, state, id);
+        CREATE TABLE match_seats (
+            match_id BIGINT NOT NULL REFERENCES matches(id),
+            seat BIGINT NOT NULL,
+            version_id BIGINT NOT NULL REFERENCES versions(id),
+            outcome TEXT,
+            PRIMARY KEY (match_id, seat)
+        );
+        CREATE INDEX seats_by_version ON match_seats (version_id, match_id);
+        CREATE TABLE audit (
+            id BIGSERIAL PRIMARY KEY,
+            actor TEXT NOT NULL,
+            action TEXT NOT NULL,
+            detail TEXT NOT NULL
+        );
+    ",
     },
     Migration {
         version: 2,
@@ -92,6 +166,13 @@ pub const MIGRATIONS: &[Migration] = &[
         ALTER TABLE versions ADD COLUMN uploaded INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE matches ADD COLUMN requested_by INTEGER REFERENCES users(id);
         ALTER TABLE matches ADD COLUMN requested INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX scrimmages_by_requester ON matches (requested_by, requested);
+        CREATE TABLE frozen_games (game TEXT PRIMARY KEY);
+    ",
+        postgres: "
+        ALTER TABLE versions ADD COLUMN uploaded BIGINT NOT NULL DEFAULT 0;
+        ALTER TABLE matches ADD COLUMN requested_by BIGINT REFERENCES users(id);
+        ALTER TABLE matches ADD COLUMN requested BIGINT NOT NULL DEFAULT 0;
         CREATE INDEX scrimmages_by_requester ON matches (requested_by, requested);
         CREATE TABLE frozen_games (game TEXT PRIMARY KEY);
     ",

@@ -1,13 +1,15 @@
 //! The ladder's database behind one interface, [`Store`]: accounts, sessions and API tokens, bots
-//! and their versions, the match queue and its results, the admin audit log. The backend is
-//! SQLite, embedded ([`sqlite`]); it applies the versioned migrations ([`migrations`]) from the
-//! first schema forward, and its tests are the suite every backend passes (`tests/store.rs`).
+//! and their versions, the match queue and its results, the admin audit log. Two backends:
+//! SQLite, embedded, for one node ([`sqlite`]), and a PostgreSQL server that several nodes share
+//! ([`postgres`]). Each applies the versioned migrations ([`migrations`]) from the first schema
+//! forward, and both pass one suite (`tests/store.rs`).
 //!
 //! Every method is one transaction. Claiming a queued match is atomic (two workers never get the
 //! same one), and finishing one is idempotent (a match re-played after a crash is recorded once):
 //! the durability rules of docs/ladder.md#durability.
 
 pub mod migrations;
+pub mod postgres;
 pub mod sqlite;
 
 use arena_host::record::PlayerSummary;
@@ -140,6 +142,21 @@ pub struct Version {
     pub reason: Option<String>,
     /// Each step's outcome, in order.
     pub steps: Vec<Step>,
+}
+
+impl Version {
+    /// A version just uploaded, before its checks.
+    pub fn pending(id: i64, bot_id: i64, sha256: &str, size: i64) -> Version {
+        Version {
+            id,
+            bot_id,
+            sha256: sha256.to_owned(),
+            size,
+            status: VersionStatus::Pending,
+            reason: None,
+            steps: Vec::new(),
+        }
+    }
 }
 
 /// Why a match is played.

@@ -296,16 +296,7 @@ impl Store for SqliteStore {
         )?;
         let id = transaction.last_insert_rowid();
         transaction.commit()?;
-        let version = Version {
-            id,
-            bot_id: bot,
-            sha256: sha256.to_owned(),
-            size,
-            status: VersionStatus::Pending,
-            reason: None,
-            steps: Vec::new(),
-        };
-        Ok((version, true))
+        Ok((Version::pending(id, bot, sha256, size), true))
     }
 
     fn uploads_since(&self, owner: i64, since: i64) -> Result<u64, StoreError> {

@@ -6,7 +6,10 @@
 "use strict";
 (function () {
   if (!window.EventSource) return;
-  const events = new EventSource("/events");
+  // A page kept in the browser's back/forward cache would keep its stream open, and a few of
+  // those use up the browser's connections to the server: the stream closes when the page is
+  // left and opens again if the page comes back.
+  let events = null;
   const board = document.getElementById("leaderboard");
   const queue = document.getElementById("queue");
   const results = document.getElementById("results");
@@ -29,7 +32,7 @@
     });
   }
 
-  events.addEventListener("result", (message) => {
+  function onResult(message) {
     const event = JSON.parse(message.data);
     if (board && board.dataset.game === event.game) refreshBoard();
     if (queue) refreshQueue();
@@ -42,12 +45,21 @@
       results.prepend(item);
       while (results.children.length > 50) results.lastChild.remove();
     }
-  });
+  }
 
-  events.addEventListener("version", (message) => {
+  function onVersion(message) {
     const event = JSON.parse(message.data);
     if (versions && versions.dataset.pending === "yes" && event.data && String(event.data.bot_id) === versions.dataset.bot) {
       window.location.reload();
     }
-  });
+  }
+
+  function connect() {
+    events = new EventSource("/events");
+    events.addEventListener("result", onResult);
+    events.addEventListener("version", onVersion);
+  }
+  window.addEventListener("pagehide", () => { if (events) { events.close(); events = null; } });
+  window.addEventListener("pageshow", (event) => { if (event.persisted || !events) connect(); });
+  if (!events) connect();
 })();

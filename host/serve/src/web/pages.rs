@@ -662,7 +662,7 @@ async fn upload_form(State(service): State<Shared>, headers: HeaderMap) -> PageR
         form method="post" action="/upload" enctype="multipart/form-data" {
             input type="hidden" name="csrf" value=(caller.csrf.clone().unwrap_or_default());
             label { "Game " select name="game" { @for game in arena_host::registry::game_names() { option value=(game) { (game) } } } }
-            label { "Bot name " input type="text" name="name" required maxlength="40" pattern="[A-Za-z0-9_-]+"; }
+            label { "Bot name " input type="text" name="name" required maxlength="40" pattern="[A-Za-z0-9_\\-]+"; }
             label { "File " input type="file" name="file" required accept=".wasm"; }
             button type="submit" { "Upload" }
         }

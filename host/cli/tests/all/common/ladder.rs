@@ -1,7 +1,8 @@
-//! An `arena serve` for one test: the real binary on a free loopback port (it prints the address
-//! it listens on), its data in a scratch folder, one worker; stopped by its pid when dropped, or
-//! killed (SIGKILL) and started again on the same data by the durability test. Requests go
-//! through ureq, statuses and bodies as they are.
+//! An `arena serve` for one test or benchmark: the real binary on a free loopback port (it prints
+//! the address it listens on), its data in a scratch folder, one worker unless told otherwise;
+//! stopped by its pid when dropped, or killed (SIGKILL) and started again on the same data by the
+//! durability test. Requests go through ureq, statuses and bodies as they are. Shared by
+//! `ladder.rs` and the benchmarks' ladder section (`benches/ladder.rs`, through `#[path]`).
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -40,7 +41,8 @@ impl Answer {
 }
 
 impl Ladder {
-    /// Starts `arena serve --data DATA --bind 127.0.0.1:0 --workers 1 EXTRA...` on a fresh folder.
+    /// Starts `arena serve --data DATA --bind 127.0.0.1:0 EXTRA...` on a fresh folder, with
+    /// `--workers 1` unless `extra` names the workers.
     pub fn start(data: &Path, extra: &[&str]) -> Ladder {
         let _ = std::fs::remove_dir_all(data);
         std::fs::create_dir_all(data).unwrap();
@@ -48,8 +50,10 @@ impl Ladder {
     }
 
     fn spawn(data: &Path, extra: Vec<String>) -> Ladder {
+        let workers: &[&str] = if extra.iter().any(|arg| arg == "--workers") { &[] } else { &["--workers", "1"] };
         let mut server = Command::new(env!("CARGO_BIN_EXE_arena"))
-            .args(["serve", "--data", data.to_str().unwrap(), "--bind", "127.0.0.1:0", "--workers", "1"])
+            .args(["serve", "--data", data.to_str().unwrap(), "--bind", "127.0.0.1:0"])
+            .args(workers)
             .args(&extra)
             .env("ARENA_LOG", "info")
             .stdin(Stdio::null())
@@ -83,9 +87,12 @@ impl Ladder {
 
     /// Creates an account with `arena serve admin add-user` and returns its API token.
     pub fn add_user(&self, name: &str) -> String {
-        let out = super::arena(&["serve", "admin", "--data", self.data.to_str().unwrap(), "add-user", name]);
-        assert_eq!(out.status.code(), Some(0), "{}", super::stderr(&out));
-        super::stdout(&out).trim().to_owned()
+        let out = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(["serve", "admin", "--data", self.data.to_str().unwrap(), "add-user", name])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
     }
 
     fn agent() -> ureq::Agent {

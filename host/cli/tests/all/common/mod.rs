@@ -58,8 +58,8 @@ pub fn fresh_scratch(name: &str) -> PathBuf {
     dir
 }
 
-#[cfg(feature = "nats")]
 pub mod ladder;
+#[cfg(feature = "nats")]
 pub mod nats;
 pub mod stack_fuel;
 
