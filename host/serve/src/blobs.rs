@@ -1,8 +1,9 @@
 //! The content-addressed store: bot files and replays, each under its sha256 (hex) in the data
 //! folder (`bots/ab/abcdef...wasm`, `replays/ab/abcdef...json.gz`). A file is written to a
-//! temporary name, synced and renamed into place, so a name that exists always holds the whole
-//! content it is named for, whenever the server is killed; the same content written twice is
-//! stored once. Uploads stream in through [`BlobWriter`], which counts and hashes as the bytes
+//! temporary name and renamed into place, so a name that exists always holds the whole content
+//! it is named for, whenever the server is killed; an upload is synced before its name exists
+//! (it cannot be made again), a replay is not (its match can be re-played bit for bit); the
+//! same content written twice is stored once. Uploads stream in through [`BlobWriter`], which counts and hashes as the bytes
 //! arrive and stops at the size cap without buffering the body.
 
 use flate2::Compression;
@@ -80,7 +81,8 @@ impl Blobs {
         if self.contains(&sha256) {
             return Ok(sha256);
         }
-        let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+        // The fastest level: a long replay is megabytes of JSON, compressed as each match ends.
+        let mut encoder = GzEncoder::new(Vec::new(), Compression::fast());
         encoder.write_all(text.as_bytes())?;
         let compressed = encoder.finish()?;
         let path = self.path(&sha256).ok_or_else(|| io::Error::other("bad digest"))?;
@@ -102,11 +104,11 @@ impl Blobs {
         Ok(text)
     }
 
-    /// Writes `bytes` to `path` through a synced temporary file and a rename.
+    /// Writes `bytes` to `path` through a temporary file and a rename, not synced: a replay can
+    /// always be made again by re-playing its match (an upload, which cannot, is synced).
     fn place(&self, bytes: &[u8], path: &Path) -> io::Result<()> {
         let mut writer = self.writer(u64::MAX)?;
         writer.file.write_all(bytes)?;
-        writer.file.sync_all()?;
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)?;
         }

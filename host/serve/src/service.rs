@@ -15,7 +15,7 @@ use crate::store::{
 };
 use crate::validate::check;
 use arena_host::Arena;
-use arena_host::registry::{PlayError, ReplayText, find_game, game_names};
+use arena_host::registry::{BotPool, PlayError, ReplayText, find_game, game_names};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -25,9 +25,14 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 use tokio::sync::broadcast;
 
-/// Ranked matches a game keeps queued per worker: enough that no worker waits for the scheduler,
-/// few enough that a new version's first matches are not stuck behind a long queue.
-const QUEUED_PER_WORKER: u64 = 2;
+/// Ranked matches a game keeps queued per worker: enough that the scheduler (which reads the
+/// game's results) runs once per several matches, few enough that a new version's first matches
+/// are not stuck behind a long queue.
+const QUEUED_PER_WORKER: u64 = 8;
+
+/// A leaderboard is refitted at most this often while results stream in (the last fit is served
+/// in between): under load, a fit per request would cost more than the requests.
+const REFIT_EVERY: Duration = Duration::from_secs(2);
 
 /// Unix seconds now: for sessions' expiry and the hourly quotas, never for anything a bot sees.
 pub fn unix_now() -> i64 {
@@ -71,6 +76,18 @@ pub enum ServiceError {
     Quota(String),
 }
 
+/// A leaderboard fitted: on the results of a generation, at an instant.
+type Fit = (u64, std::time::Instant, Arc<Leaderboard>);
+
+/// A game's bots, loaded once for many matches.
+struct GamePool {
+    /// The files it holds, in its order.
+    paths: Vec<PathBuf>,
+    /// Why each could not be loaded, if it could not.
+    failures: Vec<Option<arena_host::registry::LoadFailure>>,
+    pool: Box<dyn BotPool>,
+}
+
 /// The running ladder.
 pub struct Service {
     /// The settings it runs with.
@@ -86,10 +103,15 @@ pub struct Service {
     events: broadcast::Sender<Event>,
     /// Per game: results recorded since start (a leaderboard is refitted when it moves).
     generations: BTreeMap<String, AtomicU64>,
-    leaderboards: Mutex<BTreeMap<String, (u64, Arc<Leaderboard>)>>,
+    /// Held while a leaderboard is refitted.
+    refitting: Mutex<()>,
+    /// Per game: its last fit.
+    leaderboards: Mutex<BTreeMap<String, Fit>>,
     validations: Mutex<Option<mpsc::Sender<i64>>>,
     /// Wakes idle workers (a new version, a scrimmage, stopping).
     wake: (Mutex<u64>, Condvar),
+    /// Each game's loaded bots, shared by the workers ([`Service::pool_for`]).
+    pools: Mutex<BTreeMap<String, Arc<GamePool>>>,
     /// One scheduler at a time; the pair each game played last.
     scheduling: Mutex<BTreeMap<String, (i64, i64)>>,
     stopping: AtomicBool,
@@ -110,9 +132,11 @@ impl Service {
             arena,
             events,
             generations,
+            refitting: Mutex::new(()),
             leaderboards: Mutex::new(BTreeMap::new()),
             validations: Mutex::new(None),
             wake: (Mutex::new(0), Condvar::new()),
+            pools: Mutex::new(BTreeMap::new()),
             scheduling: Mutex::new(BTreeMap::new()),
             stopping: AtomicBool::new(false),
         }))
@@ -145,6 +169,12 @@ impl Service {
         for worker in 0..self.settings.workers.max(1) {
             let service = Arc::clone(self);
             threads.push(std::thread::Builder::new().name(format!("worker-{worker}")).spawn(move || {
+                // Nice 10 for this thread only (Linux's priorities are per thread): the matches
+                // take every core the web's threads leave, and a page waits for no match. Fuel,
+                // not time, is what a bot is given, so its results do not move.
+                if let Err(err) = rustix::process::setpriority_process(Some(rustix::thread::gettid()), 10) {
+                    tracing::warn!("cannot lower the priority of a match thread: {err}");
+                }
                 service.work(&format!("local-{worker}"));
             })?);
         }
@@ -268,15 +298,23 @@ impl Service {
         Ok(current)
     }
 
-    /// The leaderboard of `game`, refitted when a result has landed since the last fit.
+    /// The leaderboard of `game`, refitted when a result has landed since the last fit and that
+    /// fit is older than [`REFIT_EVERY`].
     pub fn leaderboard(&self, game: &str) -> Result<Arc<Leaderboard>, ServiceError> {
         let generation = self.generations.get(game).ok_or_else(|| ServiceError::UnknownGame(game.to_owned()))?;
         let now = generation.load(Ordering::Acquire);
-        if let Some((fitted, board)) = self.leaderboards.lock().unwrap_or_else(PoisonError::into_inner).get(game)
-            && *fitted == now
+        let last = self.leaderboards.lock().unwrap_or_else(PoisonError::into_inner).get(game).cloned();
+        if let Some((fitted, at, board)) = &last
+            && (*fitted == now || at.elapsed() < REFIT_EVERY)
         {
             return Ok(Arc::clone(board));
         }
+        // One refit at a time: while it runs, the others serve the last fit.
+        let _refitting = match (self.refitting.try_lock(), last) {
+            (Ok(guard), _) => guard,
+            (Err(_), Some((_, _, board))) => return Ok(board),
+            (Err(_), None) => self.refitting.lock().unwrap_or_else(PoisonError::into_inner),
+        };
         let bots = self.store.bots_of_game(game)?;
         let mut versions = Vec::new();
         for bot in &bots {
@@ -285,10 +323,8 @@ impl Service {
         let current = self.current_versions(&bots)?.into_iter().map(|(bot, version)| (bot, version.id)).collect();
         let results = self.store.ranked_results(game)?;
         let board = Arc::new(leaderboard(game, &bots, &versions, &current, &results));
-        self.leaderboards
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(game.to_owned(), (now, Arc::clone(&board)));
+        let fitted = (now, std::time::Instant::now(), Arc::clone(&board));
+        self.leaderboards.lock().unwrap_or_else(PoisonError::into_inner).insert(game.to_owned(), fitted);
         Ok(board)
     }
 
@@ -389,7 +425,7 @@ impl Service {
                     *met.entry((*a, *b)).or_default() += 1;
                 }
             }
-            let entrants: Vec<Entrant> = current
+            let mut entrants: Vec<Entrant> = current
                 .values()
                 .map(|version| {
                     let line = board.leaderboard.iter().find(|line| line.version_id == version.id);
@@ -401,20 +437,34 @@ impl Service {
                     }
                 })
                 .collect();
-            let Some((a, b)) = next_pairing(&entrants, &met, last_pairs.get(game).copied()) else { continue };
-            // Both seat orders, one seed: a pairing counts as two meetings.
-            let times = met.get(&(a, b)).copied().unwrap_or(0) / 2;
-            let seed = pairing_seed(game, a, b, times);
-            let match_of = |seats: Vec<i64>| NewMatch {
-                game: game.to_owned(),
-                seed,
-                kind: MatchKind::Ranked,
-                seats,
-                requested_by: None,
-            };
-            self.store.enqueue(&[match_of(vec![a, b]), match_of(vec![b, a])], unix_now())?;
-            last_pairs.insert(game.to_owned(), (a, b));
-            queued = true;
+            // Pairings until the queue is full, as if each one just chosen were already queued
+            // (its meetings and matches counted): one read of the results serves them all.
+            let mut batch = Vec::new();
+            let mut queued_now = pending.len() as u64;
+            while queued_now < wanted {
+                let Some((a, b)) = next_pairing(&entrants, &met, last_pairs.get(game).copied()) else { break };
+                // Both seat orders, one seed: a pairing counts as two meetings.
+                let times = met.get(&(a, b)).copied().unwrap_or(0) / 2;
+                let seed = pairing_seed(game, a, b, times);
+                let match_of = |seats: Vec<i64>| NewMatch {
+                    game: game.to_owned(),
+                    seed,
+                    kind: MatchKind::Ranked,
+                    seats,
+                    requested_by: None,
+                };
+                batch.extend([match_of(vec![a, b]), match_of(vec![b, a])]);
+                *met.entry((a, b)).or_default() += 2;
+                for entrant in entrants.iter_mut().filter(|entrant| entrant.version == a || entrant.version == b) {
+                    entrant.matches += 2;
+                }
+                last_pairs.insert(game.to_owned(), (a, b));
+                queued_now += 2;
+            }
+            if !batch.is_empty() {
+                self.store.enqueue(&batch, unix_now())?;
+                queued = true;
+            }
         }
         Ok(queued)
     }
@@ -435,8 +485,46 @@ impl Service {
         }
     }
 
+    /// A loaded pool of `game` holding every file of `paths`, and `seating` (indices into
+    /// `paths`) as indices into it. A game's pool is kept and shared by the workers, so a bot is
+    /// loaded once, not once per match; it is loaded again (with every bot it held) when a match
+    /// needs a file it lacks, as after a new version is accepted.
+    fn pool_for(
+        &self,
+        game: &str,
+        paths: &[PathBuf],
+        seating: &[usize],
+    ) -> Result<(Arc<GamePool>, Vec<usize>), ServiceError> {
+        let mut pools = self.pools.lock().unwrap_or_else(PoisonError::into_inner);
+        let held = pools.get(game).filter(|held| paths.iter().all(|path| held.paths.contains(path))).cloned();
+        let pool = match held {
+            Some(pool) => pool,
+            None => {
+                let entry = find_game(game).ok_or_else(|| ServiceError::UnknownGame(game.to_owned()))?;
+                let mut all: Vec<PathBuf> = pools.get(game).map(|held| held.paths.clone()).unwrap_or_default();
+                all.extend(paths.iter().filter(|path| !all.contains(path)).cloned().collect::<Vec<_>>());
+                let memory_mib = self.settings.budget(game).memory_mib;
+                let loaded = entry
+                    .load_pool(&self.arena, &all, &[], memory_mib)
+                    .map_err(|err| ServiceError::Refused(err.to_string()))?;
+                let pool = Arc::new(GamePool { paths: all, failures: loaded.load_failures(), pool: loaded });
+                pools.insert(game.to_owned(), Arc::clone(&pool));
+                pool
+            }
+        };
+        drop(pools);
+        let mut at = Vec::with_capacity(seating.len());
+        for &index in seating {
+            let position = pool.paths.iter().position(|path| *path == paths[index]).unwrap_or_default();
+            if let Some(Some(failure)) = pool.failures.get(position) {
+                return Err(ServiceError::Refused(failure.message.clone()));
+            }
+            at.push(position);
+        }
+        Ok((pool, at))
+    }
+
     fn play_inner(&self, one: &Match) -> Result<(), ServiceError> {
-        let game = find_game(&one.game).ok_or_else(|| ServiceError::UnknownGame(one.game.clone()))?;
         let budget = self.settings.budget(&one.game);
         let mut paths: Vec<PathBuf> = Vec::new();
         let mut seating = Vec::new();
@@ -452,13 +540,9 @@ impl Service {
             });
             seating.push(index);
         }
-        let pool = game
-            .load_pool(&self.arena, &paths, &[], budget.memory_mib)
-            .map_err(|err| ServiceError::Refused(err.to_string()))?;
-        if let Some(failure) = pool.load_failures().into_iter().flatten().next() {
-            return Err(ServiceError::Refused(failure.message));
-        }
+        let (pool, seating) = self.pool_for(&one.game, &paths, &seating)?;
         let played = pool
+            .pool
             .play(&self.arena, &seating, one.seed, budget, ReplayText::Json)
             .map_err(|err: PlayError| ServiceError::Refused(err.to_string()))?;
         let replay = played.replay.unwrap_or_default();

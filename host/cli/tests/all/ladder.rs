@@ -39,11 +39,14 @@ fn submitted_bots_are_validated_rated_shown_and_their_matches_reproduce_locally(
     assert_eq!(steps, ["upload", "read", "shape", "type check", "compile", "validation"]);
     let (code, _) = submit(&ladder, &token, "azul", &random, "random");
     assert_eq!(code, Some(0));
+    // A line-protocol program (a WASI command) is accepted where the game has a protocol.
+    let (code, command) = submit(&ladder, &token, "azul", &bot("azul-stdio-random"), "stdio");
+    assert_eq!((code, &command["status"]), (Some(0), &serde_json::json!("accepted")), "{command}");
 
     // Rated without anyone asking: both seat orders of each pairing, the greedy bot on top.
     let board = ladder.wait_for("/api/games/azul/leaderboard", 120, |board| {
         let lines = board["leaderboard"].as_array().unwrap();
-        lines.len() == 2 && lines.iter().all(|line| line["matches"].as_u64().unwrap() >= 4)
+        lines.len() == 3 && lines.iter().all(|line| line["matches"].as_u64().unwrap() >= 4)
     });
     let lines = board["leaderboard"].as_array().unwrap();
     assert_eq!(lines[0]["bot"], "greedy", "{board}");
