@@ -24,6 +24,15 @@
     });
   }
 
+  // The server refits a leaderboard at most every 2 s: a refresh right after a result may get
+  // the fit before it, so one more follows the last result by a little more than that.
+  let trailing = null;
+  function refreshBoardSoon() {
+    refreshBoard();
+    clearTimeout(trailing);
+    trailing = setTimeout(refreshBoard, 2500);
+  }
+
   function refreshQueue() {
     fetch(queue.dataset.refresh).then((response) => response.json()).then((counts) => {
       for (const key of ["queued", "running", "done"]) {
@@ -34,7 +43,7 @@
 
   function onResult(message) {
     const event = JSON.parse(message.data);
-    if (board && board.dataset.game === event.game) refreshBoard();
+    if (board && board.dataset.game === event.game) refreshBoardSoon();
     if (queue) refreshQueue();
     if (results) {
       const item = document.createElement("li");
