@@ -299,7 +299,7 @@ impl Service {
     }
 
     /// The leaderboard of `game`, refitted when a result has landed since the last fit and that
-    /// fit is older than [`REFIT_EVERY`].
+    /// fit is older than `REFIT_EVERY` (2 s).
     pub fn leaderboard(&self, game: &str) -> Result<Arc<Leaderboard>, ServiceError> {
         let generation = self.generations.get(game).ok_or_else(|| ServiceError::UnknownGame(game.to_owned()))?;
         let now = generation.load(Ordering::Acquire);

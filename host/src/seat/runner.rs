@@ -53,7 +53,7 @@ pub trait Runner: Send {
     /// A turn's call in flight, with what reading its answer needs.
     type Call: Send;
     /// Starts the turn's call with `live` (taken out of the core), or resumes a suspended one:
-    /// tells the bot its turn (through [`SeatCore::ask_turn`] or [`SeatCore::asked_again`]),
+    /// tells the bot its turn (through `SeatCore::ask_turn` or `SeatCore::asked_again`),
     /// or ends the turn before the bot runs.
     fn arm(
         &mut self,
