@@ -306,10 +306,18 @@ async fn visit(ladder: &Ladder, driver: &Driver) {
 
     // The bot page while its checks run reloads itself when they finish (app.js, on the
     // `version` event): a marker set in the page now is gone from the page that shows the result.
-    let status = text(&client, "#versions .status").await;
+    // The marker is set and the status read in one script: a reload between the two would put
+    // the marker on the page that already shows the result.
+    let status = client
+        .execute(
+            "window.__arenaMarker = 1; return document.querySelector('#versions .status').textContent;",
+            Vec::new(),
+        )
+        .await
+        .unwrap();
+    let status = status.as_str().unwrap_or_default().to_owned();
     if status == "pending" {
         screenshot(&client, "05-bot-pending").await;
-        client.execute("window.__arenaMarker = 1;", Vec::new()).await.unwrap();
     } else {
         println!("the checks of web-greedy were done before its page showed ({status}): no reload to watch");
     }

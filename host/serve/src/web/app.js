@@ -67,6 +67,15 @@
     events = new EventSource("/events");
     events.addEventListener("result", onResult);
     events.addEventListener("version", onVersion);
+    // A check that finished before the stream opened sent its event to nobody: once open, a
+    // bot page still showing a pending version asks whether it still is.
+    if (versions && versions.dataset.pending === "yes") {
+      events.addEventListener("open", () => {
+        fetch("/api/bots/" + versions.dataset.bot).then((response) => response.json()).then((bot) => {
+          if (!bot.versions.some((version) => version.status === "pending")) window.location.reload();
+        });
+      });
+    }
   }
   window.addEventListener("pagehide", () => { if (events) { events.close(); events = null; } });
   window.addEventListener("pageshow", (event) => { if (event.persisted || !events) connect(); });

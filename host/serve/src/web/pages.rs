@@ -397,8 +397,11 @@ async fn replay_download(State(service): State<Shared>, Path(id): Path<i64>) -> 
 async fn viewer(State(service): State<Shared>, Path(id): Path<i64>) -> PageResult {
     let page = blocking(&service, move |service| {
         let (game, text) = replay_text(service, id)?;
-        let scratch =
-            service.settings.data.join("replays").join("tmp").join(format!("view-{id}-{}.json", std::process::id()));
+        // A name of its own per request: two views of one match at once must not share a file.
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let name = format!("view-{id}-{}-{n}.json", std::process::id());
+        let scratch = service.settings.data.join("replays").join("tmp").join(name);
         std::fs::write(&scratch, text).map_err(|err| WebError::Internal(err.to_string()))?;
         let page = arena_view::page_of_replay(&game, &scratch);
         let _ = std::fs::remove_file(&scratch);
