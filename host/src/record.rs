@@ -148,8 +148,25 @@ impl<G: Game> MatchRecord<G> {
     /// plays of one match spec must agree on it) without writing the replay's JSON text, which
     /// costs a quarter of a short match; hashing the encoding costs a few microseconds. Like the
     /// state hashes, the encoding leaves out fields the replay omits when empty.
+    ///
+    /// Where each bot's file was loaded from is left out too: two machines play the same match
+    /// with the same files in different folders (a NATS worker's bots folder, a ladder's blob
+    /// store), and must agree. The bots' names and sha256s are in.
     pub fn digest(&self) -> Result<String, bincode::error::EncodeError> {
-        let bytes = bincode::serde::encode_to_vec(self, bincode::config::standard())?;
+        let bots: Vec<(&str, &str)> = self.bots.iter().map(|bot| (bot.name.as_str(), bot.sha256.as_str())).collect();
+        let digested = (
+            &self.format,
+            &self.game,
+            &self.config,
+            self.seed,
+            &self.budget,
+            &self.runtime,
+            bots,
+            &self.setup,
+            &self.turns,
+            &self.result,
+        );
+        let bytes = bincode::serde::encode_to_vec(digested, bincode::config::standard())?;
         Ok(format!("blake3:{}", blake3::hash(&bytes).to_hex()))
     }
 }

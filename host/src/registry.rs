@@ -14,6 +14,7 @@ use crate::bindings::paint::PaintBinding;
 use crate::bindings::suitebot::SuitebotBinding;
 use crate::bot::WitContestant;
 use crate::budget::Budget;
+use crate::fault::BotFault;
 use crate::loader::{
     BotSource, COMMAND_EXPORT, LoadError, LoadStage, Loader, compile, compile_source, is_command, load_bot_component,
     load_command_component, open_bot,
@@ -23,7 +24,7 @@ use crate::protocol::azul::AzulText;
 use crate::protocol::paint::PaintJson;
 use crate::protocol::suitebot::SuitebotJson;
 use crate::protocol::{CommandContestant, LineProtocol};
-use crate::record::MatchResult;
+use crate::record::{MatchResult, SeatTurn, TurnRecord};
 use crate::replay::{ReplayError, SeatLoader, Verdict, read_replay, verify, verify_with};
 use crate::runtime::Arena;
 use crate::seat::Contestant;
@@ -218,6 +219,32 @@ pub struct PoolMatch {
     pub replay: Option<String>,
     /// Turns each seat was asked to play (its answers, suspensions and missed turns included).
     pub seat_turns: Vec<u32>,
+    /// Each seat's faults in the order they happened, each with its turn (0: the start-up).
+    pub seat_faults: Vec<Vec<(u32, BotFault)>>,
+}
+
+/// Per seat of `seats`: the turns it was asked to play and its faults with their turns (0 for
+/// the start-up's, `setup`), from a match record's parts.
+fn seat_tallies<G: Game>(
+    seats: usize,
+    setup: &[SeatTurn<G>],
+    turns: &[TurnRecord<G>],
+) -> (Vec<u32>, Vec<Vec<(u32, BotFault)>>) {
+    let mut seat_turns = vec![0u32; seats];
+    let mut seat_faults = vec![Vec::new(); seats];
+    let started = setup.iter().map(|seat_turn| (0, seat_turn));
+    let played = turns.iter().flat_map(|turn| turn.seats.iter().map(move |seat_turn| (turn.turn, seat_turn)));
+    for (turn, seat_turn) in started.chain(played) {
+        if turn > 0
+            && let Some(count) = seat_turns.get_mut(seat_turn.seat)
+        {
+            *count += 1;
+        }
+        if let Some(faults) = seat_faults.get_mut(seat_turn.seat) {
+            faults.extend(seat_turn.faults.iter().map(|fault| (turn, fault.clone())));
+        }
+    }
+    (seat_turns, seat_faults)
 }
 
 /// The generic [`BotPool`]: the game's config and each bot's contestant or load error.
@@ -246,20 +273,13 @@ impl<G: Game> BotPool for Pool<G> {
             return Err(PlayError::Players { game: G::NAME, min, max, given: seated.len() });
         }
         let record = play_contestants(arena, &seated, &self.config, seed, budget)?;
-        let mut seat_turns = vec![0u32; seated.len()];
-        for turn in &record.turns {
-            for seat_turn in &turn.seats {
-                if let Some(count) = seat_turns.get_mut(seat_turn.seat) {
-                    *count += 1;
-                }
-            }
-        }
+        let (seat_turns, seat_faults) = seat_tallies(seated.len(), &record.setup, &record.turns);
         let digest = record.digest()?;
         let replay = match replay {
             ReplayText::Json => Some(serde_json::to_string(&record)?),
             ReplayText::DigestOnly => None,
         };
-        Ok(PoolMatch { digest, replay, result: record.result, seat_turns })
+        Ok(PoolMatch { digest, replay, result: record.result, seat_turns, seat_faults })
     }
 }
 
@@ -536,4 +556,40 @@ pub fn replay_limits(name: &str) -> Option<crate::replay::GameLimits> {
 /// Every game's name.
 pub fn game_names() -> Vec<&'static str> {
     games().iter().map(|game| game.info().name).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fault::{ForfeitReason, InvalidReason, Phase, TrapKind};
+    use arena_azul::Azul;
+
+    fn seat_turn(seat: usize, faults: Vec<BotFault>) -> SeatTurn<Azul> {
+        SeatTurn { seat, answer: None, applied: None, fuel: 1, faults, log: Default::default() }
+    }
+
+    #[test]
+    fn seat_tallies_count_each_seats_turns_and_list_its_faults_with_their_turns() {
+        let trap = BotFault::Trapped { phase: Phase::Init, trap: TrapKind::StartupFuelExhausted };
+        let invalid = BotFault::InvalidAction { reason: InvalidReason::Malformed { detail: "no".into() } };
+        let forfeit = BotFault::Forfeit { reason: ForfeitReason::TooManyTraps };
+        let setup = [seat_turn(0, vec![]), seat_turn(1, vec![trap.clone()])];
+        let turn = |turn: u32, seats: Vec<SeatTurn<Azul>>| TurnRecord::<Azul> {
+            turn,
+            seats,
+            events: Vec::new(),
+            state_hash: String::new(),
+        };
+        let turns = [
+            turn(1, vec![seat_turn(0, vec![invalid.clone()])]),
+            turn(2, vec![seat_turn(1, vec![BotFault::Suspended])]),
+            turn(3, vec![seat_turn(0, vec![]), seat_turn(1, vec![invalid.clone(), forfeit.clone()])]),
+            // A seat the match does not have is ignored.
+            turn(4, vec![seat_turn(7, vec![BotFault::Suspended])]),
+        ];
+        let (seat_turns, seat_faults) = seat_tallies(2, &setup, &turns);
+        assert_eq!(seat_turns, [2, 2], "the start-up is not a turn");
+        assert_eq!(seat_faults[0], [(1, invalid.clone())]);
+        assert_eq!(seat_faults[1], [(0, trap), (2, BotFault::Suspended), (3, invalid), (3, forfeit)]);
+    }
 }

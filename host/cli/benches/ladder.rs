@@ -54,7 +54,7 @@ fn outcome(version: i64, rank: u32) -> Seat {
         traps: 0,
         invalid_actions: 0,
     };
-    Seat { version_id: version, outcome: Some(SeatOutcome { player, turns: 40 }) }
+    Seat { version_id: version, outcome: Some(SeatOutcome { player, turns: 40, faults: Vec::new() }) }
 }
 
 /// The refit at 100,000 matches of 1,000 versions: each version meets its 20 nearest in strength,
@@ -107,6 +107,7 @@ fn refit() {
                 winner: Some(if a_wins { 0 } else { 1 }),
                 turns: Some(40),
                 replay_sha256: None,
+                digest: None,
                 error: None,
             }
         })

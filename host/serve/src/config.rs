@@ -7,6 +7,7 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// The default address: loopback only, so a first run exposes nothing.
 pub const DEFAULT_BIND: &str = "127.0.0.1:8080";
@@ -67,6 +68,68 @@ pub struct BudgetFile {
     pub memory_mib: Option<u32>,
 }
 
+/// The `[nats]` table: matches played by `arena worker`s on a NATS JetStream server.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NatsFile {
+    /// The server, `nats://HOST:PORT`.
+    pub url: Option<String>,
+    /// The ladder's name on that server (its subjects' last token; ladders sharing a server need
+    /// names of their own).
+    pub ladder: Option<String>,
+    /// Seconds a worker may hold a batch without acking it before another worker gets it.
+    pub ack_wait_seconds: Option<u64>,
+    /// Matches per message.
+    pub batch: Option<usize>,
+    /// Matches out on the queue at most (the rest wait in the database, where new versions and
+    /// scrimmages can still go first).
+    pub in_flight: Option<usize>,
+    /// Seconds after which a match sent out with no result is sent again.
+    pub result_timeout_seconds: Option<u64>,
+}
+
+/// How the ladder uses NATS, when it does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NatsSettings {
+    /// The server.
+    pub url: String,
+    /// The ladder's name on it.
+    pub ladder: String,
+    /// How long a worker may hold a batch.
+    pub ack_wait: Duration,
+    /// Matches per message.
+    pub batch: usize,
+    /// Matches out at most.
+    pub in_flight: usize,
+    /// When a match with no result is sent again.
+    pub result_timeout: Duration,
+}
+
+impl NatsSettings {
+    /// The file's table with `url` (the flag's, else the file's) over it; `None` without a URL.
+    fn resolve(file: &NatsFile, url: Option<&str>) -> Result<Option<NatsSettings>, ConfigError> {
+        let Some(url) = url.or(file.url.as_deref()) else { return Ok(None) };
+        let ladder = file.ladder.clone().unwrap_or_else(|| "ladder".to_owned());
+        let token = !ladder.is_empty()
+            && ladder.len() <= 64
+            && ladder.bytes().all(|byte| byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_');
+        if !token {
+            return Err(ConfigError::Invalid(format!(
+                "[nats] ladder = {ladder:?}: 1 to 64 letters, digits, '-' or '_' (it is a NATS subject token)"
+            )));
+        }
+        let ack_wait = Duration::from_secs(file.ack_wait_seconds.unwrap_or(30).max(1));
+        Ok(Some(NatsSettings {
+            url: url.to_owned(),
+            ladder,
+            ack_wait,
+            batch: file.batch.unwrap_or(4).clamp(1, 100),
+            in_flight: file.in_flight.unwrap_or(64).max(1),
+            result_timeout: Duration::from_secs(file.result_timeout_seconds.unwrap_or(600)).max(ack_wait * 2),
+        }))
+    }
+}
+
 /// The settings file.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -90,6 +153,12 @@ pub struct ConfigFile {
     /// Budgets per game, by game name.
     #[serde(default)]
     pub budgets: BTreeMap<String, BudgetFile>,
+    /// Matches played by NATS workers.
+    #[serde(default)]
+    pub nats: NatsFile,
+    /// Bots at a ranked table, by game (default: the most the game takes).
+    #[serde(default)]
+    pub seats: BTreeMap<String, usize>,
 }
 
 impl ConfigFile {
@@ -145,6 +214,8 @@ pub struct Flags {
     pub demo: bool,
     /// `--config`.
     pub config: Option<PathBuf>,
+    /// `--nats`.
+    pub nats: Option<String>,
 }
 
 /// The settings the service runs with.
@@ -156,8 +227,10 @@ pub struct Settings {
     pub data: PathBuf,
     /// The database.
     pub database: Database,
-    /// Threads playing matches.
+    /// Threads playing matches here.
     pub workers: usize,
+    /// Matches sent to NATS workers too (`None`: played here only).
+    pub nats: Option<NatsSettings>,
     /// Enter the example bots.
     pub demo: bool,
     /// Largest upload in bytes.
@@ -166,6 +239,8 @@ pub struct Settings {
     pub quotas: Quotas,
     /// Each game's budget (every registered game has one).
     pub budgets: BTreeMap<String, Budget>,
+    /// Bots at a ranked table, per game (every registered game has a number).
+    pub seats: BTreeMap<String, usize>,
 }
 
 impl Settings {
@@ -184,8 +259,15 @@ impl Settings {
             Some(url) => Database::parse(url)?,
             None => Database::Sqlite(data.join("arena.sqlite")),
         };
+        let nats = NatsSettings::resolve(&file.nats, flags.nats.as_deref())?;
+        // With NATS workers, the matches go to them unless this node is told to play too.
         let cores = std::thread::available_parallelism().map_or(1, usize::from);
-        let workers = flags.workers.or(file.workers).unwrap_or(cores);
+        let workers = flags.workers.or(file.workers).unwrap_or(if nats.is_some() { 0 } else { cores });
+        if workers == 0 && nats.is_none() {
+            return Err(ConfigError::Invalid(
+                "workers = 0 would play no match: give at least 1, or NATS workers (--nats URL)".into(),
+            ));
+        }
         let max_upload_mib = file.max_upload_mib.unwrap_or(arena_host::loader::MAX_BOT_FILE >> 20);
         if max_upload_mib == 0 || max_upload_mib > arena_host::loader::MAX_BOT_FILE >> 20 {
             return Err(ConfigError::Invalid(format!(
@@ -199,6 +281,21 @@ impl Settings {
                 "[budgets.{unknown}]: no such game (games: {})",
                 names.join(", ")
             )));
+        }
+        let mut seats = BTreeMap::new();
+        for game in arena_host::registry::games() {
+            let info = game.info();
+            let wanted = file.seats.get(info.name).copied().unwrap_or(info.max_players);
+            if !(info.min_players..=info.max_players).contains(&wanted) {
+                return Err(ConfigError::Invalid(format!(
+                    "[seats] {} = {wanted}: {} takes {} to {} bots",
+                    info.name, info.name, info.min_players, info.max_players
+                )));
+            }
+            seats.insert(info.name.to_owned(), wanted);
+        }
+        if let Some(unknown) = file.seats.keys().find(|game| !names.contains(&game.as_str())) {
+            return Err(ConfigError::Invalid(format!("[seats] {unknown}: no such game (games: {})", names.join(", "))));
         }
         let budgets = names
             .iter()
@@ -219,16 +316,24 @@ impl Settings {
             data,
             database,
             workers,
+            nats,
             demo: flags.demo || file.demo.unwrap_or(false),
             max_upload: max_upload_mib << 20,
             quotas: file.quotas,
             budgets,
+            seats,
         })
     }
 
     /// The budget of `game` (the default for a game the settings do not know).
     pub fn budget(&self, game: &str) -> Budget {
         self.budgets.get(game).copied().unwrap_or_default()
+    }
+
+    /// Bots at a ranked table of `game` (fewer while the ladder has fewer bots; two for a game the
+    /// settings do not know).
+    pub fn seats(&self, game: &str) -> usize {
+        self.seats.get(game).copied().unwrap_or(2)
     }
 }
 
@@ -256,6 +361,12 @@ mod tests {
         assert_eq!(settings.quotas.uploads_per_hour, 2);
         assert_eq!(settings.quotas.scrimmages_per_hour, Quotas::default().scrimmages_per_hour);
 
+        assert_eq!((settings.seats("azul"), settings.seats("eubots")), (2, 8), "the most each game takes");
+        std::fs::write(&file, "[seats]\neubots = 4\n").unwrap();
+        assert_eq!(Settings::resolve(&flags).unwrap().seats("eubots"), 4);
+        std::fs::write(&file, "[seats]\nazul = 3\n").unwrap();
+        let err = Settings::resolve(&flags).unwrap_err().to_string();
+        assert!(err.contains("azul takes 2 to 2 bots"), "{err}");
         std::fs::write(&file, "[budgets.chess]\ngame_fuel = 1\n").unwrap();
         let err = Settings::resolve(&flags).unwrap_err().to_string();
         assert!(err.contains("[budgets.chess]: no such game"), "{err}");
@@ -267,5 +378,30 @@ mod tests {
             assert_eq!(Database::parse(url).unwrap(), Database::Postgres(url.into()));
         }
         assert!(Database::parse("postgres://arena@db:port/ladder").is_err(), "a port must be a number");
+    }
+
+    #[test]
+    fn nats_workers_replace_the_local_ones_unless_told_otherwise() {
+        let dir = std::env::temp_dir().join(format!("arena-serve-nats-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("serve.toml");
+        std::fs::write(&file, "[nats]\nladder = \"season-1\"\nbatch = 2\nack_wait_seconds = 5\n").unwrap();
+        let flags = Flags { config: Some(file.clone()), ..Flags::default() };
+        assert_eq!(Settings::resolve(&flags).unwrap().nats, None, "no URL: no NATS");
+        let flags = Flags { nats: Some("nats://127.0.0.1:4222".into()), ..flags };
+        let settings = Settings::resolve(&flags).unwrap();
+        let nats = settings.nats.unwrap();
+        assert_eq!((nats.ladder.as_str(), nats.batch, nats.ack_wait), ("season-1", 2, Duration::from_secs(5)));
+        assert_eq!(nats.result_timeout, Duration::from_secs(600));
+        assert_eq!(settings.workers, 0, "the NATS workers play");
+        let both = Flags { workers: Some(2), ..flags.clone() };
+        assert_eq!(Settings::resolve(&both).unwrap().workers, 2);
+        let none = Flags { workers: Some(0), nats: None, ..flags.clone() };
+        assert!(Settings::resolve(&none).unwrap_err().to_string().contains("would play no match"));
+        std::fs::write(&file, "[nats]\nladder = \"a.b\"\n").unwrap();
+        let err = Settings::resolve(&flags).unwrap_err().to_string();
+        assert!(err.contains("NATS subject token"), "{err}");
+        std::fs::write(&file, "[nats]\nurll = \"x\"\n").unwrap();
+        assert!(Settings::resolve(&flags).unwrap_err().to_string().contains("urll"));
     }
 }

@@ -12,6 +12,7 @@
 //! - [`validate`]: an upload's checks; [`schedule`]: who plays next; [`ratings`]: the
 //!   leaderboard from the results.
 //! - [`service`]: the running ladder (validator and worker threads, events).
+//! - `remote` (cargo feature `nats`): matches played by `arena worker`s on NATS JetStream.
 //! - [`web`]: the HTTP side (pages, API, live events).
 //!
 //! [`run`] is the whole service as `arena serve` starts it.
@@ -20,6 +21,8 @@ pub mod auth;
 pub mod blobs;
 pub mod config;
 pub mod ratings;
+#[cfg(feature = "nats")]
+pub mod remote;
 pub mod schedule;
 pub mod service;
 pub mod store;
@@ -72,8 +75,19 @@ pub fn run(settings: Settings, arena: arena_host::Arena, examples: Option<PathBu
     let store = open_store(&settings)?;
     let demo = settings.demo;
     let bind = settings.bind;
+    let nats = settings.nats.clone();
     let service = Service::new(settings, store, arena)?;
-    let threads = service.start()?;
+    let mut threads = service.start()?;
+    if let Some(nats) = nats {
+        #[cfg(feature = "nats")]
+        threads.extend(remote::start(&service, &nats)?);
+        #[cfg(not(feature = "nats"))]
+        return Err(ServiceError::Refused(format!(
+            "--nats {}: this arena was built without NATS support (cargo feature `nats`)",
+            nats.url
+        ))
+        .into());
+    }
     if demo {
         let dir = examples.unwrap_or_else(|| PathBuf::from("target/bots"));
         let entered = service.enter_examples(&dir)?;

@@ -3,7 +3,7 @@
 //! Bradley-Terry fit over every result at once, with its 95% interval), one line per bot version.
 //! The fit is order-independent, so anyone holding the results computes the same ratings.
 
-use crate::store::{Bot, Match, Version};
+use crate::store::{Bot, Match, RatingPoint, Version};
 use arena_tournament::leaderboard::{Standing, standings};
 use arena_tournament::store::SeatRow;
 use serde::Serialize;
@@ -104,4 +104,69 @@ pub fn leaderboard(
         .collect();
     lines.sort_by(|a, b| b.rating.total_cmp(&a.rating).then(a.bot.cmp(&b.bot)).then(a.version_id.cmp(&b.version_id)));
     Leaderboard { game: game.to_owned(), matches: results.len() as u64, leaderboard: lines }
+}
+
+/// The lines of `board` that are new or moved (rating, interval or matches) since `previous`
+/// (the fit before it; none after a start), as points of their versions' rating histories.
+pub fn moved_lines(previous: Option<&Leaderboard>, board: &Leaderboard) -> Vec<RatingPoint> {
+    let before: BTreeMap<i64, &Line> = previous
+        .map(|previous| previous.leaderboard.iter().map(|line| (line.version_id, line)).collect())
+        .unwrap_or_default();
+    board
+        .leaderboard
+        .iter()
+        .filter(|line| {
+            before
+                .get(&line.version_id)
+                .is_none_or(|was| (was.rating, was.interval, was.matches) != (line.rating, line.interval, line.matches))
+        })
+        .map(|line| RatingPoint {
+            version_id: line.version_id,
+            results: board.matches,
+            rating: line.rating,
+            interval: line.interval,
+            matches: line.matches,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(version_id: i64, rating: f64, matches: u64) -> Line {
+        Line {
+            bot_id: version_id,
+            bot: format!("bot-{version_id}"),
+            owner: "owner".into(),
+            version_id,
+            version: "a".repeat(64),
+            current: true,
+            rating,
+            interval: [rating - 50.0, rating + 50.0],
+            matches,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            faults: 0,
+            mean_fuel_per_turn: 0,
+        }
+    }
+
+    #[test]
+    fn only_new_and_moved_lines_become_points_at_the_fits_count_of_results() {
+        let board = |matches, leaderboard| Leaderboard { game: "azul".into(), matches, leaderboard };
+        let first = board(10, vec![line(1, 1500.0, 10), line(2, 1400.0, 10)]);
+        let points = moved_lines(None, &first);
+        assert_eq!(
+            points.iter().map(|point| (point.version_id, point.results)).collect::<Vec<_>>(),
+            [(1, 10), (2, 10)]
+        );
+        assert_eq!(points[0].interval, [1450.0, 1550.0]);
+        let second = board(12, vec![line(1, 1500.0, 10), line(2, 1400.5, 12), line(3, 1450.0, 2)]);
+        let moved = moved_lines(Some(&first), &second);
+        assert_eq!(moved.iter().map(|point| point.version_id).collect::<Vec<_>>(), [2, 3], "version 1 did not move");
+        assert_eq!((moved[0].results, moved[0].rating, moved[0].matches), (12, 1400.5, 12));
+        assert!(moved_lines(Some(&second), &second).is_empty());
+    }
 }

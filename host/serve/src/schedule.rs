@@ -7,6 +7,12 @@
 //! A pairing is played twice, from both seat
 //! orders, on one seed derived from the game, the pair and how often it has met
 //! ([`pairing_seed`]).
+//!
+//! A game for more than two bots is played at tables ([`next_table`]): bots adjacent in rating, so
+//! a table is a close contest; a new version's table is the one around it, then the table whose
+//! result tells the most (wide intervals, rarely met), never the table just played when another
+//! exists. A table of `k` bots is played `k` times, each bot once in each seat (the seat order
+//! rotated), on one seed ([`table_seed`]).
 
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -93,10 +99,90 @@ pub fn next_pairing(
 /// sha256("GAME:A:B:TIMES") (A the smaller version), little-endian.
 pub fn pairing_seed(game: &str, a: i64, b: i64, times: u64) -> u64 {
     let (a, b) = pair(a, b);
-    let digest = Sha256::digest(format!("{game}:{a}:{b}:{times}").as_bytes());
+    table_seed(game, &[a, b], times)
+}
+
+/// The seed of the `times`-th time the versions `table` (in increasing order) sit at one table
+/// in `game`: the first 8 bytes of sha256("GAME:V1:V2:...:TIMES"), little-endian (for two, the
+/// pairing's seed).
+pub fn table_seed(game: &str, table: &[i64], times: u64) -> u64 {
+    let versions: Vec<String> = table.iter().map(i64::to_string).collect();
+    let digest = Sha256::digest(format!("{game}:{}:{times}", versions.join(":")).as_bytes());
     let mut bytes = [0u8; 8];
     bytes.copy_from_slice(&digest[..8]);
     u64::from_le_bytes(bytes)
+}
+
+/// The next table of `size` seats among `entrants`, its versions in increasing order, given how
+/// often each pair has met (`met`, every pair of a table counted once per match) and the table
+/// played last. Two seats: [`next_pairing`]. More: a window of `size` entrants adjacent in rating
+/// with a pair that has met fewer than [`MAX_MEETINGS`] times (a table of pairs that have all met
+/// that often waits for a new version; one tired pair does not keep a new bot from its
+/// neighbours): around the newest version still
+/// placing, the closest in rating and least met; otherwise the one with the widest intervals,
+/// discounted by how often its pairs have met.
+pub fn next_table(
+    entrants: &[Entrant],
+    met: &BTreeMap<(i64, i64), u64>,
+    last: Option<&[i64]>,
+    size: usize,
+) -> Option<Vec<i64>> {
+    if size <= 2 {
+        let last = last.and_then(|table| match table {
+            [a, b] => Some((*a, *b)),
+            _ => None,
+        });
+        return next_pairing(entrants, met, last).map(|(a, b)| vec![a, b]);
+    }
+    if entrants.len() < size {
+        return None;
+    }
+    let mut ranked: Vec<&Entrant> = entrants.iter().collect();
+    ranked.sort_by(|x, y| x.rating.total_cmp(&y.rating).then(x.version.cmp(&y.version)));
+    let meetings = |window: &[&Entrant]| -> Vec<u64> {
+        let mut counts = Vec::new();
+        for (i, a) in window.iter().enumerate() {
+            for b in &window[i + 1..] {
+                counts.push(met.get(&pair(a.version, b.version)).copied().unwrap_or(0));
+            }
+        }
+        counts
+    };
+    let windows: Vec<&[&Entrant]> =
+        ranked.windows(size).filter(|window| meetings(window).iter().any(|&times| times < MAX_MEETINGS)).collect();
+    let versions = |window: &[&Entrant]| {
+        let mut table: Vec<i64> = window.iter().map(|entrant| entrant.version).collect();
+        table.sort_unstable();
+        table
+    };
+    let mean_meetings = |window: &[&Entrant]| {
+        let counts = meetings(window);
+        counts.iter().sum::<u64>() as f64 / counts.len().max(1) as f64
+    };
+    let placing = entrants
+        .iter()
+        .filter(|entrant| entrant.matches < PLACEMENT_MATCHES)
+        .filter(|entrant| windows.iter().any(|window| window.iter().any(|seated| seated.version == entrant.version)))
+        .min_by(|x, y| x.matches.cmp(&y.matches).then(y.version.cmp(&x.version)));
+    if let Some(new) = placing {
+        let cost = |window: &[&Entrant]| {
+            let spread = window.iter().map(|entrant| (entrant.rating - new.rating).abs()).sum::<f64>();
+            spread + 100.0 * mean_meetings(window)
+        };
+        return windows
+            .iter()
+            .filter(|window| window.iter().any(|seated| seated.version == new.version))
+            .min_by(|x, y| cost(x).total_cmp(&cost(y)).then(versions(x).cmp(&versions(y))))
+            .map(|window| versions(window));
+    }
+    let value = |window: &[&Entrant]| {
+        window.iter().map(|entrant| entrant.width).sum::<f64>() / (1.0 + mean_meetings(window)).powi(2)
+    };
+    windows
+        .iter()
+        .filter(|window| windows.len() == 1 || last != Some(versions(window).as_slice()))
+        .max_by(|x, y| value(x).total_cmp(&value(y)).then(versions(y).cmp(&versions(x))))
+        .map(|window| versions(window))
 }
 
 #[cfg(test)]
@@ -138,7 +224,41 @@ mod tests {
     }
 
     #[test]
+    fn tables_seat_bots_adjacent_in_rating_a_new_one_first() {
+        let entrants = [
+            entrant(1, 1200.0, 100.0, 30),
+            entrant(2, 1800.0, 100.0, 30),
+            entrant(3, 1500.0, 300.0, 30),
+            entrant(4, 1550.0, 300.0, 30),
+            entrant(5, 1450.0, 300.0, 30),
+        ];
+        let met = BTreeMap::new();
+        // The three close, uncertain ones; not the same table twice in a row.
+        let first = next_table(&entrants, &met, None, 3).unwrap();
+        assert_eq!(first, [3, 4, 5]);
+        let second = next_table(&entrants, &met, Some(&first), 3).unwrap();
+        assert_ne!(second, first);
+        assert_eq!(second.len(), 3);
+        // A new version sits with its neighbours in rating.
+        let mut with_new = entrants.to_vec();
+        with_new.push(entrant(6, 1790.0, 1000.0, 0));
+        assert_eq!(next_table(&with_new, &met, Some(&first), 3), Some(vec![2, 4, 6]));
+        // A table whose pairs have all met enough is not set again, while one tired pair does
+        // not keep a table from being set; too few entrants, no table.
+        let tired = BTreeMap::from([((3, 4), MAX_MEETINGS), ((3, 5), MAX_MEETINGS), ((4, 5), MAX_MEETINGS)]);
+        let table = next_table(&entrants, &tired, None, 3).unwrap();
+        assert_ne!(table, [3, 4, 5]);
+        let one_tired = BTreeMap::from([((3, 4), MAX_MEETINGS)]);
+        assert_eq!(next_table(&entrants[2..], &one_tired, None, 3), Some(vec![3, 4, 5]), "the only table");
+        assert_eq!(next_table(&entrants[..2], &met, None, 3), None);
+        // Two seats are a pairing.
+        assert_eq!(next_table(&entrants, &met, None, 2), next_pairing(&entrants, &met, None).map(|(a, b)| vec![a, b]));
+    }
+
+    #[test]
     fn seeds_are_fixed_by_game_pair_and_count() {
+        assert_eq!(pairing_seed("azul", 3, 1, 0), table_seed("azul", &[1, 3], 0), "a pairing is a table of two");
+        assert_ne!(table_seed("eubots", &[1, 2, 3], 0), table_seed("eubots", &[1, 2, 4], 0));
         assert_eq!(pairing_seed("azul", 3, 1, 0), pairing_seed("azul", 1, 3, 0));
         assert_ne!(pairing_seed("azul", 1, 3, 0), pairing_seed("azul", 1, 3, 1));
         assert_ne!(pairing_seed("azul", 1, 3, 0), pairing_seed("paint", 1, 3, 0));

@@ -8,10 +8,11 @@
 
 use crate::blobs::{BlobError, BlobWriter, Blobs};
 use crate::config::Settings;
-use crate::ratings::{Leaderboard, leaderboard};
-use crate::schedule::{Entrant, next_pairing, pairing_seed};
+use crate::ratings::{Leaderboard, leaderboard, moved_lines};
+use crate::schedule::{Entrant, next_table, pairing_seed, table_seed};
 use crate::store::{
-    Bot, Finished, Match, MatchKind, NewMatch, SeatOutcome, Store, StoreError, User, Version, VersionStatus,
+    Bot, Finished, Match, MatchKind, MatchState, NewMatch, SeatFault, SeatOutcome, Store, StoreError, User, Version,
+    VersionStatus,
 };
 use crate::validate::check;
 use arena_host::Arena;
@@ -74,6 +75,10 @@ pub enum ServiceError {
     /// Over a quota.
     #[error("{0}")]
     Quota(String),
+    /// A match re-played here gave another record than the one recorded: the platform's fault
+    /// (or a worker's), never the caller's.
+    #[error("{0}")]
+    Determinism(String),
 }
 
 /// A leaderboard fitted: on the results of a generation, at an instant.
@@ -112,8 +117,8 @@ pub struct Service {
     wake: (Mutex<u64>, Condvar),
     /// Each game's loaded bots, shared by the workers ([`Service::pool_for`]).
     pools: Mutex<BTreeMap<String, Arc<GamePool>>>,
-    /// One scheduler at a time; the pair each game played last.
-    scheduling: Mutex<BTreeMap<String, (i64, i64)>>,
+    /// One scheduler at a time; the table each game played last.
+    scheduling: Mutex<BTreeMap<String, Vec<i64>>>,
     stopping: AtomicBool,
 }
 
@@ -166,7 +171,7 @@ impl Service {
                 }
             }
         })?);
-        for worker in 0..self.settings.workers.max(1) {
+        for worker in 0..self.settings.workers {
             let service = Arc::clone(self);
             threads.push(std::thread::Builder::new().name(format!("worker-{worker}")).spawn(move || {
                 // Nice 10 for this thread only (Linux's priorities are per thread): the matches
@@ -193,16 +198,38 @@ impl Service {
         self.events.subscribe()
     }
 
-    fn publish(&self, kind: &'static str, game: &str, data: impl Serialize) {
+    pub(crate) fn publish(&self, kind: &'static str, game: &str, data: impl Serialize) {
         let data = serde_json::to_value(data).unwrap_or(serde_json::Value::Null);
         // No receiver (nobody on the live page) is fine.
         let _ = self.events.send(Event { kind, game: game.to_owned(), data });
     }
 
-    fn wake_workers(&self) {
+    /// Wakes every thread waiting for work ([`Service::sleep_unless_woken`]).
+    pub(crate) fn wake_workers(&self) {
         let (lock, condvar) = &self.wake;
         *lock.lock().unwrap_or_else(PoisonError::into_inner) += 1;
         condvar.notify_all();
+    }
+
+    /// How many wake-ups so far: read before looking for work, given to
+    /// [`Service::sleep_unless_woken`] after finding none.
+    pub(crate) fn wake_count(&self) -> u64 {
+        *self.wake.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Sleeps until a wake-up after `seen` (a new version, a scrimmage, a result, stopping) or
+    /// `timeout`, unless one already came.
+    pub(crate) fn sleep_unless_woken(&self, seen: u64, timeout: Duration) {
+        let (lock, condvar) = &self.wake;
+        let guard = lock.lock().unwrap_or_else(PoisonError::into_inner);
+        if *guard == seen && !self.stopping() {
+            let _ = condvar.wait_timeout(guard, timeout);
+        }
+    }
+
+    /// Whether the service is stopping.
+    pub(crate) fn stopping(&self) -> bool {
+        self.stopping.load(Ordering::Relaxed)
     }
 
     /// Stores an upload for `user`'s bot `name` in `game`: `writer` holds the file, already
@@ -215,6 +242,21 @@ impl Service {
         name: &str,
         writer: BlobWriter,
     ) -> Result<(Bot, Version, bool), ServiceError> {
+        self.may_upload(user, game, name)?;
+        let now = unix_now();
+        let (sha256, size) = writer.finish()?;
+        let bot = self.store.bot_for_upload(user.id, game, name)?;
+        let (version, new) = self.store.add_version(bot.id, &sha256, size as i64, now)?;
+        if new {
+            self.queue_validation(version.id);
+        }
+        Ok((bot, version, new))
+    }
+
+    /// Whether `user` may upload a version of the bot `name` in `game` now: the game exists, the
+    /// name is valid, and the quotas allow it. Checked before an upload's body is received (no
+    /// file is streamed in only to be refused) and again when it is stored.
+    pub fn may_upload(&self, user: &User, game: &str, name: &str) -> Result<(), ServiceError> {
         if find_game(game).is_none() {
             return Err(ServiceError::UnknownGame(game.to_owned()));
         }
@@ -237,13 +279,7 @@ impl Service {
                 user.name
             )));
         }
-        let (sha256, size) = writer.finish()?;
-        let bot = self.store.bot_for_upload(user.id, game, name)?;
-        let (version, new) = self.store.add_version(bot.id, &sha256, size as i64, now)?;
-        if new {
-            self.queue_validation(version.id);
-        }
-        Ok((bot, version, new))
+        Ok(())
     }
 
     fn queue_validation(&self, version: i64) {
@@ -299,7 +335,8 @@ impl Service {
     }
 
     /// The leaderboard of `game`, refitted when a result has landed since the last fit and that
-    /// fit is older than `REFIT_EVERY` (2 s).
+    /// fit is older than `REFIT_EVERY` (2 s). A refit's lines that moved since the fit before go
+    /// to the versions' rating histories, in one store call ([`Store::record_ratings`]).
     pub fn leaderboard(&self, game: &str) -> Result<Arc<Leaderboard>, ServiceError> {
         let generation = self.generations.get(game).ok_or_else(|| ServiceError::UnknownGame(game.to_owned()))?;
         let now = generation.load(Ordering::Acquire);
@@ -315,6 +352,7 @@ impl Service {
             (Err(_), Some((_, _, board))) => return Ok(board),
             (Err(_), None) => self.refitting.lock().unwrap_or_else(PoisonError::into_inner),
         };
+        let previous = self.leaderboards.lock().unwrap_or_else(PoisonError::into_inner).get(game).cloned();
         let bots = self.store.bots_of_game(game)?;
         let mut versions = Vec::new();
         for bot in &bots {
@@ -325,6 +363,14 @@ impl Service {
         let board = Arc::new(leaderboard(game, &bots, &versions, &current, &results));
         let fitted = (now, std::time::Instant::now(), Arc::clone(&board));
         self.leaderboards.lock().unwrap_or_else(PoisonError::into_inner).insert(game.to_owned(), fitted);
+        // The lines that moved since the last fit go to the ratings' history (the store keeps
+        // those worth keeping); a failure there costs a point of history, not the leaderboard.
+        let moved = moved_lines(previous.as_ref().map(|(_, _, board)| board.as_ref()), &board);
+        if !moved.is_empty()
+            && let Err(err) = self.store.record_ratings(&moved)
+        {
+            tracing::warn!(game, "recording the ratings' history: {err}");
+        }
         Ok(board)
     }
 
@@ -376,30 +422,29 @@ impl Service {
             match claimed {
                 Some(one) => self.play(one),
                 None => {
-                    let (lock, condvar) = &self.wake;
-                    let seen = *lock.lock().unwrap_or_else(PoisonError::into_inner);
+                    let seen = self.wake_count();
                     match self.top_up() {
                         Ok(true) => continue,
                         Ok(false) => {}
                         Err(err) => tracing::error!("scheduling: {err}"),
                     }
-                    let guard = lock.lock().unwrap_or_else(PoisonError::into_inner);
-                    if *guard == seen && !self.stopping.load(Ordering::Relaxed) {
-                        // Woken by a new version or a scrimmage; the timeout is a safety net.
-                        let _ = condvar.wait_timeout(guard, Duration::from_secs(2));
-                    }
+                    // Woken by a new version or a scrimmage; the timeout is a safety net.
+                    self.sleep_unless_woken(seen, Duration::from_secs(2));
                 }
             }
         }
     }
 
-    /// Enqueues the next pairing of every game whose ranked queue is short; whether any was.
-    fn top_up(&self) -> Result<bool, ServiceError> {
-        let mut last_pairs = self.scheduling.lock().unwrap_or_else(PoisonError::into_inner);
+    /// Enqueues the next tables of every game whose ranked queue is short (a game for more than
+    /// two bots seats [`Settings::seats`] of them at a table); whether any was.
+    pub(crate) fn top_up(&self) -> Result<bool, ServiceError> {
+        let mut last_tables = self.scheduling.lock().unwrap_or_else(PoisonError::into_inner);
         let mut queued = false;
         let frozen = self.store.frozen_games()?;
         for game in game_names().into_iter().filter(|game| !frozen.iter().any(|cold| cold == game)) {
-            let wanted = QUEUED_PER_WORKER * self.settings.workers.max(1) as u64;
+            // Matches out on NATS are still pending here (running): they count on top.
+            let remote = self.settings.nats.as_ref().map_or(0, |nats| nats.in_flight as u64);
+            let wanted = QUEUED_PER_WORKER * self.settings.workers.max(1) as u64 + remote;
             let pending = self.store.ranked_pending(game)?;
             if pending.len() as u64 >= wanted {
                 continue;
@@ -414,16 +459,20 @@ impl Service {
             let results = self.store.ranked_results(game)?;
             let mut met: BTreeMap<(i64, i64), u64> = BTreeMap::new();
             let mut played: BTreeMap<i64, u64> = BTreeMap::new();
+            // Matches per table (its versions in increasing order), for the next one's seed.
+            let mut tables: BTreeMap<Vec<i64>, u64> = BTreeMap::new();
             for one in results.iter().chain(&pending) {
                 let versions: BTreeSet<i64> = one.seats.iter().map(|seat| seat.version_id).collect();
                 for version in &versions {
                     *played.entry(*version).or_default() += 1;
                 }
-                if let (Some(a), Some(b)) = (versions.first(), versions.last())
-                    && a != b
-                {
-                    *met.entry((*a, *b)).or_default() += 1;
+                let table: Vec<i64> = versions.into_iter().collect();
+                for (i, a) in table.iter().enumerate() {
+                    for b in &table[i + 1..] {
+                        *met.entry((*a, *b)).or_default() += 1;
+                    }
                 }
+                *tables.entry(table).or_default() += 1;
             }
             let mut entrants: Vec<Entrant> = current
                 .values()
@@ -437,29 +486,40 @@ impl Service {
                     }
                 })
                 .collect();
-            // Pairings until the queue is full, as if each one just chosen were already queued
+            let size = self.settings.seats(game).min(entrants.len());
+            // Tables until the queue is full, as if each one just chosen were already queued
             // (its meetings and matches counted): one read of the results serves them all.
             let mut batch = Vec::new();
             let mut queued_now = pending.len() as u64;
             while queued_now < wanted {
-                let Some((a, b)) = next_pairing(&entrants, &met, last_pairs.get(game).copied()) else { break };
-                // Both seat orders, one seed: a pairing counts as two meetings.
-                let times = met.get(&(a, b)).copied().unwrap_or(0) / 2;
-                let seed = pairing_seed(game, a, b, times);
-                let match_of = |seats: Vec<i64>| NewMatch {
-                    game: game.to_owned(),
-                    seed,
-                    kind: MatchKind::Ranked,
-                    seats,
-                    requested_by: None,
-                };
-                batch.extend([match_of(vec![a, b]), match_of(vec![b, a])]);
-                *met.entry((a, b)).or_default() += 2;
-                for entrant in entrants.iter_mut().filter(|entrant| entrant.version == a || entrant.version == b) {
-                    entrant.matches += 2;
+                let last = last_tables.get(game).map(Vec::as_slice);
+                let Some(table) = next_table(&entrants, &met, last, size) else { break };
+                // Every seat order by rotation, one seed: each bot once in each seat.
+                let seats = table.len() as u64;
+                let times = tables.get(&table).copied().unwrap_or(0) / seats;
+                let seed = table_seed(game, &table, times);
+                for rotation in 0..table.len() {
+                    let mut order = table.clone();
+                    order.rotate_left(rotation);
+                    batch.push(NewMatch {
+                        game: game.to_owned(),
+                        seed,
+                        kind: MatchKind::Ranked,
+                        seats: order,
+                        requested_by: None,
+                    });
                 }
-                last_pairs.insert(game.to_owned(), (a, b));
-                queued_now += 2;
+                for (i, a) in table.iter().enumerate() {
+                    for b in &table[i + 1..] {
+                        *met.entry((*a, *b)).or_default() += seats;
+                    }
+                }
+                for entrant in entrants.iter_mut().filter(|entrant| table.contains(&entrant.version)) {
+                    entrant.matches += seats;
+                }
+                *tables.entry(table.clone()).or_default() += seats;
+                last_tables.insert(game.to_owned(), table);
+                queued_now += seats;
             }
             if !batch.is_empty() {
                 self.store.enqueue(&batch, unix_now())?;
@@ -487,8 +547,10 @@ impl Service {
 
     /// A loaded pool of `game` holding every file of `paths`, and `seating` (indices into
     /// `paths`) as indices into it. A game's pool is kept and shared by the workers, so a bot is
-    /// loaded once, not once per match; it is loaded again (with every bot it held) when a match
-    /// needs a file it lacks, as after a new version is accepted.
+    /// loaded once, not once per match; it is loaded again when a match needs a file it lacks, as
+    /// after a new version is accepted, with the files of the game's current versions and this
+    /// match's: a replaced version's bot leaves the pool then (a later match of it, such as a
+    /// replay made on demand, loads it again).
     fn pool_for(
         &self,
         game: &str,
@@ -501,8 +563,16 @@ impl Service {
             Some(pool) => pool,
             None => {
                 let entry = find_game(game).ok_or_else(|| ServiceError::UnknownGame(game.to_owned()))?;
-                let mut all: Vec<PathBuf> = pools.get(game).map(|held| held.paths.clone()).unwrap_or_default();
-                all.extend(paths.iter().filter(|path| !all.contains(path)).cloned().collect::<Vec<_>>());
+                let bots = self.store.bots_of_game(game)?;
+                let mut all: Vec<PathBuf> = Vec::new();
+                let current = self.current_versions(&bots)?;
+                for path in
+                    current.values().filter_map(|version| self.bot_file(version).ok()).chain(paths.iter().cloned())
+                {
+                    if !all.contains(&path) {
+                        all.push(path);
+                    }
+                }
                 let memory_mib = self.settings.budget(game).memory_mib;
                 let loaded = entry
                     .load_pool(&self.arena, &all, &[], memory_mib)
@@ -524,7 +594,8 @@ impl Service {
         Ok((pool, at))
     }
 
-    fn play_inner(&self, one: &Match) -> Result<(), ServiceError> {
+    /// Plays `one` here: its result, with the replay's JSON text when `replay` asks for it.
+    fn play_here(&self, one: &Match, replay: ReplayText) -> Result<arena_host::registry::PoolMatch, ServiceError> {
         let budget = self.settings.budget(&one.game);
         let mut paths: Vec<PathBuf> = Vec::new();
         let mut seating = Vec::new();
@@ -541,10 +612,13 @@ impl Service {
             seating.push(index);
         }
         let (pool, seating) = self.pool_for(&one.game, &paths, &seating)?;
-        let played = pool
-            .pool
-            .play(&self.arena, &seating, one.seed, budget, ReplayText::Json)
-            .map_err(|err: PlayError| ServiceError::Refused(err.to_string()))?;
+        pool.pool
+            .play(&self.arena, &seating, one.seed, budget, replay)
+            .map_err(|err: PlayError| ServiceError::Refused(err.to_string()))
+    }
+
+    fn play_inner(&self, one: &Match) -> Result<(), ServiceError> {
+        let played = self.play_here(one, ReplayText::Json)?;
         let replay = played.replay.unwrap_or_default();
         let replay_sha256 = self.replays.put_compressed(&replay)?;
         let outcomes = played
@@ -552,21 +626,59 @@ impl Service {
             .players
             .iter()
             .zip(&played.seat_turns)
-            .map(|(player, turns)| SeatOutcome { player: player.clone(), turns: *turns })
+            .zip(&played.seat_faults)
+            .map(|((player, turns), faults)| SeatOutcome {
+                player: player.clone(),
+                turns: *turns,
+                faults: SeatFault::first_of(faults),
+            })
             .collect();
         let finished = Finished {
             winner: played.result.winner.map(|seat| seat as u32),
             turns: played.result.turns,
             outcomes,
-            replay_sha256,
+            digest: played.digest,
+            replay_sha256: Some(replay_sha256),
         };
-        if self.store.finish_match(one.id, &finished)?
+        self.record(one, &finished)
+    }
+
+    /// Records how `one` finished (once: a result of a match already recorded changes nothing).
+    pub(crate) fn record(&self, one: &Match, finished: &Finished) -> Result<(), ServiceError> {
+        if self.store.finish_match(one.id, finished)?
             && one.kind == MatchKind::Ranked
             && let Some(generation) = self.generations.get(&one.game)
         {
             generation.fetch_add(1, Ordering::Release);
         }
         Ok(())
+    }
+
+    /// The replay of a done match, as JSON text: from the blob store, or, when it is not there
+    /// (played by a NATS worker, or its unsynced file lost in a crash), made by re-playing the
+    /// match here, checked against the digest recorded with its result, and stored.
+    pub fn replay_text(&self, one: &Match) -> Result<String, ServiceError> {
+        if one.state != MatchState::Done {
+            return Err(ServiceError::NotFound(format!("replay of match {} (not played yet)", one.id)));
+        }
+        if let Some(sha256) = &one.replay_sha256
+            && let Ok(text) = self.replays.get_compressed(sha256)
+        {
+            return Ok(text);
+        }
+        let played = self.play_here(one, ReplayText::Json)?;
+        if one.digest.as_ref().is_some_and(|digest| *digest != played.digest) {
+            return Err(ServiceError::Determinism(format!(
+                "match {} re-played here gives the record {} but {} was recorded: a determinism failure",
+                one.id,
+                played.digest,
+                one.digest.as_deref().unwrap_or_default()
+            )));
+        }
+        let text = played.replay.unwrap_or_default();
+        let sha256 = self.replays.put_compressed(&text)?;
+        self.store.set_replay(one.id, &sha256)?;
+        Ok(text)
     }
 
     /// Enters every game's example bots from `dir` (`NAME.wasm`, built by `cargo xtask bots`) as

@@ -1,9 +1,11 @@
 //! The store suite: every [`Store`] method's contract, run on each backend (SQLite in memory
 //! and in a file, PostgreSQL on a real server the tests start: `common::postgres`); a new backend
 //! passes the same functions. Also what only a server shows (several nodes claiming from one
-//! queue), the stores' use from tokio's blocking threads, and the migrations: a database made at
-//! the first schema is brought to the latest one with its rows kept, and a database newer than
-//! this program is refused.
+//! queue), many threads reading and writing at once (a SQLite file's reads run on connections of
+//! their own), the stores' use from tokio's blocking threads, and the migrations: a database made
+//! at the first schema is brought to the latest one with its rows kept (a seat's outcome stored
+//! before faults were kept reads without them), and a database newer than this program is
+//! refused.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a test: a failed assumption stops it
 
@@ -13,7 +15,8 @@ use arena_host::record::PlayerSummary;
 use arena_serve::store::postgres::PostgresStore;
 use arena_serve::store::sqlite::SqliteStore;
 use arena_serve::store::{
-    Finished, MatchKind, MatchState, NewMatch, SeatOutcome, Step, Store, StoreError, VersionStatus, migrations,
+    Bot, Finished, MatchKind, MatchState, NewMatch, RatingPoint, SeatFault, SeatOutcome, Step, Store, StoreError, User,
+    Version, VersionStatus, migrations,
 };
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -51,7 +54,22 @@ fn outcome(rank: u32) -> SeatOutcome {
         traps: 0,
         invalid_actions: 0,
     };
-    SeatOutcome { player, turns: 10 }
+    SeatOutcome { player, turns: 10, faults: Vec::new() }
+}
+
+/// A new account `alice` and her azul bot `a` with a version of each file of `files`, a letter
+/// each (the file's sha256 is 64 of it).
+fn alices_bot(store: &dyn Store, files: &str) -> (User, Bot, Vec<Version>) {
+    let alice = store.create_user("alice", "", false).unwrap();
+    let bot = store.bot_for_upload(alice.id, "azul", "a").unwrap();
+    let versions = files.chars().map(|file| store.add_version(bot.id, &file.to_string().repeat(64), 1, 0).unwrap().0);
+    let versions = versions.collect();
+    (alice, bot, versions)
+}
+
+/// A ranked azul match of the versions `seats` on `seed`.
+fn ranked(seed: u64, seats: Vec<i64>) -> NewMatch {
+    NewMatch { game: "azul".into(), seed, kind: MatchKind::Ranked, seats, requested_by: None }
 }
 
 #[test]
@@ -131,18 +149,9 @@ fn a_frozen_ladder_is_listed_until_it_thaws() {
 #[test]
 fn the_queue_claims_scrimmages_first_each_match_once_and_records_a_result_once() {
     for (name, store) in backends() {
-        let alice = store.create_user("alice", "", false).unwrap();
-        let bot = store.bot_for_upload(alice.id, "azul", "a").unwrap();
-        let (a, _) = store.add_version(bot.id, &"a".repeat(64), 1, 0).unwrap();
-        let (b, _) = store.add_version(bot.id, &"b".repeat(64), 1, 0).unwrap();
-        let ranked = |seed| NewMatch {
-            game: "azul".into(),
-            seed,
-            kind: MatchKind::Ranked,
-            seats: vec![a.id, b.id],
-            requested_by: None,
-        };
-        let ids = store.enqueue(&[ranked(u64::MAX), ranked(2)], 100).unwrap();
+        let (alice, _, versions) = alices_bot(&*store, "ab");
+        let (a, b) = (&versions[0], &versions[1]);
+        let ids = store.enqueue(&[ranked(u64::MAX, vec![a.id, b.id]), ranked(2, vec![a.id, b.id])], 100).unwrap();
         let asked = NewMatch {
             game: "azul".into(),
             seed: 3,
@@ -173,12 +182,17 @@ fn the_queue_claims_scrimmages_first_each_match_once_and_records_a_result_once()
             winner: Some(0),
             turns: 10,
             outcomes: vec![outcome(1), outcome(2)],
-            replay_sha256: "c".repeat(64),
+            digest: format!("sha256:{}", "e".repeat(64)),
+            replay_sha256: None,
         };
         assert!(store.finish_match(second.id, &finished).unwrap());
         assert!(!store.finish_match(second.id, &finished).unwrap(), "{name}: recorded once");
         let done = store.match_by_id(second.id).unwrap().unwrap();
         assert_eq!((done.state, done.winner, done.turns), (MatchState::Done, Some(0), Some(10)));
+        assert_eq!(done.digest, Some(finished.digest.clone()), "{name}");
+        assert_eq!(done.replay_sha256, None, "{name}: played elsewhere, no replay yet");
+        store.set_replay(second.id, &"c".repeat(64)).unwrap();
+        assert_eq!(store.match_by_id(second.id).unwrap().unwrap().replay_sha256, Some("c".repeat(64)), "{name}");
         assert_eq!(done.seats[1].outcome, Some(outcome(2)));
         assert_eq!(store.ranked_results("azul").unwrap().iter().map(|m| m.id).collect::<Vec<_>>(), [second.id]);
         assert_eq!(store.matches_of_version(a.id, 10).unwrap().len(), 3);
@@ -199,6 +213,163 @@ fn the_queue_claims_scrimmages_first_each_match_once_and_records_a_result_once()
         assert_eq!((counts.queued, counts.running, counts.done), (1, 0, 1), "{name}");
         assert!(!store.finish_match(second.id, &finished).unwrap());
     }
+}
+
+#[test]
+fn a_bot_page_reads_the_bot_its_versions_latest_matches_with_their_faults_names_and_opponents() {
+    for (name, store) in backends() {
+        let alice = store.create_user("alice", "", false).unwrap();
+        let bob = store.create_user("bob", "", false).unwrap();
+        let mine = store.bot_for_upload(alice.id, "azul", "mine").unwrap();
+        let theirs = store.bot_for_upload(bob.id, "azul", "theirs").unwrap();
+        let elsewhere = store.bot_for_upload(bob.id, "paint", "elsewhere").unwrap();
+        let (old, _) = store.add_version(mine.id, &"a".repeat(64), 1, 0).unwrap();
+        let (new, _) = store.add_version(mine.id, &"b".repeat(64), 1, 0).unwrap();
+        let (other, _) = store.add_version(theirs.id, &"c".repeat(64), 1, 0).unwrap();
+        store.add_version(elsewhere.id, &"d".repeat(64), 1, 0).unwrap();
+        let pairing = |seats| ranked(1, seats);
+        // Old's matches first, then new's; one between the other bot and itself.
+        let ids = store
+            .enqueue(
+                &[
+                    pairing(vec![old.id, other.id]),
+                    pairing(vec![other.id, old.id]),
+                    pairing(vec![other.id, other.id]),
+                    pairing(vec![new.id, other.id]),
+                    pairing(vec![other.id, new.id]),
+                ],
+                0,
+            )
+            .unwrap();
+        let mut faulty = outcome(2);
+        faulty.faults = vec![
+            SeatFault { turn: 0, kind: "trap".into(), detail: "init: unreachable".into() },
+            SeatFault { turn: 4, kind: "invalid action".into(), detail: "<b>malformed</b>".into() },
+        ];
+        let finished = Finished {
+            winner: Some(1),
+            turns: 9,
+            outcomes: vec![outcome(1), faulty.clone()],
+            digest: "d".into(),
+            replay_sha256: None,
+        };
+        assert!(store.finish_match(ids[4], &finished).unwrap());
+
+        let page = store.bot_page(mine.id, 3, 10).unwrap().expect("the bot");
+        assert_eq!(page.bot, mine, "{name}");
+        assert_eq!(page.versions.iter().map(|version| version.id).collect::<Vec<_>>(), [old.id, new.id]);
+        assert_eq!(
+            page.matches.iter().map(|one| one.id).collect::<Vec<_>>(),
+            [ids[4], ids[3], ids[1]],
+            "{name}: its latest 3, newest first, of any state and either version"
+        );
+        assert_eq!(page.matches[0].seats[1].outcome, Some(faulty), "{name}: the faults as recorded");
+        assert_eq!(page.matches[1].state, MatchState::Queued);
+        let names: Vec<(i64, &str)> = page.names.iter().map(|(version, name)| (*version, name.as_str())).collect();
+        let mut expected = vec![(old.id, "mine"), (new.id, "mine"), (other.id, "theirs")];
+        expected.sort();
+        assert_eq!(names, expected, "{name}: every seated version's bot");
+        assert_eq!(page.opponents, [theirs], "{name}: the other bots of its game");
+        assert!(page.ratings.is_empty());
+        assert_eq!(store.bot_page(mine.id + 100, 3, 10).unwrap(), None, "{name}: no such bot");
+        assert_eq!(store.bot_names(&[other.id, other.id, old.id, 9999]).unwrap().len(), 2, "{name}");
+        assert_eq!(
+            store.matches_of_version(new.id, 10).unwrap().iter().map(|one| one.id).collect::<Vec<_>>(),
+            [ids[4], ids[3]],
+            "{name}"
+        );
+        assert_eq!(store.matches_of_version(other.id, 10).unwrap().len(), 5, "{name}: the one against itself once");
+    }
+}
+
+#[test]
+fn rating_snapshots_are_kept_when_they_move_and_read_latest_last() {
+    for (name, store) in backends() {
+        let (_, bot, versions) = alices_bot(&*store, "ab");
+        let (one, two) = (&versions[0], &versions[1]);
+        let point = |version_id, results, rating: f64, matches| RatingPoint {
+            version_id,
+            results,
+            rating,
+            interval: [rating - 30.0, rating + 30.5],
+            matches,
+        };
+        let fit = [point(one.id, 10, 1500.0, 4), point(two.id, 10, 1400.0, 6)];
+        assert_eq!(store.record_ratings(&fit).unwrap(), 2, "{name}: the first points");
+        assert_eq!(store.record_ratings(&fit).unwrap(), 0, "{name}: the same fit again");
+        let next = [point(one.id, 12, 1500.5, 6), point(two.id, 12, 1410.0, 8), point(one.id, 11, f64::INFINITY, 5)];
+        assert_eq!(store.record_ratings(&next).unwrap(), 1, "{name}: only the version that moved a point");
+        assert_eq!(store.record_ratings(&[point(one.id, 40, 1500.7, 24)]).unwrap(), 1, "{name}: 20 more matches");
+        assert_eq!(store.record_ratings(&[]).unwrap(), 0);
+        let page = store.bot_page(bot.id, 10, 10).unwrap().unwrap();
+        assert_eq!(
+            page.ratings,
+            [
+                point(one.id, 10, 1500.0, 4),
+                point(one.id, 40, 1500.7, 24),
+                point(two.id, 10, 1400.0, 6),
+                point(two.id, 12, 1410.0, 8)
+            ],
+            "{name}: each version's, oldest first, numbers as stored"
+        );
+        let latest = store.bot_page(bot.id, 10, 1).unwrap().unwrap().ratings;
+        assert_eq!(
+            latest,
+            [point(one.id, 40, 1500.7, 24), point(two.id, 12, 1410.0, 8)],
+            "{name}: the latest one each"
+        );
+    }
+}
+
+#[test]
+fn reads_on_many_threads_beside_writes_see_every_write_committed_before_them() {
+    for (name, store) in backends() {
+        let (_, bot, versions) = alices_bot(&*store, "a");
+        let a = &versions[0];
+        // Each thread enqueues a match and reads it back at once, and the counts never go down.
+        std::thread::scope(|scope| {
+            for thread in 0..8u64 {
+                let store = &store;
+                scope.spawn(move || {
+                    let mut seen = 0;
+                    for round in 0..20 {
+                        let id = store.enqueue(&[ranked(thread * 100 + round, vec![a.id, a.id])], 0).unwrap()[0];
+                        let read = store.match_by_id(id).unwrap().expect("a match just enqueued");
+                        assert_eq!(read.seed, thread * 100 + round, "{name}");
+                        let queued = store.queue_counts().unwrap().queued;
+                        assert!(queued > seen, "{name}: {queued} after {seen}");
+                        seen = queued;
+                        let listed = store.bot_page(bot.id, 5, 5).unwrap().expect("the bot").matches.len();
+                        assert!((seen.min(5) as usize..=5).contains(&listed), "{name}: {listed} of {seen}");
+                    }
+                });
+            }
+        });
+        assert_eq!(store.queue_counts().unwrap().queued, 160, "{name}");
+    }
+}
+
+#[test]
+fn a_sqlite_files_reads_are_answered_while_its_writer_waits() {
+    let path = scratch("readers");
+    let store = SqliteStore::open(&path).unwrap();
+    store.create_user("alice", "", false).unwrap();
+    // Another process's write transaction holds the file's write lock.
+    let other = rusqlite::Connection::open(&path).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE").unwrap();
+    std::thread::scope(|scope| {
+        // The store's writer waits for that lock (up to its busy timeout, 10 s), holding the
+        // store's own lock.
+        let writing = scope.spawn(|| store.create_user("bob", "", false));
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        // A read meanwhile is answered (by a reader), and only then does the other transaction
+        // end: a read that waited for the writer would be answered after the writer gave up.
+        assert!(store.user_by_name("alice").unwrap().is_some());
+        other.execute_batch("COMMIT").unwrap();
+        let written = writing.join().unwrap();
+        assert!(written.is_ok(), "the write went through once the lock was free: {written:?}");
+    });
+    assert!(store.user_by_name("bob").unwrap().is_some());
 }
 
 /// Claims every queued match from `workers` (one thread each, at once); the ids claimed.
@@ -224,18 +395,8 @@ fn claim_everything(workers: &[&dyn Store]) -> Vec<i64> {
 #[test]
 fn concurrent_claims_never_hand_out_one_match_twice() {
     for (name, store) in backends() {
-        let alice = store.create_user("alice", "", false).unwrap();
-        let bot = store.bot_for_upload(alice.id, "azul", "a").unwrap();
-        let (a, _) = store.add_version(bot.id, &"a".repeat(64), 1, 0).unwrap();
-        let new: Vec<NewMatch> = (0..200)
-            .map(|seed| NewMatch {
-                game: "azul".into(),
-                seed,
-                kind: MatchKind::Ranked,
-                seats: vec![a.id, a.id],
-                requested_by: None,
-            })
-            .collect();
+        let (_, _, versions) = alices_bot(&*store, "a");
+        let new: Vec<NewMatch> = (0..200).map(|seed| ranked(seed, vec![versions[0].id, versions[0].id])).collect();
         store.enqueue(&new, 0).unwrap();
         let claimed = claim_everything(&[&*store, &*store, &*store, &*store]);
         let distinct: std::collections::BTreeSet<i64> = claimed.iter().copied().collect();
@@ -257,12 +418,16 @@ fn the_audit_log_keeps_every_action_in_order() {
 
 /// Rows of the first schema, in SQL both dialects read alike: a bot of account 1, a version of
 /// it, a queued match with that version in a seat.
-const FIRST_SCHEMA_ROWS: &str = "
+const FIRST_SCHEMA_ROWS: &str = r#"
     INSERT INTO bots (owner, game, name) VALUES (1, 'azul', 'old');
     INSERT INTO versions (bot_id, sha256, size, status) VALUES (1, 'aa', 3, 'accepted');
     INSERT INTO matches (game, seed, kind, state) VALUES ('azul', 7, 'ranked', 'queued');
     INSERT INTO match_seats (match_id, seat, version_id) VALUES (1, 0, 1);
-";
+    INSERT INTO matches (game, seed, kind, state, winner, turns) VALUES ('azul', 8, 'ranked', 'done', 0, 12);
+    INSERT INTO match_seats (match_id, seat, version_id, outcome) VALUES (2, 0, 1, '{"bot": "old", "sha256": "aa",
+        "score": 3, "rank": 1, "forfeit": false, "forfeit_reason": null, "fuel_total": 10, "fuel_max_turn": 5,
+        "skipped_turns": 0, "traps": 1, "invalid_actions": 0, "turns": 12}');
+"#;
 
 /// A store migrated from the first schema holds the rows made there (account 1 made by the store,
 /// the others by [`FIRST_SCHEMA_ROWS`]).
@@ -273,6 +438,9 @@ fn assert_first_schema_rows_survive(latest: &dyn Store) {
     assert_eq!(latest.uploads_since(1, 0).unwrap(), 1, "an old version counts as uploaded at time 0");
     let queued = latest.match_by_id(1).unwrap().unwrap();
     assert_eq!((queued.seed, queued.state, queued.seats.len()), (7, MatchState::Queued, 1));
+    let done = latest.match_by_id(2).unwrap().unwrap();
+    let outcome = done.seats[0].outcome.as_ref().expect("an outcome stored before faults were kept");
+    assert_eq!((outcome.player.traps, outcome.turns, outcome.faults.len()), (1, 12, 0));
 }
 
 fn assert_newer_schema_refused<S>(opened: Result<S, StoreError>) {
@@ -335,15 +503,7 @@ fn postgres_nodes_starting_together_migrate_once_and_never_claim_one_match_twice
     let alice = nodes[0].create_user("alice", "", false).unwrap();
     let bot = nodes[1].bot_for_upload(alice.id, "azul", "a").unwrap();
     let (a, _) = nodes[2].add_version(bot.id, &"a".repeat(64), 1, 0).unwrap();
-    let new: Vec<NewMatch> = (0..200)
-        .map(|seed| NewMatch {
-            game: "azul".into(),
-            seed,
-            kind: MatchKind::Ranked,
-            seats: vec![a.id, a.id],
-            requested_by: None,
-        })
-        .collect();
+    let new: Vec<NewMatch> = (0..200).map(|seed| ranked(seed, vec![a.id, a.id])).collect();
     nodes[3].enqueue(&new, 0).unwrap();
     // Each node its own connection: the database, not a mutex, keeps claims apart.
     let claimed = claim_everything(&nodes.iter().map(|node| node as &dyn Store).collect::<Vec<_>>());
@@ -352,8 +512,13 @@ fn postgres_nodes_starting_together_migrate_once_and_never_claim_one_match_twice
     assert_eq!(nodes[0].queue_counts().unwrap().running, 200);
 
     // Two nodes recording one result (a match re-played elsewhere): recorded once.
-    let finished =
-        Finished { winner: None, turns: 3, outcomes: vec![outcome(1), outcome(1)], replay_sha256: "d".repeat(64) };
+    let finished = Finished {
+        winner: None,
+        turns: 3,
+        outcomes: vec![outcome(1), outcome(1)],
+        digest: format!("sha256:{}", "d".repeat(64)),
+        replay_sha256: Some("d".repeat(64)),
+    };
     let recorded: Vec<bool> = std::thread::scope(|scope| {
         let finishing: Vec<_> =
             nodes.iter().map(|node| scope.spawn(|| node.finish_match(claimed[0], &finished).unwrap())).collect();

@@ -104,3 +104,23 @@ fn snoop_finds_no_filesystem_environment_or_network_and_is_no_fault() {
     }
     assert!(std::fs::metadata("fx-snoop.txt").is_err(), "nothing was written on the host");
 }
+
+/// A match's record digest (what a tournament merge and the ladder compare between machines) is
+/// the same whichever folder the bot files were loaded from, and changes with what was played:
+/// a NATS worker's bots folder and a ladder's blob store hold the same files at other paths.
+#[test]
+fn the_record_digest_leaves_out_where_the_bot_files_are() {
+    let first = play_azul(["azul-greedy", "azul-random"], 3, Budget::default());
+    let mut moved = first.clone();
+    for bot in &mut moved.bots {
+        bot.path = std::path::Path::new("/elsewhere").join(bot.path.file_name().unwrap());
+    }
+    assert_ne!(serde_json::to_string(&first).unwrap(), serde_json::to_string(&moved).unwrap());
+    assert_eq!(first.digest().unwrap(), moved.digest().unwrap());
+    let mut renamed = first.clone();
+    renamed.bots[0].sha256 = "0".repeat(64);
+    assert_ne!(first.digest().unwrap(), renamed.digest().unwrap(), "which bot played is in");
+    let mut other = first.clone();
+    other.result.turns += 1;
+    assert_ne!(first.digest().unwrap(), other.digest().unwrap(), "what happened is in");
+}

@@ -77,7 +77,8 @@ enum Command {
     /// Upload a bot to a ladder server (`arena serve`) and, with --wait, report its checks.
     #[command(after_help = serve_cmd::SUBMIT_EXAMPLES)]
     Submit(serve_cmd::SubmitArgs),
-    /// Print a game's leaderboard from a ladder server.
+    /// Print a game's leaderboard from a ladder server (`arena ladder bot`: a bot; `arena ladder
+    /// matches`: the latest matches).
     #[command(after_help = serve_cmd::LADDER_EXAMPLES)]
     Ladder(serve_cmd::LadderArgs),
     /// Create a bot project from a template (Rust, or C, Python, JavaScript for some games).

@@ -57,10 +57,15 @@ pub struct WorkerArgs {
     /// The NATS server.
     #[arg(long, value_name = "URL")]
     nats: String,
-    /// Read bots from DIR as `SHA256.wasm` (what `enqueue --bots-dir` writes) instead of the
-    /// paths in the plan; either way a bot's sha256 is checked before it loads.
+    /// Read bots from DIR as `SHA256.wasm` (what `enqueue --bots-dir` writes) or
+    /// `SH/SHA256.wasm` (a ladder's `DATA/bots`) instead of the paths in the plan; either way a
+    /// bot's sha256 is checked before it loads.
     #[arg(long, value_name = "DIR")]
     bots_dir: Option<PathBuf>,
+    /// Fetch a bot the bots folder lacks from this ladder server (`arena serve --nats`), e.g.
+    /// `http://ladder.example:8080`; needs --bots-dir, where fetched bots are kept.
+    #[arg(long, value_name = "URL", requires = "bots_dir")]
+    bots_from: Option<String>,
     /// Exit once the queue has been empty this many seconds (default: wait for work forever).
     #[arg(long, value_name = "SECONDS")]
     idle_exit: Option<u64>,
@@ -98,7 +103,11 @@ pub fn run_worker(args: WorkerArgs) -> anyhow::Result<ExitCode> {
     let queue = Queue::connect(&args.nats)?;
     // Instances allocated on demand: a worker plays one match at a time, of any game and size.
     let arena = args.cache.arena()?;
-    let options = WorkerOptions { bots_dir: args.bots_dir, idle_exit: args.idle_exit.map(Duration::from_secs) };
+    let options = WorkerOptions {
+        bots_dir: args.bots_dir,
+        bots_from: args.bots_from,
+        idle_exit: args.idle_exit.map(Duration::from_secs),
+    };
     let quiet = args.quiet;
     let progress = |report: &WorkerReport| {
         if !quiet && report.batches.is_multiple_of(100) {

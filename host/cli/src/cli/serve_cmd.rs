@@ -1,6 +1,6 @@
 //! `arena serve` (the ladder service, arena-serve), `arena serve admin` (accounts and tokens
-//! from the server's machine), and the clients of a running server: `arena submit` and `arena
-//! ladder`.
+//! from the server's machine), and the clients of a running server, over HTTP or HTTPS: `arena
+//! submit` and `arena ladder` (a leaderboard; `arena ladder bot` and `arena ladder matches`).
 
 use super::cache_cmd::compile_worker;
 use anyhow::{Context, bail};
@@ -8,6 +8,8 @@ use arena_host::cache::ArtifactCache;
 use arena_serve::auth::{check_name, new_token, token_sha256};
 use arena_serve::config::{Flags, Settings};
 use clap::{Args, Subcommand};
+use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -34,13 +36,20 @@ Examples:
   ARENA_TOKEN=arena_... arena submit --server URL --game paint bot.wasm --name painter --json
 
 The token comes from --token, else $ARENA_TOKEN, else the file $XDG_CONFIG_HOME/wasm-arena/token
-(or ~/.config/wasm-arena/token). Exit status: 0 accepted (or uploaded, without --wait), 1 refused,
-2 bad usage or a server that cannot be reached.";
+(or ~/.config/wasm-arena/token). The server's URL may be http:// or https:// (checked against
+Mozilla's root certificates). Exit status: 0 accepted (or uploaded, without --wait), 1 refused, 2
+bad usage or a server that cannot be reached.";
 
 pub const LADDER_EXAMPLES: &str = "\
 Examples:
   arena ladder --server http://127.0.0.1:8080 --game azul
-  arena ladder --server URL --game paint --json";
+  arena ladder --server URL --game paint --json
+  arena ladder bot --server URL 12               # a bot's versions and its rating
+  arena ladder matches --server URL --bot 12     # its latest matches
+
+The server's URL may be http:// or https:// (checked against Mozilla's root certificates).
+Exit status: 0 shown, 1 no such bot (bot, matches --bot), 2 bad usage or a server that cannot be
+reached.";
 
 /// `arena serve`.
 #[derive(Debug, Args)]
@@ -73,9 +82,13 @@ struct RunArgs {
     /// The address to listen on [default: 127.0.0.1:8080].
     #[arg(long, value_name = "ADDR")]
     bind: Option<SocketAddr>,
-    /// Threads playing matches [default: every core].
+    /// Threads playing matches here [default: every core; none with --nats].
     #[arg(long, value_name = "N")]
     workers: Option<usize>,
+    /// Send matches to `arena worker`s on this NATS JetStream server (nats://HOST:PORT) and
+    /// record their results; [nats] in the config file tunes it (docs/ladder.md).
+    #[arg(long, value_name = "URL")]
+    nats: Option<String>,
     /// Also enter every game's example bots (as the account `demo`), from --examples.
     #[arg(long)]
     demo: bool,
@@ -144,6 +157,7 @@ impl DataArgs {
             workers: run.and_then(|run| run.workers),
             demo: run.is_some_and(|run| run.demo),
             config: self.config.clone(),
+            nats: run.and_then(|run| run.nats.clone()),
         };
         Ok(Settings::resolve(&flags)?)
     }
@@ -169,8 +183,12 @@ fn serve(run: &RunArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let arena = arena_host::Arena::new()?.with_cache(cache).with_compile_worker(Some(compile_worker()?));
+    let remote = match &settings.nats {
+        Some(nats) => format!(", matches also sent to NATS workers at {} (ladder {:?})", nats.url, nats.ladder),
+        None => String::new(),
+    };
     eprintln!(
-        "arena serve: data in {}, {} workers{}",
+        "arena serve: data in {}, {} workers here{remote}{}",
         settings.data.display(),
         settings.workers,
         if settings.demo { ", the demo's example bots" } else { "" }
@@ -232,7 +250,7 @@ fn admin(data: &DataArgs, action: AdminCommand) -> anyhow::Result<ExitCode> {
 /// `arena submit`.
 #[derive(Debug, Args)]
 pub struct SubmitArgs {
-    /// The server, e.g. http://127.0.0.1:8080.
+    /// The server, e.g. http://127.0.0.1:8080 or https://ladder.example.org.
     #[arg(long, value_name = "URL")]
     server: String,
     /// The game the bot plays.
@@ -295,11 +313,42 @@ fn json_of(
     response: Result<ureq::http::Response<ureq::Body>, ureq::Error>,
     server: &str,
 ) -> anyhow::Result<(u16, serde_json::Value)> {
-    let mut response = response.with_context(|| format!("cannot reach {server}"))?;
+    let mut response = response.map_err(|err| unreachable(server, err))?;
     let status = response.status().as_u16();
     let text = response.body_mut().read_to_string().with_context(|| format!("reading the answer of {server}"))?;
     let json = serde_json::from_str(&text).unwrap_or_else(|_| serde_json::json!({ "reason": text.trim() }));
     Ok((status, json))
+}
+
+/// Why `server` gave no answer, in one line. At an `https://` URL a connection that opened and
+/// then failed is named a failed TLS handshake (a server speaking plain HTTP answers the TLS
+/// hello with text, or closes), with what went wrong; the others keep ureq's words.
+fn unreachable(server: &str, err: ureq::Error) -> anyhow::Error {
+    use std::io::ErrorKind;
+    let https = server.trim_start().get(..8).is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"));
+    let tls = match &err {
+        ureq::Error::Tls(_) | ureq::Error::Rustls(_) | ureq::Error::Pem(_) | ureq::Error::TlsRequired => true,
+        ureq::Error::Io(io) => {
+            https
+                && matches!(
+                    io.kind(),
+                    ErrorKind::InvalidData
+                        | ErrorKind::ConnectionReset
+                        | ErrorKind::ConnectionAborted
+                        | ErrorKind::UnexpectedEof
+                        | ErrorKind::BrokenPipe
+                )
+        }
+        _ => false,
+    };
+    if tls {
+        anyhow::anyhow!(
+            "cannot reach {server}: the TLS handshake failed ({err}): is it serving HTTPS? (`arena serve` itself \
+             speaks plain HTTP: use http://, or put it behind a TLS proxy)"
+        )
+    } else {
+        anyhow::anyhow!("cannot reach {server}: {err}")
+    }
 }
 
 fn base(server: &str) -> &str {
@@ -405,58 +454,284 @@ fn refused(
     Ok(ExitCode::from(1))
 }
 
-/// `arena ladder`.
+/// `arena ladder`: a game's leaderboard, or with a subcommand a bot or the latest matches (its
+/// own arguments are required without a subcommand only).
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct LadderArgs {
-    /// The server, e.g. http://127.0.0.1:8080.
-    #[arg(long, value_name = "URL")]
-    server: String,
+    #[command(subcommand)]
+    command: Option<LadderCommand>,
+    /// The server, e.g. http://127.0.0.1:8080 or https://ladder.example.org.
+    #[arg(long, value_name = "URL", required = true)]
+    server: Option<String>,
     /// The game.
-    #[arg(long)]
-    game: String,
+    #[arg(long, required = true)]
+    game: Option<String>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
 }
 
+/// The server to ask and how to print its answer (every `arena ladder` command takes them).
+#[derive(Debug, Args)]
+struct ClientArgs {
+    /// The server, e.g. http://127.0.0.1:8080 or https://ladder.example.org.
+    #[arg(long, value_name = "URL")]
+    server: String,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+enum LadderCommand {
+    /// A bot: its versions with the checks' outcome, and its current version's rating.
+    #[command(after_help = LADDER_BOT_EXAMPLES)]
+    Bot {
+        #[command(flatten)]
+        client: ClientArgs,
+        /// The bot's id (its page is /bots/ID).
+        id: i64,
+    },
+    /// The latest matches, newest first: of a game, or every match of a bot (queued, running
+    /// and failed ones too).
+    #[command(after_help = LADDER_MATCHES_EXAMPLES)]
+    Matches {
+        #[command(flatten)]
+        client: ClientArgs,
+        /// Only this game's matches.
+        #[arg(long)]
+        game: Option<String>,
+        /// Only this bot's matches (its id).
+        #[arg(long, value_name = "ID")]
+        bot: Option<i64>,
+        /// At most this many.
+        #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=500))]
+        limit: u32,
+    },
+}
+
+pub const LADDER_BOT_EXAMPLES: &str = "\
+Examples:
+  arena ladder bot --server http://127.0.0.1:8080 12
+  arena ladder bot --server URL 12 --json
+
+Exit status: 0 shown, 1 no such bot, 2 bad usage or a server that cannot be reached.";
+
+pub const LADDER_MATCHES_EXAMPLES: &str = "\
+Examples:
+  arena ladder matches --server http://127.0.0.1:8080 --game azul --limit 5
+  arena ladder matches --server URL --bot 12 --json
+
+Exit status: 0 shown, 1 no such bot, 2 bad usage or a server that cannot be reached.";
+
 pub fn ladder(args: LadderArgs) -> anyhow::Result<ExitCode> {
-    let url = format!("{}/api/games/{}/leaderboard", base(&args.server), args.game);
-    let (status, board) = json_of(agent().get(&url).call(), &args.server)?;
-    if status != 200 {
-        bail!("{}: {}", args.server, board["reason"].as_str().unwrap_or("failed"));
+    match (args.command, args.server, args.game) {
+        (Some(LadderCommand::Bot { client, id }), _, _) => ladder_bot(&client, id),
+        (Some(LadderCommand::Matches { client, game, bot, limit }), _, _) => {
+            ladder_matches(&client, game.as_deref(), bot, limit)
+        }
+        (None, Some(server), Some(game)) => leaderboard(&ClientArgs { server, json: args.json }, &game),
+        (None, _, _) => bail!("arena ladder needs --server URL --game GAME, or a subcommand (see arena ladder --help)"),
     }
-    if args.json {
+}
+
+/// `GET PATH` of the API on `server`: its JSON, or `None` for a 404 (whose reason goes to
+/// stderr: exit status 1); any other refusal is an error (exit status 2).
+fn get_found(
+    server: &str,
+    request: ureq::RequestBuilder<ureq::typestate::WithoutBody>,
+) -> anyhow::Result<Option<serde_json::Value>> {
+    let (status, json) = json_of(request.call(), server)?;
+    let reason = json["reason"].as_str().unwrap_or("failed");
+    match status {
+        200 => Ok(Some(json)),
+        404 => {
+            eprintln!("{server}: {reason}");
+            Ok(None)
+        }
+        _ => bail!("{server}: {reason} (HTTP {status})"),
+    }
+}
+
+fn leaderboard(client: &ClientArgs, game: &str) -> anyhow::Result<ExitCode> {
+    let server = &client.server;
+    let url = format!("{}/api/games/{game}/leaderboard", base(server));
+    let (status, board) = json_of(agent().get(&url).call(), server)?;
+    if status != 200 {
+        bail!("{server}: {}", board["reason"].as_str().unwrap_or("failed"));
+    }
+    if client.json {
         outln!("{board}");
         return Ok(ExitCode::SUCCESS);
     }
-    outln!("{} ladder: {} ranked matches", args.game, board["matches"]);
-    outln!(
+    outln!("{game} ladder: {} ranked matches", board["matches"]);
+    outln!("{}", board_header());
+    for (rank, line) in current_lines(&board).enumerate() {
+        outln!("{}", board_row(rank + 1, line));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The lines of a leaderboard's current versions, best first (their rank is their place here).
+fn current_lines(board: &serde_json::Value) -> impl Iterator<Item = &serde_json::Value> {
+    board["leaderboard"].as_array().into_iter().flatten().filter(|line| line["current"] == true)
+}
+
+/// The leaderboard's column titles.
+fn board_header() -> String {
+    format!(
         "{:>3}  {:<24} {:<12} {:>7} {:>15} {:>7} {:>5} {:>5} {:>5}",
-        "#",
-        "bot",
-        "version",
-        "rating",
-        "95% interval",
-        "matches",
-        "W",
-        "D",
-        "L"
+        "#", "bot", "version", "rating", "95% interval", "matches", "W", "D", "L"
+    )
+}
+
+/// A leaderboard line under [`board_header`].
+fn board_row(rank: usize, line: &serde_json::Value) -> String {
+    format!(
+        "{:>3}  {:<24} {:<12} {:>7.0} {:>7.0}-{:<7.0} {:>7} {:>5} {:>5} {:>5}",
+        rank,
+        line["bot"].as_str().unwrap_or_default(),
+        short(&line["version"]),
+        line["rating"].as_f64().unwrap_or(0.0),
+        line["interval"][0].as_f64().unwrap_or(0.0),
+        line["interval"][1].as_f64().unwrap_or(0.0),
+        count(&line["matches"]),
+        count(&line["wins"]),
+        count(&line["draws"]),
+        count(&line["losses"])
+    )
+}
+
+/// A count of the API as a number, which the format's width pads (a JSON value's text ignores
+/// it); 0 if missing.
+fn count(value: &serde_json::Value) -> i64 {
+    value.as_i64().unwrap_or(0)
+}
+
+/// `arena ladder bot`: `GET /api/bots/ID`, and the bot's line of its game's leaderboard.
+fn ladder_bot(client: &ClientArgs, id: i64) -> anyhow::Result<ExitCode> {
+    let server = &client.server;
+    let agent = agent();
+    let Some(found) = get_found(server, agent.get(&format!("{}/api/bots/{id}", base(server))))? else {
+        return Ok(ExitCode::from(1));
+    };
+    let bot = &found["bot"];
+    let game = bot["game"].as_str().context("the server's answer names no game")?;
+    let Some(board) = get_found(server, agent.get(&format!("{}/api/games/{game}/leaderboard", base(server))))? else {
+        bail!("{server} has no leaderboard of {game}");
+    };
+    let rated = current_lines(&board).enumerate().find(|(_, line)| line["bot_id"] == id);
+    let versions = found["versions"].as_array().cloned().unwrap_or_default();
+    if client.json {
+        let rating = rated.map(|(rank, line)| {
+            let mut line = line.clone();
+            line["rank"] = serde_json::json!(rank + 1);
+            line
+        });
+        outln!("{}", serde_json::json!({ "bot": bot, "versions": versions, "rating": rating }));
+        return Ok(ExitCode::SUCCESS);
+    }
+    outln!(
+        "{} bot {} (id {id}) by {}{}",
+        game,
+        bot["name"].as_str().unwrap_or_default(),
+        bot["owner_name"].as_str().unwrap_or_default(),
+        if bot["disabled"] == true { ", disabled by an admin: it plays no ranked matches" } else { "" }
     );
-    let lines = board["leaderboard"].as_array().cloned().unwrap_or_default();
-    for (rank, line) in lines.iter().filter(|line| line["current"] == true).enumerate() {
-        let number = |key: &str| line[key].as_f64().unwrap_or(0.0);
+    outln!("{:>8}  {:<12}  {:<8}  reason", "id", "version", "status");
+    for version in versions.iter().rev() {
+        let reason = version["reason"].as_str().unwrap_or_default().replace(['\n', '\r'], " ");
+        let line = format!(
+            "{:>8}  {:<12}  {:<8}  {reason}",
+            count(&version["version_id"]),
+            short(&version["version"]),
+            version["status"].as_str().unwrap_or_default()
+        );
+        outln!("{}", line.trim_end());
+    }
+    match rated {
+        Some((rank, line)) => {
+            outln!("{}", board_header());
+            outln!("{}", board_row(rank + 1, line));
+        }
+        None => outln!("not rated yet: its current version has no ranked match"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `arena ladder matches`: `GET /api/matches`, each seat named by its version's bot.
+fn ladder_matches(client: &ClientArgs, game: Option<&str>, bot: Option<i64>, limit: u32) -> anyhow::Result<ExitCode> {
+    let server = &client.server;
+    let agent = agent();
+    let mut request = agent.get(&format!("{}/api/matches", base(server))).query("limit", limit.to_string());
+    if let Some(game) = game {
+        request = request.query("game", game);
+    }
+    if let Some(bot) = bot {
+        request = request.query("bot", bot.to_string());
+    }
+    let Some(found) = get_found(server, request)? else { return Ok(ExitCode::from(1)) };
+    // Each version's bot and sha256, asked once.
+    let mut versions: BTreeMap<i64, serde_json::Value> = BTreeMap::new();
+    let mut matches = Vec::new();
+    for one in found.as_array().into_iter().flatten() {
+        let mut seats = Vec::new();
+        for seat in one["seats"].as_array().into_iter().flatten() {
+            let id = seat["version_id"].as_i64().context("the server's answer has a seat with no version_id")?;
+            let version = match versions.entry(id) {
+                Entry::Occupied(known) => known.into_mut(),
+                Entry::Vacant(vacant) => {
+                    let path = format!("{}/api/versions/{id}", base(server));
+                    let (status, version) = json_of(agent.get(&path).call(), server)?;
+                    vacant.insert(if status == 200 { version } else { serde_json::Value::Null })
+                }
+            };
+            seats.push(serde_json::json!({
+                "version_id": id, "bot": version["bot"], "bot_id": version["bot_id"], "version": version["version"],
+            }));
+        }
+        let winner = one["winner"].as_u64().and_then(|seat| seats.get(seat as usize)).map(|seat| seat["bot"].clone());
+        matches.push(serde_json::json!({
+            "id": one["id"], "game": one["game"], "kind": one["kind"], "state": one["state"], "seed": one["seed"],
+            "turns": one["turns"], "seats": seats, "winner": one["winner"], "winner_bot": winner,
+        }));
+    }
+    if client.json {
+        outln!("{}", serde_json::json!({ "matches": matches }));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let winner = |one: &serde_json::Value| match one["state"].as_str() {
+        Some("done") if one["winner"].is_u64() => one["winner_bot"].as_str().unwrap_or("?").to_owned(),
+        Some("done") => "draw".to_owned(),
+        _ => "-".to_owned(),
+    };
+    let rows: Vec<[String; 6]> = matches
+        .iter()
+        .map(|one| {
+            let seats: Vec<String> = one["seats"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|seat| format!("{}@{}", seat["bot"].as_str().unwrap_or("?"), short(&seat["version"])))
+                .collect();
+            let text = |key: &str| one[key].as_str().unwrap_or_default().to_owned();
+            [count(&one["id"]).to_string(), text("game"), text("kind"), text("state"), winner(one), seats.join(" vs ")]
+        })
+        .collect();
+    let titles = ["match", "game", "kind", "state", "winner", "seats"].map(str::to_owned);
+    // Each column as wide as its widest cell: game and bot names vary.
+    let widths: Vec<usize> =
+        (0..6).map(|column| rows.iter().chain([&titles]).map(|row| row[column].len()).max().unwrap_or(0)).collect();
+    for row in [&titles].into_iter().chain(&rows) {
+        let [id, game, kind, state, winner, seats] = row;
         outln!(
-            "{:>3}  {:<24} {:<12} {:>7.0} {:>7.0}-{:<7.0} {:>7} {:>5} {:>5} {:>5}",
-            rank + 1,
-            line["bot"].as_str().unwrap_or_default(),
-            short(&line["version"]),
-            number("rating"),
-            line["interval"][0].as_f64().unwrap_or(0.0),
-            line["interval"][1].as_f64().unwrap_or(0.0),
-            line["matches"],
-            line["wins"],
-            line["draws"],
-            line["losses"]
+            "{id:>w0$}  {game:<w1$}  {kind:<w2$}  {state:<w3$}  {winner:<w4$}  {seats}",
+            w0 = widths[0],
+            w1 = widths[1],
+            w2 = widths[2],
+            w3 = widths[3],
+            w4 = widths[4]
         );
     }
     Ok(ExitCode::SUCCESS)

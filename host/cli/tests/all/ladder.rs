@@ -2,7 +2,10 @@
 //! validated, rated and shown, and a rated match is reproduced locally bit for bit; every refusal
 //! names its step and reason; the forms need their CSRF token and the cookies are HttpOnly; the
 //! pages carry the content security policy; a server killed mid-play and restarted loses no
-//! upload and records no match twice. Needs the example bots (`cargo xtask bots`).
+//! upload and records no match twice; accounts and tokens made through the JSON API follow the
+//! forms' rules; `arena ladder bot` and `arena ladder matches` show versions, ratings and seats;
+//! an `https://` URL at a server speaking plain HTTP fails the TLS handshake in one line. Needs
+//! the example bots (`cargo xtask bots`).
 
 use crate::common::ladder::Ladder;
 use crate::common::{arena, arena_with_env, bot, fresh_scratch, scratch, stderr, stdout};
@@ -346,4 +349,284 @@ fn quotas_refuse_with_the_limit_in_words_and_admin_actions_are_audited() {
     let audit = stdout(&admin(&["audit"]));
     let actions: Vec<&str> = audit.lines().map(|line| line.split('\t').nth(1).unwrap()).collect();
     assert_eq!(actions, ["add-user", "freeze", "thaw", "disable-bot"], "{audit}");
+}
+
+#[test]
+fn accounts_and_tokens_are_made_through_the_json_api_by_the_forms_rules() {
+    let ladder = Ladder::start(&fresh_scratch("ladder-api-accounts"), &[]);
+    let signup = |name: &str, password: &str| {
+        ladder.post_json("/api/signup", None, &serde_json::json!({ "name": name, "password": password }))
+    };
+    let made = signup("dora", "a long password");
+    assert_eq!(made.status, 201, "{}", made.body);
+    let made = made.json();
+    assert_eq!((&made["user"]["name"], &made["user"]["admin"]), (&"dora".into(), &false.into()), "{made}");
+    assert!(made["user"].get("password_hash").is_none(), "{made}");
+    assert_eq!(made["label"], "api signup");
+    let first = made["token"].as_str().unwrap().to_owned();
+    assert!(first.starts_with("arena_") && first.len() == 70, "{first}");
+
+    // Refused in the sign-up form's words.
+    for (name, password, status, words) in [
+        ("dora", "another long one", 409, "the name \"dora\" is taken"),
+        ("bad name", "a long password", 400, "a name has 1 to 40 characters"),
+        ("eve", "short", 400, "a password has 8 to 256 characters"),
+    ] {
+        let refused = signup(name, password);
+        assert_eq!(refused.status, status, "{name}: {}", refused.body);
+        assert!(refused.json()["reason"].as_str().unwrap().contains(words), "{name}: {}", refused.body);
+    }
+    let garbage = ladder.post("/api/signup", None, "application/json", b"{\"name\": 3");
+    assert_eq!(garbage.status, 400, "{}", garbage.body);
+    assert!(garbage.json()["reason"].as_str().unwrap().starts_with("the body is not the JSON expected"));
+
+    // A token from the first one (default label), or from the name and password (label cut).
+    let more = ladder.post("/api/tokens", Some(&first), "application/json", b"");
+    assert_eq!(more.status, 201, "{}", more.body);
+    assert_eq!(more.json()["label"], "api");
+    let long = "x".repeat(100);
+    let more = ladder.post_json(
+        "/api/tokens",
+        None,
+        &serde_json::json!({ "name": "dora", "password": "a long password", "label": long }),
+    );
+    assert_eq!(more.status, 201, "{}", more.body);
+    let more = more.json();
+    assert_eq!(more["label"].as_str().unwrap().len(), 60, "{more}");
+    let second = more["token"].as_str().unwrap();
+    assert_ne!(second, first);
+    let uploaded = ladder.post_bytes(
+        "/api/games/azul/bots/api-made",
+        second,
+        "application/wasm",
+        &std::fs::read(bot("azul-random")).unwrap(),
+    );
+    assert_eq!(uploaded.status, 201, "the new token uploads: {}", uploaded.body);
+    assert_eq!(uploaded.json()["bot"], "api-made");
+
+    // Refusals: 401 with the reason.
+    ladder.add_user("alice"); // no password: tokens only
+    for (token, body, words) in [
+        (None, serde_json::json!({ "name": "dora", "password": "a wrong password" }), "wrong name or password"),
+        (None, serde_json::json!({ "name": "nobody", "password": "a long password" }), "wrong name or password"),
+        (None, serde_json::json!({ "name": "alice", "password": "a long password" }), "wrong name or password"),
+        (None, serde_json::json!({ "label": "x" }), "no credentials"),
+        (Some("arena_nonsense"), serde_json::json!({}), "the API token is not valid"),
+    ] {
+        let refused = ladder.post_json("/api/tokens", token, &body);
+        assert_eq!(refused.status, 401, "{body}: {}", refused.body);
+        assert_eq!(refused.json()["error"], 401);
+        assert!(refused.json()["reason"].as_str().unwrap().contains(words), "{body}: {}", refused.body);
+    }
+
+    // An account made through the API logs in with the form, one made with the form gets tokens
+    // through the API: one set of rules.
+    let form = ladder.get("/login", None);
+    let cookie = form.cookies.iter().find(|cookie| cookie.starts_with("arena_form=")).unwrap();
+    let csrf = cookie.trim_start_matches("arena_form=").split(';').next().unwrap().to_owned();
+    let jar = format!("arena_form={csrf}");
+    let login = |name: &str, password: &str| {
+        ladder.post_form("/login", Some(&jar), &[("csrf", &csrf), ("name", name), ("password", password)]).status
+    };
+    assert_eq!(login("dora", "a long password"), 303);
+    assert_eq!(login("dora", "a wrong password"), 401);
+    let signed = ladder.post_form(
+        "/signup",
+        Some(&jar),
+        &[("csrf", &csrf), ("name", "frank"), ("password", "frank's password")],
+    );
+    assert_eq!(signed.status, 303, "{}", signed.body);
+    let taken = ladder.post_form(
+        "/signup",
+        Some(&jar),
+        &[("csrf", &csrf), ("name", "frank"), ("password", "frank's password")],
+    );
+    assert_eq!(taken.status, 400);
+    assert!(taken.body.contains("the name &quot;frank&quot; is taken"), "{}", taken.body);
+    let token = ladder.post_json(
+        "/api/tokens",
+        None,
+        &serde_json::json!({ "name": "frank", "password": "frank's password", "label": "ci" }),
+    );
+    assert_eq!((token.status, &token.json()["label"]), (201, &"ci".into()), "{}", token.body);
+}
+
+#[test]
+fn arena_ladder_bot_and_matches_show_versions_refusals_ratings_and_seats() {
+    let ladder = Ladder::start(&fresh_scratch("ladder-cli-views"), &[]);
+    let token = ladder.add_user("alice");
+    let (code, greedy) = submit(&ladder, &token, "paint", &bot("paint-greedy"), "greedy");
+    assert_eq!(code, Some(0), "{greedy}");
+    let garbage = scratch("ladder-cli-garbage.wasm");
+    std::fs::write(&garbage, b"not a wasm file at all").unwrap();
+    let (code, refused) = submit(&ladder, &token, "paint", garbage.to_str().unwrap(), "greedy");
+    assert_eq!(code, Some(1), "a refused second version of the same bot: {refused}");
+    assert_eq!(submit(&ladder, &token, "paint", &bot("paint-random"), "random").0, Some(0));
+    let id = greedy["bot_id"].as_i64().unwrap();
+    ladder.wait_for("/api/games/paint/leaderboard", 120, |board| {
+        let lines = board["leaderboard"].as_array().unwrap();
+        lines.len() == 2 && lines.iter().all(|line| line["matches"].as_u64().unwrap() >= 2)
+    });
+
+    // A bot: its versions, newest first, the refused one with its reason; its rating line.
+    let out = arena(&["ladder", "bot", "--server", &ladder.url, &id.to_string(), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let shown: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!((&shown["bot"]["name"], &shown["bot"]["game"]), (&"greedy".into(), &"paint".into()), "{shown}");
+    let statuses: Vec<&str> =
+        shown["versions"].as_array().unwrap().iter().map(|version| version["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, ["accepted", "refused"], "{shown}");
+    assert!(shown["versions"][1]["reason"].as_str().unwrap().starts_with("shape: "), "{shown}");
+    let rating = &shown["rating"];
+    assert_eq!((&rating["bot_id"], &rating["version"]), (&id.into(), &greedy["version"]), "{shown}");
+    assert!(rating["rank"] == 1 || rating["rank"] == 2, "{shown}");
+    assert!(rating["matches"].as_u64().unwrap() >= 2, "{shown}");
+    let text = stdout(&arena(&["ladder", "bot", "--server", &ladder.url, &id.to_string()]));
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("paint bot greedy (id ") && lines[0].contains("by alice"), "{text}");
+    assert!(lines[2].contains(" refused ") && lines[2].contains("shape: "), "newest first: {text}");
+    let sha = &greedy["version"].as_str().unwrap()[..12];
+    assert!(lines[3].contains(sha) && lines[3].ends_with(" accepted"), "{text}");
+    assert!(lines[4].contains("95% interval") && lines[5].contains("greedy"), "{text}");
+    assert_eq!(lines[5].find("greedy"), lines[4].find("bot"), "the rating line under its titles: {text}");
+
+    // Matches: a bot's, each with that bot in a seat, seats named, the winner one of them.
+    let out =
+        arena(&["ladder", "matches", "--server", &ladder.url, "--bot", &id.to_string(), "--limit", "3", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let shown: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let matches = shown["matches"].as_array().unwrap();
+    assert!((1..=3).contains(&matches.len()), "{shown}");
+    for one in matches {
+        assert_eq!(one["game"], "paint", "{one}");
+        let seats = one["seats"].as_array().unwrap();
+        assert!(seats.iter().any(|seat| seat["bot_id"] == id), "{one}");
+        assert!(seats.iter().all(|seat| seat["version"].as_str().unwrap().len() == 64), "{one}");
+        if let Some(winner) = one["winner"].as_u64() {
+            assert_eq!(one["winner_bot"], seats[winner as usize]["bot"], "{one}");
+        }
+    }
+    let ids: Vec<i64> = matches.iter().map(|one| one["id"].as_i64().unwrap()).collect();
+    assert!(ids.windows(2).all(|pair| pair[0] > pair[1]), "newest first: {ids:?}");
+    let text = stdout(&arena(&["ladder", "matches", "--server", &ladder.url, "--game", "paint", "--limit", "2"]));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].contains("match") && lines[0].ends_with("seats"), "{text}");
+    assert!(lines[1].contains("paint") && lines[1].contains(&format!("greedy@{sha}")), "{text}");
+    assert_eq!(lines[1].find("paint"), lines[0].find("game"), "aligned: {text}");
+
+    // Not found: exit 1 with the server's reason; bad usage: exit 2.
+    for args in [
+        ["ladder", "bot", "--server", &ladder.url, "999"].as_slice(),
+        &["ladder", "matches", "--server", &ladder.url, "--bot", "999"],
+    ] {
+        let out = arena(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stdout(&out));
+        assert!(stderr(&out).contains("no such bot 999"), "{}", stderr(&out));
+        assert!(stdout(&out).is_empty());
+    }
+    for args in [
+        ["ladder"].as_slice(),
+        &["ladder", "--server", &ladder.url],
+        &["ladder", "bot", "--server", &ladder.url, "seven"],
+        &["ladder", "matches", "--server", &ladder.url, "--limit", "0"],
+        &["ladder", "--server", &ladder.url, "--game", "paint", "bot", "1"],
+    ] {
+        assert_eq!(arena(args).status.code(), Some(2), "{args:?}");
+    }
+    let answer = ladder.get("/api/matches?bot=seven", None);
+    assert_eq!(answer.status, 400, "{}", answer.body);
+    assert!(answer.json()["reason"].is_string(), "{}", answer.body);
+    assert_eq!(ladder.get("/api/matches?bot=999", None).status, 404);
+    assert_eq!(ladder.get(&format!("/api/matches?bot={id}&game=azul"), None).json(), serde_json::json!([]));
+}
+
+#[test]
+fn https_urls_at_a_server_speaking_plain_http_fail_the_tls_handshake() {
+    let ladder = Ladder::start(&fresh_scratch("ladder-https"), &[]);
+    let https = ladder.url.replacen("http://", "https://", 1);
+    // A listener that closes every connection at once, for at most 60 s.
+    let closer = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let closing = format!("https://{}", closer.local_addr().unwrap());
+    closer.set_nonblocking(true).unwrap();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stopped = std::sync::Arc::clone(&stop);
+    let thread = std::thread::spawn(move || {
+        let started = std::time::Instant::now();
+        while !stopped.load(std::sync::atomic::Ordering::Relaxed) && started.elapsed().as_secs() < 60 {
+            match closer.accept() {
+                Ok((stream, _)) => drop(stream),
+                Err(_) => std::thread::sleep(std::time::Duration::from_millis(20)),
+            }
+        }
+    });
+    let greedy = bot("azul-greedy");
+    for server in [&https, &closing] {
+        for args in [
+            ["ladder", "--server", server, "--game", "azul"].as_slice(),
+            &["ladder", "matches", "--server", server],
+            &["ladder", "bot", "--server", server, "1", "--json"],
+            &["submit", "--server", server, "--game", "azul", &greedy],
+        ] {
+            let out = arena_with_env(args, &[("ARENA_TOKEN", "arena_x")]);
+            let said = stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {said}");
+            assert_eq!(said.trim().lines().count(), 1, "{args:?}: one line: {said}");
+            assert!(said.contains("TLS handshake failed") && said.contains(server.as_str()), "{args:?}: {said}");
+            assert!(!said.to_lowercase().contains("scheme"), "{args:?}: {said}");
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    thread.join().unwrap();
+    // Nothing listening is not a TLS failure.
+    let out = arena(&["ladder", "--server", "https://127.0.0.1:9", "--game", "azul"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("cannot reach") && !stderr(&out).contains("TLS"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_game_for_more_than_two_bots_is_played_at_tables_in_every_seat_order() {
+    let ladder = Ladder::start(&fresh_scratch("ladder-tables"), &[]);
+    let token = ladder.add_user("alice");
+    // Frozen until the three are in, so every ranked match is at a table of three.
+    let admin = |args: &[&str]| {
+        let out = arena(&[&["serve", "admin", "--data", ladder.data.to_str().unwrap()], args].concat());
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    };
+    admin(&["freeze", "suitebot"]);
+    for (name, file) in [
+        ("harvester", bot("suitebot-harvester")),
+        ("random", bot("suitebot-random")),
+        ("stdio", bot("suitebot-stdio-random")),
+    ] {
+        ladder.upload_accepted(&token, "suitebot", name, &file);
+    }
+    admin(&["freeze", "suitebot", "--thaw"]);
+    // SuiteBot II takes up to 8 bots: the three sit at one table, each in every seat once.
+    let board = ladder.wait_for("/api/games/suitebot/leaderboard", 300, |board| {
+        let lines = board["leaderboard"].as_array().unwrap();
+        lines.len() == 3 && lines.iter().all(|line| line["matches"].as_u64().unwrap() >= 6)
+    });
+    assert_eq!(board["leaderboard"][0]["bot"], "harvester", "{board}");
+    let matches = ladder.get("/api/matches?game=suitebot&limit=500", None).json();
+    let mut by_seed: std::collections::BTreeMap<u64, Vec<Vec<i64>>> = std::collections::BTreeMap::new();
+    for one in matches.as_array().unwrap() {
+        let seats: Vec<i64> =
+            one["seats"].as_array().unwrap().iter().map(|seat| seat["version_id"].as_i64().unwrap()).collect();
+        assert_eq!(seats.iter().collect::<BTreeSet<_>>().len(), 3, "three bots at every table: {one}");
+        by_seed.entry(one["seed"].as_u64().unwrap()).or_default().push(seats);
+    }
+    // A table whose three matches are all played shows the three rotations of one order.
+    let full: Vec<&Vec<Vec<i64>>> = by_seed.values().filter(|orders| orders.len() == 3).collect();
+    assert!(!full.is_empty(), "{by_seed:?}");
+    for orders in full {
+        let mut first = orders[0].clone();
+        let rotations: BTreeSet<Vec<i64>> = (0..3)
+            .map(|_| {
+                first.rotate_left(1);
+                first.clone()
+            })
+            .collect();
+        assert_eq!(orders.iter().cloned().collect::<BTreeSet<_>>(), rotations, "each bot once in each seat");
+    }
 }

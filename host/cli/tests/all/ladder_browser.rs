@@ -4,10 +4,13 @@
 //! signing up, making an API token on the account page (shown once), uploading a bot with the
 //! upload form's file input, and watching the bot page reload itself (app.js, on the `version`
 //! event) when its checks pass. With a second bot entered through the API, the game page's
-//! leaderboard fills in live, without a reload (app.js, on `result` events). A rated match's page
-//! shows the replay in its viewer frame, whose inline scripts and stylesheet run under the
-//! viewer's hash-based content security policy; the scrimmage form of the bot page queues a match
-//! and lands on its page. No page of the visit reports a content security policy violation, and
+//! leaderboard, its line of counts and its latest matches fill in live, without a reload (app.js,
+//! on `result` events). A rated match's page shows the replay in its viewer frame, whose inline
+//! scripts and stylesheet run under the viewer's hash-based content security policy; the bot page
+//! then shows its version's rating history (an inline SVG chart and a table), and its scrimmage
+//! form queues a match and lands on its page. A bot whose every answer is illegal (`fx-illegal`)
+//! has its faults listed on its page, turn by turn. No page of the visit reports a content
+//! security policy violation, and
 //! an inline script injected into a page is refused (so the check would see one). Screenshots of
 //! each page go to `target/tmp/ladder-screenshots/`. Needs the example bots (`cargo xtask bots`),
 //! Chromium and chromedriver (`cargo xtask test` installs Debian's `chromium` and
@@ -374,8 +377,19 @@ async fn visit(ladder: &Ladder, driver: &Driver) {
     )
     .await;
     assert!(matches.as_u64().is_some_and(|matches| matches > 0), "{matches}");
+    // The line of counts and the latest matches follow (the counts are the leaderboard's).
+    let latest = wait_in_page(
+        &client,
+        "the game page's latest matches and counts, live",
+        "if (window.__arenaMarker !== 1) return 'reloaded';
+         const rows = document.querySelectorAll('#latest table tbody tr').length;
+         const summary = document.getElementById('game-summary').textContent;
+         return rows > 0 && summary.startsWith('2 bots rated, ') && !summary.includes(' 0 ranked') && summary;",
+    )
+    .await;
+    assert!(latest.as_str().is_some_and(|summary| summary.ends_with(" ranked matches.")), "{latest}");
     let marker = client.execute("return window.__arenaMarker;", Vec::new()).await.unwrap();
-    assert_eq!(marker, 1, "the leaderboard changed without a reload");
+    assert_eq!(marker, 1, "the leaderboard, counts and latest matches changed without a reload");
     screenshot(&client, "08-game-live").await;
 
     // A rated match's page: its viewer frame reads the replay and draws it. The viewer's inline
@@ -415,9 +429,27 @@ async fn visit(ladder: &Ladder, driver: &Driver) {
     let violations = policy_violations(&console);
     assert!(violations.is_empty(), "content security policy violations so far: {violations:#?}");
 
+    // The bot page: its version's rating history since its first rated results (kept when the
+    // game page's leaderboard was refitted), as a chart and a table.
+    client.goto(&url(&bot_page)).await.unwrap();
+    let history = client
+        .execute(
+            "const chart = document.querySelector('#versions svg.chart');
+             const rows = document.querySelectorAll('#versions table.ratings tbody tr');
+             return chart && { line: chart.querySelector('polyline.rating').getAttribute('points'),
+                               band: getComputedStyle(chart.querySelector('polygon.band')).fill,
+                               rows: rows.length, rating: rows[0].cells[2].textContent };",
+            Vec::new(),
+        )
+        .await
+        .unwrap();
+    assert!(history["line"].as_str().is_some_and(|points| !points.is_empty()), "a rating chart: {history}");
+    assert_eq!(history["band"], "rgb(187, 222, 251)", "the stylesheet colours the chart: {history}");
+    assert!(history["rows"].as_u64().is_some_and(|rows| rows >= 1), "{history}");
+    assert!(history["rating"].as_str().is_some_and(|rating| rating.parse::<f64>().is_ok()), "{history}");
+
     // A scrimmage from the bot page's form: it lands on the new match's page, which shows the
     // replay once the match is played.
-    client.goto(&url(&bot_page)).await.unwrap();
     client.find(Locator::Css("select[name=opponent]")).await.unwrap().select_by_label("rand").await.unwrap();
     screenshot(&client, "11-bot-scrimmage-form").await;
     click(&client, "form[action$='/scrimmage'] button[type=submit]").await;
@@ -442,6 +474,37 @@ async fn visit(ladder: &Ladder, driver: &Driver) {
     .await;
     client.enter_parent_frame().await.unwrap();
     screenshot(&client, "13-scrimmage-played").await;
+
+    // A bot whose every answer is illegal: once it has played, its page lists its faults, each
+    // with its match, its turn and the game's reason.
+    let illegal = std::fs::read(bot("fx-illegal")).unwrap();
+    let answer = ladder.post_bytes("/api/games/azul/bots/illegal", &token, "application/wasm", &illegal);
+    assert_eq!(answer.status, 201, "{}", answer.body);
+    let entered = answer.json();
+    let version = entered["version_id"].as_i64().unwrap();
+    ladder.wait_for("/api/matches?game=azul&limit=100", PATIENCE.as_secs(), |matches| {
+        let seated =
+            |one: &Value| one["seats"].as_array().into_iter().flatten().any(|seat| seat["version_id"] == version);
+        matches.as_array().into_iter().flatten().any(seated)
+    });
+    client.goto(&url(&format!("/bots/{}", entered["bot_id"]))).await.unwrap();
+    let faults = client
+        .execute(
+            "return Array.from(document.querySelectorAll('table.faults tbody tr'))
+                 .map((row) => [row.cells[0].textContent, row.cells[1].textContent, row.cells[2].textContent,
+                                row.cells[3].textContent]);",
+            Vec::new(),
+        )
+        .await
+        .unwrap();
+    let faults = faults.as_array().cloned().unwrap_or_default();
+    assert!(!faults.is_empty(), "version {version}'s faults are listed");
+    let first = &faults[0];
+    assert!(first[0].as_str().unwrap().starts_with('#'), "{first}");
+    assert!(first[1].as_str().unwrap().parse::<u32>().is_ok_and(|turn| turn >= 1), "{first}");
+    assert_eq!(first[2], "invalid action", "{first}");
+    assert!(first[3].as_str().unwrap().starts_with("refused: "), "the game's reason: {first}");
+    screenshot(&client, "14-bot-faults").await;
 
     // No page of the visit broke its content security policy, and the check sees a violation
     // when there is one: an inline script added to this page is refused, and reported.

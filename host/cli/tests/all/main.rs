@@ -26,6 +26,8 @@ mod common;
 mod determinism_matrix;
 mod ladder;
 mod ladder_browser;
+#[cfg(feature = "nats")]
+mod ladder_nats;
 mod sandbox_runtime;
 mod structure;
 mod view;

@@ -177,6 +177,44 @@ pub const MIGRATIONS: &[Migration] = &[
         CREATE TABLE frozen_games (game TEXT PRIMARY KEY);
     ",
     },
+    Migration {
+        version: 3,
+        summary: "each played match's record digest (a match played elsewhere has its replay made on demand)",
+        sqlite: "
+        ALTER TABLE matches ADD COLUMN digest TEXT;
+    ",
+        postgres: "
+        ALTER TABLE matches ADD COLUMN digest TEXT;
+    ",
+    },
+    Migration {
+        version: 4,
+        summary: "rating snapshots: each version's line of a refitted leaderboard, for its rating's history",
+        sqlite: "
+        CREATE TABLE rating_snapshots (
+            id INTEGER PRIMARY KEY,
+            version_id INTEGER NOT NULL REFERENCES versions(id),
+            results INTEGER NOT NULL,
+            rating REAL NOT NULL,
+            low REAL NOT NULL,
+            high REAL NOT NULL,
+            matches INTEGER NOT NULL
+        );
+        CREATE INDEX snapshots_by_version ON rating_snapshots (version_id, id);
+    ",
+        postgres: "
+        CREATE TABLE rating_snapshots (
+            id BIGSERIAL PRIMARY KEY,
+            version_id BIGINT NOT NULL REFERENCES versions(id),
+            results BIGINT NOT NULL,
+            rating DOUBLE PRECISION NOT NULL,
+            low DOUBLE PRECISION NOT NULL,
+            high DOUBLE PRECISION NOT NULL,
+            matches BIGINT NOT NULL
+        );
+        CREATE INDEX snapshots_by_version ON rating_snapshots (version_id, id);
+    ",
+    },
 ];
 
 /// The newest version this program knows.

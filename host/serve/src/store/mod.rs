@@ -1,10 +1,12 @@
 //! The ladder's database behind one interface, [`Store`]: accounts, sessions and API tokens, bots
-//! and their versions, the match queue and its results, the admin audit log. Two backends:
-//! SQLite, embedded, for one node ([`sqlite`]), and a PostgreSQL server that several nodes share
-//! ([`postgres`]). Each applies the versioned migrations ([`migrations`]) from the first schema
-//! forward, and both pass one suite (`tests/store.rs`).
+//! and their versions, the match queue and its results (each seat's first faults with them), the
+//! versions' rating snapshots (bounded: [`RatingPoint::worth_keeping`]), the admin audit log.
+//! Two backends: SQLite, embedded, for one node ([`sqlite`]), and a PostgreSQL server that
+//! several nodes share ([`postgres`]). Each applies the versioned migrations ([`migrations`]) from
+//! the first schema forward, and both pass one suite (`tests/store.rs`).
 //!
-//! Every method is one transaction. Claiming a queued match is atomic (two workers never get the
+//! Every method is one transaction: what a page shows from one call ([`Store::bot_page`]) was
+//! true at one instant. Claiming a queued match is atomic (two workers never get the
 //! same one), and finishing one is idempotent (a match re-played after a crash is recorded once):
 //! the durability rules of docs/ladder.md#durability.
 
@@ -12,8 +14,10 @@ pub mod migrations;
 pub mod postgres;
 pub mod sqlite;
 
+use arena_host::fault::{BotFault, bounded_detail};
 use arena_host::record::PlayerSummary;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// Why the database refused or failed.
 #[derive(Debug, thiserror::Error)]
@@ -232,14 +236,97 @@ pub struct Seat {
     pub outcome: Option<SeatOutcome>,
 }
 
-/// One seat's line of a match's result, and the turns it was asked to play.
+/// One seat's line of a match's result, the turns it was asked to play, and its first faults.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatOutcome {
-    /// Its line of the result (score, rank, faults, fuel).
+    /// Its line of the result (score, rank, fault counts, fuel).
     #[serde(flatten)]
     pub player: PlayerSummary,
     /// Turns it was asked to play.
     pub turns: u32,
+    /// Its first [`FAULTS_KEPT`] faults, in order. Empty for a match recorded without them (by
+    /// a NATS worker, or before they were kept): the counts of `player` still hold.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<SeatFault>,
+}
+
+/// Faults kept per seat of a match (its first ones; the counts cover them all).
+pub const FAULTS_KEPT: usize = 20;
+
+/// One fault of a seat, in words: what the bot page lists.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatFault {
+    /// The turn it happened on (1-based; 0 is the bot's start-up).
+    pub turn: u32,
+    /// `suspended`, `trap`, `invalid action` or `forfeit`.
+    pub kind: String,
+    /// What happened, bounded ([`arena_host::fault::MAX_DETAIL_BYTES`]): partly the bot's own
+    /// words (a trap's message, its answer), so a page escapes it.
+    pub detail: String,
+}
+
+impl SeatFault {
+    /// The fault `fault` of turn `turn` (0: start-up) in words.
+    pub fn of(turn: u32, fault: &BotFault) -> SeatFault {
+        let (kind, detail) = match fault {
+            BotFault::Suspended => ("suspended", "out of turn fuel: no action this turn".to_owned()),
+            BotFault::Trapped { phase, trap } => ("trap", format!("{}: {}", words(phase), words(trap))),
+            BotFault::InvalidAction { reason } => ("invalid action", words(reason)),
+            BotFault::Forfeit { reason } => ("forfeit", words(reason)),
+        };
+        SeatFault { turn, kind: kind.to_owned(), detail: bounded_detail(&detail) }
+    }
+
+    /// A seat's first [`FAULTS_KEPT`] faults, from the match record's (turn, fault) pairs.
+    pub fn first_of(faults: &[(u32, BotFault)]) -> Vec<SeatFault> {
+        faults.iter().take(FAULTS_KEPT).map(|(turn, fault)| SeatFault::of(*turn, fault)).collect()
+    }
+}
+
+/// A part of a fault in words, from its serialised form (so a new kind of trap or refusal needs
+/// nothing here): an enum's variant name with spaces for underscores, a variant with fields as
+/// `name: fields`, a field as `name value`, except the fields that are the text itself
+/// (`detail`, `line`, `reason`, `error`), bare, and a line-protocol answer's error (tagged by
+/// `error`) as `name: fields`. A game's own reason for refusing an action is its JSON.
+fn words(value: &impl Serialize) -> String {
+    use serde_json::Value;
+    const BARE: [&str; 4] = ["detail", "line", "reason", "error"];
+    fn name(text: &str) -> String {
+        text.replace('_', " ")
+    }
+    fn of_value(value: &Value) -> String {
+        match value {
+            Value::String(variant) => name(variant),
+            // A variant with fields (`{"exited": {"code": 1}}`).
+            Value::Object(map)
+                if map.len() == 1
+                    && map.iter().all(|(key, field)| field.is_object() && !BARE.contains(&key.as_str())) =>
+            {
+                map.iter().map(|(variant, fields)| format!("{}: {}", name(variant), of_value(fields))).collect()
+            }
+            // Fields (of a variant, or of an answer's error tagged by `error`).
+            Value::Object(map) => {
+                let tag = map.get("error").and_then(Value::as_str).map(name);
+                let fields: Vec<String> = map
+                    .iter()
+                    .filter(|(key, _)| tag.is_none() || key.as_str() != "error")
+                    .map(|(key, field)| match field {
+                        Value::String(text) if BARE.contains(&key.as_str()) => text.clone(),
+                        Value::Object(_) if BARE.contains(&key.as_str()) => of_value(field),
+                        Value::String(text) => format!("{} {text}", name(key)),
+                        other => format!("{} {other}", name(key)),
+                    })
+                    .collect();
+                match tag {
+                    Some(tag) if fields.is_empty() => tag,
+                    Some(tag) => format!("{tag}: {}", fields.join(", ")),
+                    None => fields.join(", "),
+                }
+            }
+            other => other.to_string(),
+        }
+    }
+    serde_json::to_value(value).map_or_else(|err| err.to_string(), |value| of_value(&value))
 }
 
 /// A match of the ladder.
@@ -261,8 +348,11 @@ pub struct Match {
     pub winner: Option<u32>,
     /// Once done: turns played.
     pub turns: Option<u32>,
-    /// Once done: the replay's sha256 (its name in the blob store).
+    /// Once done: the replay's sha256 (its name in the blob store); none until made when the
+    /// match was played by a NATS worker (made by re-playing it: [`Finished::digest`] checks it).
     pub replay_sha256: Option<String>,
+    /// Once done: the match record's digest (`<algorithm>:<hex>`), what a re-play must give.
+    pub digest: Option<String>,
     /// When failed: why.
     pub error: Option<String>,
 }
@@ -291,8 +381,10 @@ pub struct Finished {
     pub turns: u32,
     /// Each seat's figures, in seat order.
     pub outcomes: Vec<SeatOutcome>,
-    /// The replay's sha256 (already in the blob store).
-    pub replay_sha256: String,
+    /// The match record's digest (`<algorithm>:<hex>`).
+    pub digest: String,
+    /// The replay's sha256 (already in the blob store); none when it was played elsewhere.
+    pub replay_sha256: Option<String>,
 }
 
 /// Queue figures, for the live page.
@@ -304,6 +396,61 @@ pub struct QueueCounts {
     pub running: u64,
     /// Matches played.
     pub done: u64,
+}
+
+/// A version's line of a refitted leaderboard, kept for its rating's history.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RatingPoint {
+    /// The version.
+    pub version_id: i64,
+    /// Ranked results of the game the fit saw: the history's clock.
+    pub results: u64,
+    /// Rating (Elo scale).
+    pub rating: f64,
+    /// 95% interval.
+    pub interval: [f64; 2],
+    /// The version's ranked matches.
+    pub matches: u64,
+}
+
+/// A rating moving less than this (in points) since a version's last snapshot is not kept ...
+pub const SNAPSHOT_POINTS: f64 = 1.0;
+/// ... unless the version has played this many ranked matches since.
+pub const SNAPSHOT_MATCHES: u64 = 20;
+
+impl RatingPoint {
+    /// Whether this point is kept after `last`, the version's last one kept (the rule that bounds
+    /// a history's growth): always for its first point; after that only for a later fit (more
+    /// results seen) in which the rating moved at least [`SNAPSHOT_POINTS`] or the version played
+    /// at least [`SNAPSHOT_MATCHES`] more matches. A version that stopped playing gets a point
+    /// only when the others' results move its rating a whole point; one that plays gets one at
+    /// least every 20 of its matches. Never a point with a number that is not finite.
+    pub fn worth_keeping(&self, last: Option<&RatingPoint>) -> bool {
+        let finite = self.rating.is_finite() && self.interval.iter().all(|bound| bound.is_finite());
+        finite
+            && last.is_none_or(|last| {
+                self.results > last.results
+                    && ((self.rating - last.rating).abs() >= SNAPSHOT_POINTS
+                        || self.matches >= last.matches.saturating_add(SNAPSHOT_MATCHES))
+            })
+    }
+}
+
+/// What a bot's page shows, read in one transaction.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BotPage {
+    /// The bot.
+    pub bot: Bot,
+    /// Its versions, oldest first.
+    pub versions: Vec<Version>,
+    /// The latest matches with one of its versions in a seat (any state), newest first.
+    pub matches: Vec<Match>,
+    /// The bot name of every version seated in those matches, by version id.
+    pub names: BTreeMap<i64, String>,
+    /// The other bots of its game, by name.
+    pub opponents: Vec<Bot>,
+    /// The latest rating snapshots of each of its versions, by version, oldest first.
+    pub ratings: Vec<RatingPoint>,
 }
 
 /// The ladder's database. Every method is one transaction; see the module doc for the rules.
@@ -375,6 +522,8 @@ pub trait Store: Send + Sync {
     fn claim(&self, worker: &str) -> Result<Option<Match>, StoreError>;
     /// Records a played match; a match already done is left as it is (`false`).
     fn finish_match(&self, id: i64, finished: &Finished) -> Result<bool, StoreError>;
+    /// Records the replay made for a done match that had none.
+    fn set_replay(&self, id: i64, replay_sha256: &str) -> Result<(), StoreError>;
     /// Records a match that could not be played.
     fn fail_match(&self, id: i64, error: &str) -> Result<(), StoreError>;
     /// Puts a failed match back in the queue (an admin's requeue); whether it was failed.
@@ -394,6 +543,15 @@ pub trait Store: Send + Sync {
     fn ranked_pending(&self, game: &str) -> Result<Vec<Match>, StoreError>;
     /// How many matches wait, run and are done.
     fn queue_counts(&self) -> Result<QueueCounts, StoreError>;
+    /// The bot name of each of `versions` that exists, by version id.
+    fn bot_names(&self, versions: &[i64]) -> Result<BTreeMap<i64, String>, StoreError>;
+    /// What the page of bot `id` shows: its latest `matches` matches and each version's latest
+    /// `ratings` rating snapshots; `None` when there is no such bot.
+    fn bot_page(&self, id: i64, matches: u32, ratings: u32) -> Result<Option<BotPage>, StoreError>;
+
+    /// Keeps the points of a refitted leaderboard that [`RatingPoint::worth_keeping`] after each
+    /// version's last one; returns how many were kept.
+    fn record_ratings(&self, points: &[RatingPoint]) -> Result<u64, StoreError>;
 
     /// Freezes a game's ladder (no new ranked matches; what is queued still plays) or thaws it.
     fn set_frozen(&self, game: &str, frozen: bool) -> Result<(), StoreError>;
@@ -404,4 +562,85 @@ pub trait Store: Send + Sync {
     fn audit(&self, actor: &str, action: &str, detail: &str) -> Result<(), StoreError>;
     /// The audit log, oldest first: (actor, action, detail).
     fn audit_log(&self) -> Result<Vec<(String, String, String)>, StoreError>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena_host::fault::{AnswerError, ForfeitReason, InvalidReason, Phase, TrapKind};
+
+    fn words_of(fault: BotFault) -> (String, String) {
+        let fault = SeatFault::of(3, &fault);
+        assert_eq!(fault.turn, 3);
+        (fault.kind, fault.detail)
+    }
+
+    #[test]
+    fn faults_are_put_in_words_with_the_bots_text_as_it_is_and_bounded() {
+        let trapped = |phase, trap| words_of(BotFault::Trapped { phase, trap });
+        assert_eq!(trapped(Phase::Turn, TrapKind::Unreachable), ("trap".into(), "turn: unreachable".into()));
+        assert_eq!(trapped(Phase::Init, TrapKind::StartupFuelExhausted).1, "init: startup fuel exhausted");
+        assert_eq!(trapped(Phase::Turn, TrapKind::Exited { code: 3 }).1, "turn: exited: code 3");
+        let other = TrapKind::Other { detail: "<script>alert(1)</script> a_b".into() };
+        assert_eq!(trapped(Phase::Turn, other).1, "turn: other: <script>alert(1)</script> a_b", "the text untouched");
+        let invalid = |reason| words_of(BotFault::InvalidAction { reason });
+        assert_eq!(
+            invalid(InvalidReason::Malformed { detail: "bad enum".into() }),
+            ("invalid action".into(), "malformed: bad enum".into())
+        );
+        assert_eq!(
+            invalid(InvalidReason::Refused { reason: serde_json::json!({"tile": "red", "row": 3}) }).1,
+            "refused: row 3, tile red"
+        );
+        assert_eq!(
+            invalid(InvalidReason::Protocol { error: AnswerError::NotJson { detail: "line 1".into() } }).1,
+            "protocol: not json: line 1"
+        );
+        assert_eq!(
+            invalid(InvalidReason::Protocol { error: AnswerError::WrongNonce { expected: 3, got: 2 } }).1,
+            "protocol: wrong nonce: expected 3, got 2"
+        );
+        assert_eq!(invalid(InvalidReason::Protocol { error: AnswerError::NoAnswer }).1, "protocol: no answer");
+        assert_eq!(
+            words_of(BotFault::Forfeit { reason: ForfeitReason::GameFuelExhausted }),
+            ("forfeit".into(), "game fuel exhausted".into())
+        );
+        assert_eq!(words_of(BotFault::Suspended).0, "suspended");
+        let long = TrapKind::Other { detail: "x".repeat(5000) };
+        assert!(trapped(Phase::Turn, long).1.len() <= arena_host::fault::MAX_DETAIL_BYTES + 3, "bounded");
+    }
+
+    #[test]
+    fn a_seat_keeps_its_first_faults_and_an_outcome_stored_without_them_reads() {
+        let many: Vec<(u32, BotFault)> = (1..=50).map(|turn| (turn, BotFault::Suspended)).collect();
+        let kept = SeatFault::first_of(&many);
+        assert_eq!(kept.len(), FAULTS_KEPT);
+        assert_eq!((kept[0].turn, kept[FAULTS_KEPT - 1].turn), (1, FAULTS_KEPT as u32));
+        let old = r#"{"bot":"a","sha256":"aa","score":1,"rank":1,"forfeit":false,"forfeit_reason":null,
+            "fuel_total":1,"fuel_max_turn":1,"skipped_turns":0,"traps":2,"invalid_actions":0,"turns":4}"#;
+        let outcome: SeatOutcome = serde_json::from_str(old).unwrap();
+        assert_eq!((outcome.player.traps, outcome.turns, outcome.faults.len()), (2, 4, 0));
+        assert!(!serde_json::to_string(&outcome).unwrap().contains("faults"), "none, none written");
+    }
+
+    #[test]
+    fn a_rating_history_keeps_a_point_when_the_rating_moves_a_point_or_the_version_plays_on() {
+        let point = |results, rating: f64, matches| RatingPoint {
+            version_id: 1,
+            results,
+            rating,
+            interval: [rating - 40.0, rating + 40.0],
+            matches,
+        };
+        let last = point(100, 1500.0, 10);
+        assert!(point(100, 1500.0, 10).worth_keeping(None), "the first");
+        assert!(!point(100, 1520.0, 12).worth_keeping(Some(&last)), "a fit on no more results");
+        assert!(!point(101, 1500.9, 29).worth_keeping(Some(&last)), "moved less than a point, 19 matches");
+        assert!(point(101, 1499.0, 11).worth_keeping(Some(&last)), "moved a point");
+        assert!(point(150, 1500.2, 30).worth_keeping(Some(&last)), "20 more matches");
+        assert!(!point(150, f64::NAN, 30).worth_keeping(None), "not a number");
+        let mut infinite = point(150, 1500.0, 30);
+        infinite.interval[1] = f64::INFINITY;
+        assert!(!infinite.worth_keeping(Some(&last)));
+    }
 }

@@ -1,5 +1,5 @@
 //! The [`Store`] on a PostgreSQL server, for several API nodes sharing one ladder: one
-//! connection per node behind a mutex (as SQLite's), every method one transaction. Claims use
+//! connection per node behind a mutex (as SQLite's writer), every method one transaction. Claims use
 //! `FOR UPDATE SKIP LOCKED`, so nodes claiming at once never get the same match, and finishing a
 //! match is an update of a match not yet done, so a result recorded twice is recorded once.
 //!
@@ -16,8 +16,8 @@
 
 use super::migrations::{MIGRATIONS, latest};
 use super::{
-    Bot, Finished, Match, MatchKind, MatchState, NewMatch, QueueCounts, Seat, SeatOutcome, Step, Store, StoreError,
-    User, Version, VersionStatus,
+    Bot, BotPage, Finished, Match, MatchKind, MatchState, NewMatch, QueueCounts, RatingPoint, Seat, SeatOutcome, Step,
+    Store, StoreError, User, Version, VersionStatus,
 };
 use postgres::error::SqlState;
 use postgres::{Client, Config, IsolationLevel, NoTls, Row, Transaction};
@@ -218,7 +218,7 @@ fn versions_of(rows: Vec<Row>) -> Result<Vec<Version>, StoreError> {
     rows.iter().map(version_of).collect()
 }
 
-const MATCH_COLUMNS: &str = "id, game, seed, kind, state, winner, turns, replay_sha256, error";
+const MATCH_COLUMNS: &str = "id, game, seed, kind, state, winner, turns, replay_sha256, error, digest";
 
 /// A BIGINT column that holds a u32 (a seat, a turn count).
 fn small(row: &Row, column: usize, what: &'static str) -> Result<Option<u32>, StoreError> {
@@ -263,10 +263,74 @@ fn matches_of(transaction: &mut Transaction<'_>, rows: Vec<Row>) -> Result<Vec<M
             winner: small(&row, 5, "winner")?,
             turns: small(&row, 6, "turn count")?,
             replay_sha256: row.try_get(7)?,
+            digest: row.try_get(9)?,
             error: row.try_get(8)?,
         });
     }
     Ok(matches)
+}
+
+fn bot_by_id(tx: &mut Transaction<'_>, id: i64) -> Result<Option<Bot>, StoreError> {
+    let sql = format!("SELECT {BOT_COLUMNS} FROM {BOT_FROM} WHERE bots.id = $1");
+    tx.query_opt(&sql, &[&id])?.as_ref().map(bot_of).transpose()
+}
+
+/// Names sort by their bytes (`COLLATE "C"`), as SQLite sorts them, whatever the database's
+/// locale.
+fn bots_of_game(tx: &mut Transaction<'_>, game: &str) -> Result<Vec<Bot>, StoreError> {
+    let sql = format!("SELECT {BOT_COLUMNS} FROM {BOT_FROM} WHERE bots.game = $1 ORDER BY bots.name COLLATE \"C\"");
+    bots_of(tx.query(&sql, &[&game])?)
+}
+
+fn versions_of_bot(tx: &mut Transaction<'_>, bot: i64) -> Result<Vec<Version>, StoreError> {
+    let sql = format!("SELECT {VERSION_COLUMNS} FROM versions WHERE bot_id = $1 ORDER BY id");
+    versions_of(tx.query(&sql, &[&bot])?)
+}
+
+/// The latest `limit` matches with one of `versions` in a seat, newest first: each version's
+/// latest from its index, merged.
+fn latest_matches(tx: &mut Transaction<'_>, versions: &[i64], limit: u32) -> Result<Vec<Match>, StoreError> {
+    let sql = format!(
+        "SELECT {MATCH_COLUMNS} FROM matches WHERE id IN \
+         (SELECT latest.match_id FROM unnest($1::BIGINT[]) AS chosen(version_id) CROSS JOIN LATERAL \
+          (SELECT DISTINCT match_id FROM match_seats WHERE match_seats.version_id = chosen.version_id \
+           ORDER BY match_id DESC LIMIT $2) AS latest) \
+         ORDER BY id DESC LIMIT $2"
+    );
+    let rows = tx.query(&sql, &[&versions, &i64::from(limit)])?;
+    matches_of(tx, rows)
+}
+
+/// The bot name of each of `versions` that exists.
+fn bot_names(tx: &mut Transaction<'_>, versions: &[i64]) -> Result<BTreeMap<i64, String>, StoreError> {
+    let rows = tx.query(
+        "SELECT versions.id, bots.name FROM versions JOIN bots ON bots.id = versions.bot_id WHERE versions.id = ANY($1)",
+        &[&versions],
+    )?;
+    rows.iter().map(|row| Ok((row.try_get(0)?, row.try_get(1)?))).collect()
+}
+
+/// The latest `limit` rating snapshots of each of `versions`, by version, oldest first.
+fn latest_points(tx: &mut Transaction<'_>, versions: &[i64], limit: u32) -> Result<Vec<RatingPoint>, StoreError> {
+    let rows = tx.query(
+        "SELECT latest.version_id, latest.results, latest.rating, latest.low, latest.high, latest.matches \
+         FROM unnest($1::BIGINT[]) AS chosen(version_id) CROSS JOIN LATERAL \
+         (SELECT id, version_id, results, rating, low, high, matches FROM rating_snapshots \
+          WHERE rating_snapshots.version_id = chosen.version_id ORDER BY id DESC LIMIT $2) AS latest \
+         ORDER BY latest.version_id, latest.id",
+        &[&versions, &i64::from(limit)],
+    )?;
+    rows.iter()
+        .map(|row| {
+            Ok(RatingPoint {
+                version_id: row.try_get(0)?,
+                results: row.try_get::<_, i64>(1)? as u64,
+                rating: row.try_get(2)?,
+                interval: [row.try_get(3)?, row.try_get(4)?],
+                matches: row.try_get::<_, i64>(5)? as u64,
+            })
+        })
+        .collect()
 }
 
 fn count(row: &Row) -> Result<u64, StoreError> {
@@ -379,15 +443,11 @@ impl Store for PostgresStore {
     }
 
     fn bot(&self, id: i64) -> Result<Option<Bot>, StoreError> {
-        let sql = format!("SELECT {BOT_COLUMNS} FROM {BOT_FROM} WHERE bots.id = $1");
-        self.read(|tx| tx.query_opt(&sql, &[&id])?.as_ref().map(bot_of).transpose())
+        self.read(|tx| bot_by_id(tx, id))
     }
 
-    // Names sort by their bytes (`COLLATE "C"`), as SQLite sorts them, whatever the database's
-    // locale.
     fn bots_of_game(&self, game: &str) -> Result<Vec<Bot>, StoreError> {
-        let sql = format!("SELECT {BOT_COLUMNS} FROM {BOT_FROM} WHERE bots.game = $1 ORDER BY bots.name COLLATE \"C\"");
-        self.read(|tx| bots_of(tx.query(&sql, &[&game])?))
+        self.read(|tx| bots_of_game(tx, game))
     }
 
     fn bots_of_owner(&self, owner: i64) -> Result<Vec<Bot>, StoreError> {
@@ -459,8 +519,7 @@ impl Store for PostgresStore {
     }
 
     fn versions_of_bot(&self, bot: i64) -> Result<Vec<Version>, StoreError> {
-        let sql = format!("SELECT {VERSION_COLUMNS} FROM versions WHERE bot_id = $1 ORDER BY id");
-        self.read(|tx| versions_of(tx.query(&sql, &[&bot])?))
+        self.read(|tx| versions_of_bot(tx, bot))
     }
 
     fn pending_versions(&self) -> Result<Vec<Version>, StoreError> {
@@ -526,9 +585,15 @@ impl Store for PostgresStore {
         self.write(|tx| {
             // A node finishing the same match at once waits for this row, then finds it done.
             let updated = tx.execute(
-                "UPDATE matches SET state = 'done', winner = $2, turns = $3, replay_sha256 = $4, claimed_by = NULL \
-                 WHERE id = $1 AND state <> 'done'",
-                &[&id, &finished.winner.map(i64::from), &i64::from(finished.turns), &finished.replay_sha256],
+                "UPDATE matches SET state = 'done', winner = $2, turns = $3, replay_sha256 = $4, digest = $5, \
+                 claimed_by = NULL WHERE id = $1 AND state <> 'done'",
+                &[
+                    &id,
+                    &finished.winner.map(i64::from),
+                    &i64::from(finished.turns),
+                    &finished.replay_sha256,
+                    &finished.digest,
+                ],
             )?;
             if updated == 0 {
                 return Ok(false);
@@ -538,6 +603,13 @@ impl Store for PostgresStore {
                 tx.execute(&update_seat, &[&id, &(seat as i64), outcome])?;
             }
             Ok(true)
+        })
+    }
+
+    fn set_replay(&self, id: i64, replay_sha256: &str) -> Result<(), StoreError> {
+        self.write(|tx| {
+            tx.execute("UPDATE matches SET replay_sha256 = $2 WHERE id = $1", &[&id, &replay_sha256])?;
+            Ok(())
         })
     }
 
@@ -587,14 +659,7 @@ impl Store for PostgresStore {
     }
 
     fn matches_of_version(&self, version: i64, limit: u32) -> Result<Vec<Match>, StoreError> {
-        let sql = format!(
-            "SELECT {MATCH_COLUMNS} FROM matches WHERE id IN \
-             (SELECT match_id FROM match_seats WHERE version_id = $1) ORDER BY id DESC LIMIT $2"
-        );
-        self.read(|tx| {
-            let rows = tx.query(&sql, &[&version, &i64::from(limit)])?;
-            matches_of(tx, rows)
-        })
+        self.read(|tx| latest_matches(tx, &[version], limit))
     }
 
     fn ranked_results(&self, game: &str) -> Result<Vec<Match>, StoreError> {
@@ -627,6 +692,53 @@ impl Store for PostgresStore {
             )?;
             let (queued, running, done): (i64, i64, i64) = (row.try_get(0)?, row.try_get(1)?, row.try_get(2)?);
             Ok(QueueCounts { queued: queued as u64, running: running as u64, done: done as u64 })
+        })
+    }
+
+    fn bot_names(&self, versions: &[i64]) -> Result<BTreeMap<i64, String>, StoreError> {
+        self.read(|tx| bot_names(tx, versions))
+    }
+
+    fn bot_page(&self, id: i64, matches: u32, ratings: u32) -> Result<Option<BotPage>, StoreError> {
+        self.read(|tx| {
+            let Some(bot) = bot_by_id(tx, id)? else { return Ok(None) };
+            let versions = versions_of_bot(tx, id)?;
+            let ids: Vec<i64> = versions.iter().map(|version| version.id).collect();
+            let found = latest_matches(tx, &ids, matches)?;
+            let seated: Vec<i64> = found.iter().flat_map(|one| one.seats.iter().map(|seat| seat.version_id)).collect();
+            let names = bot_names(tx, &seated)?;
+            let opponents = bots_of_game(tx, &bot.game)?.into_iter().filter(|other| other.id != id).collect();
+            let points = latest_points(tx, &ids, ratings)?;
+            Ok(Some(BotPage { bot, versions, matches: found, names, opponents, ratings: points }))
+        })
+    }
+
+    fn record_ratings(&self, points: &[RatingPoint]) -> Result<u64, StoreError> {
+        let ids: Vec<i64> = points.iter().map(|point| point.version_id).collect();
+        self.write(|tx| {
+            let last: BTreeMap<i64, RatingPoint> =
+                latest_points(tx, &ids, 1)?.into_iter().map(|point| (point.version_id, point)).collect();
+            let kept: Vec<&RatingPoint> =
+                points.iter().filter(|point| point.worth_keeping(last.get(&point.version_id))).collect();
+            if kept.is_empty() {
+                return Ok(0);
+            }
+            // One statement for them all: a column of each.
+            let column = |of: fn(&RatingPoint) -> i64| kept.iter().map(|point| of(point)).collect::<Vec<i64>>();
+            let real = |of: fn(&RatingPoint) -> f64| kept.iter().map(|point| of(point)).collect::<Vec<f64>>();
+            tx.execute(
+                "INSERT INTO rating_snapshots (version_id, results, rating, low, high, matches) \
+                 SELECT * FROM unnest($1::BIGINT[], $2::BIGINT[], $3::FLOAT8[], $4::FLOAT8[], $5::FLOAT8[], $6::BIGINT[])",
+                &[
+                    &column(|point| point.version_id),
+                    &column(|point| point.results as i64),
+                    &real(|point| point.rating),
+                    &real(|point| point.interval[0]),
+                    &real(|point| point.interval[1]),
+                    &column(|point| point.matches as i64),
+                ],
+            )?;
+            Ok(kept.len() as u64)
         })
     }
 

@@ -1,63 +1,161 @@
-//! The [`Store`] on an embedded SQLite database (one file, write-ahead log): one connection
-//! behind a mutex, so every method is one transaction and claims are atomic. The schema version
-//! is SQLite's `user_version`, set in the transaction of the migration that brings it.
+//! The [`Store`] on an embedded SQLite database (one file, write-ahead log). One connection
+//! writes, behind a mutex: every method that writes is one transaction on it, so claims are
+//! atomic. The methods that only read run on a small pool of read-only connections to the same
+//! file instead ([`READERS`] at most), each in a transaction of its own (one snapshot of the
+//! database): the write-ahead log lets them read beside the writer, so a page never waits for a
+//! worker recording a match or for a long read (a leaderboard's every result), and a read sees
+//! every write committed before it began. In memory (the tests' stores), or on a file the
+//! write-ahead log could not be set on, the one connection does both. The schema version is
+//! SQLite's `user_version`, set in the transaction of the migration that brings it.
 
 use super::migrations::{MIGRATIONS, latest};
 use super::{
-    Bot, Finished, Match, MatchKind, MatchState, NewMatch, QueueCounts, Seat, SeatOutcome, Step, Store, StoreError,
-    User, Version, VersionStatus,
+    Bot, BotPage, Finished, Match, MatchKind, MatchState, NewMatch, QueueCounts, RatingPoint, Seat, SeatOutcome, Step,
+    Store, StoreError, User, Version, VersionStatus,
 };
-use rusqlite::{Connection, OptionalExtension, Row, params};
-use std::path::Path;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, params};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
+
+/// Read-only connections a file's store opens at most: reads beyond them wait for one (the web
+/// side's blocking threads are many; the cores reading are few).
+pub const READERS: usize = 4;
 
 /// The store in one SQLite file.
 pub struct SqliteStore {
-    connection: Mutex<Connection>,
+    /// Read-only connections to the same file; none in memory. (Closed before the writer: the
+    /// last connection to close folds the write-ahead log back into the file.)
+    readers: Option<Readers>,
+    /// The connection that writes (and reads, when there are no readers).
+    writer: Mutex<Connection>,
 }
 
 impl SqliteStore {
     /// Opens (creating it if needed) the database at `path` and migrates it to the latest schema.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
-        let connection = Connection::open(path)?;
-        SqliteStore::with_connection(connection)
+        SqliteStore::open_at_version(path, latest())
     }
 
-    /// A database in memory (for tests), migrated.
+    /// A database in memory (for tests), migrated; its one connection also reads.
     pub fn in_memory() -> Result<SqliteStore, StoreError> {
-        SqliteStore::with_connection(Connection::open_in_memory()?)
+        let mut connection = Connection::open_in_memory()?;
+        configure(&connection)?;
+        migrate(&mut connection, latest())?;
+        Ok(SqliteStore { readers: None, writer: Mutex::new(connection) })
     }
 
     /// Opens `path` and applies migrations up to `version` only (for the migration tests).
     pub fn open_at_version(path: &Path, version: i64) -> Result<SqliteStore, StoreError> {
         let mut connection = Connection::open(path)?;
-        configure(&connection)?;
+        let wal = configure(&connection)?;
         migrate(&mut connection, version)?;
-        Ok(SqliteStore { connection: Mutex::new(connection) })
-    }
-
-    fn with_connection(mut connection: Connection) -> Result<SqliteStore, StoreError> {
-        configure(&connection)?;
-        migrate(&mut connection, latest())?;
-        Ok(SqliteStore { connection: Mutex::new(connection) })
+        let readers = wal.then(|| Readers {
+            path: path.to_owned(),
+            pool: Mutex::new(Pool { idle: Vec::new(), open: 0 }),
+            returned: Condvar::new(),
+        });
+        Ok(SqliteStore { readers, writer: Mutex::new(connection) })
     }
 
     fn lock(&self) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock leaves no transaction open (rusqlite rolls back on
         // drop), so the connection is still consistent.
-        self.connection.lock().unwrap_or_else(PoisonError::into_inner)
+        self.writer.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Runs `work` in a read transaction: on a reader when there are readers, else on the writer.
+    fn read<T>(&self, work: impl FnOnce(&Connection) -> Result<T, StoreError>) -> Result<T, StoreError> {
+        let in_transaction = |connection: &mut Connection| {
+            // Deferred: the snapshot is taken at the first read, and no lock is taken for writing.
+            let transaction = connection.transaction()?;
+            let value = work(&transaction)?;
+            transaction.commit()?;
+            Ok(value)
+        };
+        match &self.readers {
+            Some(readers) => readers.with(in_transaction),
+            None => in_transaction(&mut self.lock()),
+        }
     }
 }
 
-fn configure(connection: &Connection) -> Result<(), StoreError> {
+/// The readers of a file: idle ones kept for the next read, more opened up to [`READERS`].
+struct Readers {
+    path: PathBuf,
+    pool: Mutex<Pool>,
+    /// Signalled when a reader is given back (or its place freed).
+    returned: Condvar,
+}
+
+struct Pool {
+    /// Connections not in use.
+    idle: Vec<Connection>,
+    /// Connections open, in use or idle (or being opened).
+    open: usize,
+}
+
+/// Frees a reader's place in the pool if the work it was lent for panicked (the connection is
+/// dropped with the work's stack).
+struct Place<'a>(&'a Readers);
+
+impl Drop for Place<'_> {
+    fn drop(&mut self) {
+        self.0.pool.lock().unwrap_or_else(PoisonError::into_inner).open -= 1;
+        self.0.returned.notify_one();
+    }
+}
+
+impl Readers {
+    /// Runs `work` on a reader: an idle one, a new one if fewer than [`READERS`] are open, else
+    /// the first one given back.
+    fn with<T>(&self, work: impl FnOnce(&mut Connection) -> Result<T, StoreError>) -> Result<T, StoreError> {
+        let mut pool = self.pool.lock().unwrap_or_else(PoisonError::into_inner);
+        let idle = loop {
+            if let Some(connection) = pool.idle.pop() {
+                break Some(connection);
+            }
+            if pool.open < READERS {
+                pool.open += 1;
+                break None;
+            }
+            pool = self.returned.wait(pool).unwrap_or_else(PoisonError::into_inner);
+        };
+        drop(pool);
+        let place = Place(self);
+        let mut connection = match idle {
+            Some(connection) => connection,
+            // Opened outside the pool's lock; a failure frees its place (`place` dropped).
+            None => open_reader(&self.path)?,
+        };
+        let value = work(&mut connection);
+        std::mem::forget(place);
+        self.pool.lock().unwrap_or_else(PoisonError::into_inner).idle.push(connection);
+        self.returned.notify_one();
+        value
+    }
+}
+
+/// A read-only connection to the database at `path` (already migrated by the writer).
+fn open_reader(path: &Path) -> Result<Connection, StoreError> {
+    let connection =
+        Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
+    connection.busy_timeout(Duration::from_secs(10))?;
+    connection.set_prepared_statement_cache_capacity(64);
+    Ok(connection)
+}
+
+/// Sets the writer's pragmas; whether the database is in write-ahead-log mode (readers may run
+/// beside the writer).
+fn configure(connection: &Connection) -> Result<bool, StoreError> {
     connection.busy_timeout(Duration::from_secs(10))?;
     connection.pragma_update(None, "foreign_keys", "ON")?;
     // In memory the journal mode stays `memory`; on disk the write-ahead log lets readers run
     // beside the writer.
-    let _mode: String = connection.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
+    let mode: String = connection.query_row("PRAGMA journal_mode = WAL", [], |row| row.get(0))?;
     connection.pragma_update(None, "synchronous", "NORMAL")?;
-    Ok(())
+    Ok(mode.eq_ignore_ascii_case("wal"))
 }
 
 /// Applies the migrations after the database's version, up to `target`.
@@ -111,10 +209,11 @@ fn version_of((id, bot_id, sha256, size, status, reason, steps): VersionRow) -> 
     Ok(Version { id, bot_id, sha256, size, status: VersionStatus::parse(&status)?, reason, steps })
 }
 
-const MATCH_COLUMNS: &str = "id, game, seed, kind, state, winner, turns, replay_sha256, error";
+const MATCH_COLUMNS: &str = "id, game, seed, kind, state, winner, turns, replay_sha256, error, digest";
 
 /// A match row without its seats, kind and state still as text.
-type MatchRow = (i64, String, i64, String, String, Option<u32>, Option<u32>, Option<String>, Option<String>);
+type MatchRow =
+    (i64, String, i64, String, String, Option<u32>, Option<u32>, Option<String>, Option<String>, Option<String>);
 
 fn match_row(row: &Row<'_>) -> rusqlite::Result<MatchRow> {
     Ok((
@@ -127,6 +226,7 @@ fn match_row(row: &Row<'_>) -> rusqlite::Result<MatchRow> {
         row.get(6)?,
         row.get(7)?,
         row.get(8)?,
+        row.get(9)?,
     ))
 }
 
@@ -135,7 +235,7 @@ fn matches_of(connection: &Connection, rows: Vec<MatchRow>) -> Result<Vec<Match>
     let mut seats =
         connection.prepare_cached("SELECT version_id, outcome FROM match_seats WHERE match_id = ?1 ORDER BY seat")?;
     let mut matches = Vec::with_capacity(rows.len());
-    for (id, game, seed, kind, state, winner, turns, replay_sha256, error) in rows {
+    for (id, game, seed, kind, state, winner, turns, replay_sha256, error, digest) in rows {
         let seat_rows: Vec<(i64, Option<String>)> =
             seats.query_map([id], |row| Ok((row.get(0)?, row.get(1)?)))?.collect::<Result<_, _>>()?;
         let seats = seat_rows
@@ -159,10 +259,94 @@ fn matches_of(connection: &Connection, rows: Vec<MatchRow>) -> Result<Vec<Match>
             winner,
             turns,
             replay_sha256,
+            digest,
             error,
         });
     }
     Ok(matches)
+}
+
+/// The matches `ids`, in that order (those that exist).
+fn matches_by_ids(connection: &Connection, ids: &[i64]) -> Result<Vec<Match>, StoreError> {
+    let mut statement = connection.prepare_cached(&format!("SELECT {MATCH_COLUMNS} FROM matches WHERE id = ?1"))?;
+    let mut rows = Vec::with_capacity(ids.len());
+    for id in ids {
+        rows.extend(statement.query_row([id], match_row).optional()?);
+    }
+    matches_of(connection, rows)
+}
+
+/// The ids of the latest `limit` matches with one of `versions` in a seat, newest first: each
+/// version's latest from its index, merged.
+fn latest_match_ids(connection: &Connection, versions: &[i64], limit: u32) -> Result<Vec<i64>, StoreError> {
+    let mut statement = connection.prepare_cached(
+        "SELECT DISTINCT match_id FROM match_seats WHERE version_id = ?1 ORDER BY match_id DESC LIMIT ?2",
+    )?;
+    let mut ids = BTreeSet::new();
+    for version in versions {
+        for id in statement.query_map(params![version, limit], |row| row.get::<_, i64>(0))? {
+            ids.insert(id?);
+        }
+    }
+    Ok(ids.into_iter().rev().take(limit as usize).collect())
+}
+
+fn bot_by_id(connection: &Connection, id: i64) -> Result<Option<Bot>, StoreError> {
+    let sql = format!("SELECT {BOT_COLUMNS} FROM {BOT_FROM} WHERE bots.id = ?1");
+    Ok(connection.prepare_cached(&sql)?.query_row([id], bot_of).optional()?)
+}
+
+fn bots_of_game(connection: &Connection, game: &str) -> Result<Vec<Bot>, StoreError> {
+    let sql = format!("SELECT {BOT_COLUMNS} FROM {BOT_FROM} WHERE bots.game = ?1 ORDER BY bots.name");
+    let mut statement = connection.prepare_cached(&sql)?;
+    Ok(statement.query_map([game], bot_of)?.collect::<Result<_, _>>()?)
+}
+
+fn versions_of_bot(connection: &Connection, bot: i64) -> Result<Vec<Version>, StoreError> {
+    let sql = format!("SELECT {VERSION_COLUMNS} FROM versions WHERE bot_id = ?1 ORDER BY id");
+    let mut statement = connection.prepare_cached(&sql)?;
+    let rows: Vec<VersionRow> = statement.query_map([bot], version_row)?.collect::<Result<_, _>>()?;
+    rows.into_iter().map(version_of).collect()
+}
+
+/// The bot name of each of `versions` that exists.
+fn bot_names(
+    connection: &Connection,
+    versions: impl IntoIterator<Item = i64>,
+) -> Result<BTreeMap<i64, String>, StoreError> {
+    let mut statement = connection.prepare_cached(
+        "SELECT bots.name FROM versions JOIN bots ON bots.id = versions.bot_id WHERE versions.id = ?1",
+    )?;
+    let mut names = BTreeMap::new();
+    for version in versions {
+        if let std::collections::btree_map::Entry::Vacant(vacant) = names.entry(version)
+            && let Some(name) = statement.query_row([version], |row| row.get::<_, String>(0)).optional()?
+        {
+            vacant.insert(name);
+        }
+    }
+    Ok(names)
+}
+
+/// The latest `limit` rating snapshots of `version`, oldest first.
+fn latest_points(connection: &Connection, version: i64, limit: u32) -> Result<Vec<RatingPoint>, StoreError> {
+    let mut statement = connection.prepare_cached(
+        "SELECT results, rating, low, high, matches FROM rating_snapshots WHERE version_id = ?1 \
+         ORDER BY id DESC LIMIT ?2",
+    )?;
+    let mut points: Vec<RatingPoint> = statement
+        .query_map(params![version, limit], |row| {
+            Ok(RatingPoint {
+                version_id: version,
+                results: row.get::<_, i64>(0)? as u64,
+                rating: row.get(1)?,
+                interval: [row.get(2)?, row.get(3)?],
+                matches: row.get::<_, i64>(4)? as u64,
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    points.reverse();
+    Ok(points)
 }
 
 fn is_unique_violation(err: &rusqlite::Error) -> bool {
@@ -171,7 +355,7 @@ fn is_unique_violation(err: &rusqlite::Error) -> bool {
 
 impl Store for SqliteStore {
     fn schema_version(&self) -> Result<i64, StoreError> {
-        Ok(self.lock().query_row("PRAGMA user_version", [], |row| row.get(0))?)
+        self.read(|connection| Ok(connection.query_row("PRAGMA user_version", [], |row| row.get(0))?))
     }
 
     fn create_user(&self, name: &str, password_hash: &str, admin: bool) -> Result<User, StoreError> {
@@ -192,12 +376,12 @@ impl Store for SqliteStore {
 
     fn user_by_name(&self, name: &str) -> Result<Option<User>, StoreError> {
         let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE name = ?1");
-        Ok(self.lock().query_row(&sql, [name], user_of).optional()?)
+        self.read(|connection| Ok(connection.query_row(&sql, [name], user_of).optional()?))
     }
 
     fn user(&self, id: i64) -> Result<Option<User>, StoreError> {
         let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1");
-        Ok(self.lock().query_row(&sql, [id], user_of).optional()?)
+        self.read(|connection| Ok(connection.query_row(&sql, [id], user_of).optional()?))
     }
 
     fn create_session(&self, user: i64, token_sha256: &str, csrf: &str, expires: i64) -> Result<(), StoreError> {
@@ -211,7 +395,10 @@ impl Store for SqliteStore {
     fn session(&self, token_sha256: &str, now: i64) -> Result<Option<(User, String)>, StoreError> {
         let sql = "SELECT users.id, users.name, users.password_hash, users.admin, sessions.csrf FROM sessions \
                    JOIN users ON users.id = sessions.user_id WHERE sessions.token_sha256 = ?1 AND sessions.expires > ?2";
-        Ok(self.lock().query_row(sql, params![token_sha256, now], |row| Ok((user_of(row)?, row.get(4)?))).optional()?)
+        self.read(|connection| {
+            let mut statement = connection.prepare_cached(sql)?;
+            Ok(statement.query_row(params![token_sha256, now], |row| Ok((user_of(row)?, row.get(4)?))).optional()?)
+        })
     }
 
     fn delete_session(&self, token_sha256: &str) -> Result<(), StoreError> {
@@ -230,13 +417,14 @@ impl Store for SqliteStore {
     fn token_user(&self, token_sha256: &str) -> Result<Option<User>, StoreError> {
         let sql = "SELECT users.id, users.name, users.password_hash, users.admin FROM api_tokens \
                    JOIN users ON users.id = api_tokens.user_id WHERE api_tokens.token_sha256 = ?1";
-        Ok(self.lock().query_row(sql, [token_sha256], user_of).optional()?)
+        self.read(|connection| Ok(connection.query_row(sql, [token_sha256], user_of).optional()?))
     }
 
     fn token_labels(&self, user: i64) -> Result<Vec<String>, StoreError> {
-        let connection = self.lock();
-        let mut statement = connection.prepare("SELECT label FROM api_tokens WHERE user_id = ?1 ORDER BY rowid")?;
-        Ok(statement.query_map([user], |row| row.get(0))?.collect::<Result<_, _>>()?)
+        self.read(|connection| {
+            let mut statement = connection.prepare("SELECT label FROM api_tokens WHERE user_id = ?1 ORDER BY rowid")?;
+            Ok(statement.query_map([user], |row| row.get(0))?.collect::<Result<_, _>>()?)
+        })
     }
 
     fn bot_for_upload(&self, owner: i64, game: &str, name: &str) -> Result<Bot, StoreError> {
@@ -260,22 +448,19 @@ impl Store for SqliteStore {
     }
 
     fn bot(&self, id: i64) -> Result<Option<Bot>, StoreError> {
-        let sql = format!("SELECT {BOT_COLUMNS} FROM {BOT_FROM} WHERE bots.id = ?1");
-        Ok(self.lock().query_row(&sql, [id], bot_of).optional()?)
+        self.read(|connection| bot_by_id(connection, id))
     }
 
     fn bots_of_game(&self, game: &str) -> Result<Vec<Bot>, StoreError> {
-        let connection = self.lock();
-        let sql = format!("SELECT {BOT_COLUMNS} FROM {BOT_FROM} WHERE bots.game = ?1 ORDER BY bots.name");
-        let mut statement = connection.prepare(&sql)?;
-        Ok(statement.query_map([game], bot_of)?.collect::<Result<_, _>>()?)
+        self.read(|connection| bots_of_game(connection, game))
     }
 
     fn bots_of_owner(&self, owner: i64) -> Result<Vec<Bot>, StoreError> {
-        let connection = self.lock();
         let sql = format!("SELECT {BOT_COLUMNS} FROM {BOT_FROM} WHERE bots.owner = ?1 ORDER BY bots.game, bots.name");
-        let mut statement = connection.prepare(&sql)?;
-        Ok(statement.query_map([owner], bot_of)?.collect::<Result<_, _>>()?)
+        self.read(|connection| {
+            let mut statement = connection.prepare(&sql)?;
+            Ok(statement.query_map([owner], bot_of)?.collect::<Result<_, _>>()?)
+        })
     }
 
     fn set_bot_disabled(&self, bot: i64, disabled: bool) -> Result<(), StoreError> {
@@ -300,12 +485,14 @@ impl Store for SqliteStore {
     }
 
     fn uploads_since(&self, owner: i64, since: i64) -> Result<u64, StoreError> {
-        let count: i64 = self.lock().query_row(
-            "SELECT COUNT(*) FROM versions JOIN bots ON bots.id = versions.bot_id \
-             WHERE bots.owner = ?1 AND versions.uploaded >= ?2",
-            params![owner, since],
-            |row| row.get(0),
-        )?;
+        let count: i64 = self.read(|connection| {
+            Ok(connection.query_row(
+                "SELECT COUNT(*) FROM versions JOIN bots ON bots.id = versions.bot_id \
+                 WHERE bots.owner = ?1 AND versions.uploaded >= ?2",
+                params![owner, since],
+                |row| row.get(0),
+            )?)
+        })?;
         Ok(count as u64)
     }
 
@@ -327,23 +514,23 @@ impl Store for SqliteStore {
 
     fn version(&self, id: i64) -> Result<Option<Version>, StoreError> {
         let sql = format!("SELECT {VERSION_COLUMNS} FROM versions WHERE id = ?1");
-        self.lock().query_row(&sql, [id], version_row).optional()?.map(version_of).transpose()
+        self.read(|connection| {
+            let row = connection.prepare_cached(&sql)?.query_row([id], version_row).optional()?;
+            row.map(version_of).transpose()
+        })
     }
 
     fn versions_of_bot(&self, bot: i64) -> Result<Vec<Version>, StoreError> {
-        let connection = self.lock();
-        let sql = format!("SELECT {VERSION_COLUMNS} FROM versions WHERE bot_id = ?1 ORDER BY id");
-        let mut statement = connection.prepare(&sql)?;
-        let rows: Vec<VersionRow> = statement.query_map([bot], version_row)?.collect::<Result<_, _>>()?;
-        rows.into_iter().map(version_of).collect()
+        self.read(|connection| versions_of_bot(connection, bot))
     }
 
     fn pending_versions(&self) -> Result<Vec<Version>, StoreError> {
-        let connection = self.lock();
         let sql = format!("SELECT {VERSION_COLUMNS} FROM versions WHERE status = 'pending' ORDER BY id");
-        let mut statement = connection.prepare(&sql)?;
-        let rows: Vec<VersionRow> = statement.query_map([], version_row)?.collect::<Result<_, _>>()?;
-        rows.into_iter().map(version_of).collect()
+        self.read(|connection| {
+            let mut statement = connection.prepare(&sql)?;
+            let rows: Vec<VersionRow> = statement.query_map([], version_row)?.collect::<Result<_, _>>()?;
+            rows.into_iter().map(version_of).collect()
+        })
     }
 
     fn enqueue(&self, matches: &[NewMatch], now: i64) -> Result<Vec<i64>, StoreError> {
@@ -370,11 +557,13 @@ impl Store for SqliteStore {
     }
 
     fn scrimmages_since(&self, user: i64, since: i64) -> Result<u64, StoreError> {
-        let count: i64 = self.lock().query_row(
-            "SELECT COUNT(*) FROM matches WHERE requested_by = ?1 AND kind = 'scrimmage' AND requested >= ?2",
-            params![user, since],
-            |row| row.get(0),
-        )?;
+        let count: i64 = self.read(|connection| {
+            Ok(connection.query_row(
+                "SELECT COUNT(*) FROM matches WHERE requested_by = ?1 AND kind = 'scrimmage' AND requested >= ?2",
+                params![user, since],
+                |row| row.get(0),
+            )?)
+        })?;
         Ok(count as u64)
     }
 
@@ -403,9 +592,9 @@ impl Store for SqliteStore {
         let mut connection = self.lock();
         let transaction = connection.transaction()?;
         let updated = transaction.execute(
-            "UPDATE matches SET state = 'done', winner = ?2, turns = ?3, replay_sha256 = ?4, claimed_by = NULL \
-             WHERE id = ?1 AND state <> 'done'",
-            params![id, finished.winner, finished.turns, finished.replay_sha256],
+            "UPDATE matches SET state = 'done', winner = ?2, turns = ?3, replay_sha256 = ?4, digest = ?5, \
+             claimed_by = NULL WHERE id = ?1 AND state <> 'done'",
+            params![id, finished.winner, finished.turns, finished.replay_sha256, finished.digest],
         )?;
         if updated == 0 {
             return Ok(false);
@@ -438,6 +627,11 @@ impl Store for SqliteStore {
         Ok(requeued == 1)
     }
 
+    fn set_replay(&self, id: i64, replay_sha256: &str) -> Result<(), StoreError> {
+        self.lock().execute("UPDATE matches SET replay_sha256 = ?2 WHERE id = ?1", params![id, replay_sha256])?;
+        Ok(())
+    }
+
     fn requeue_running(&self) -> Result<u64, StoreError> {
         let requeued = self
             .lock()
@@ -446,63 +640,110 @@ impl Store for SqliteStore {
     }
 
     fn match_by_id(&self, id: i64) -> Result<Option<Match>, StoreError> {
-        let connection = self.lock();
-        let sql = format!("SELECT {MATCH_COLUMNS} FROM matches WHERE id = ?1");
-        let Some(row) = connection.query_row(&sql, [id], match_row).optional()? else { return Ok(None) };
-        Ok(matches_of(&connection, vec![row])?.pop())
+        self.read(|connection| Ok(matches_by_ids(connection, &[id])?.pop()))
     }
 
     fn recent_matches(&self, game: Option<&str>, limit: u32) -> Result<Vec<Match>, StoreError> {
-        let connection = self.lock();
         let sql = format!(
             "SELECT {MATCH_COLUMNS} FROM matches WHERE state = 'done' AND (?1 IS NULL OR game = ?1) \
              ORDER BY id DESC LIMIT ?2"
         );
-        let mut statement = connection.prepare(&sql)?;
-        let rows: Vec<MatchRow> = statement.query_map(params![game, limit], match_row)?.collect::<Result<_, _>>()?;
-        matches_of(&connection, rows)
+        self.read(|connection| {
+            let mut statement = connection.prepare_cached(&sql)?;
+            let rows: Vec<MatchRow> =
+                statement.query_map(params![game, limit], match_row)?.collect::<Result<_, _>>()?;
+            matches_of(connection, rows)
+        })
     }
 
     fn matches_of_version(&self, version: i64, limit: u32) -> Result<Vec<Match>, StoreError> {
-        let connection = self.lock();
-        let sql = format!(
-            "SELECT {MATCH_COLUMNS} FROM matches WHERE id IN \
-             (SELECT match_id FROM match_seats WHERE version_id = ?1) ORDER BY id DESC LIMIT ?2"
-        );
-        let mut statement = connection.prepare(&sql)?;
-        let rows: Vec<MatchRow> = statement.query_map(params![version, limit], match_row)?.collect::<Result<_, _>>()?;
-        matches_of(&connection, rows)
+        self.read(|connection| {
+            let ids = latest_match_ids(connection, &[version], limit)?;
+            matches_by_ids(connection, &ids)
+        })
     }
 
     fn ranked_results(&self, game: &str) -> Result<Vec<Match>, StoreError> {
-        let connection = self.lock();
         let sql = format!(
             "SELECT {MATCH_COLUMNS} FROM matches WHERE game = ?1 AND kind = 'ranked' AND state = 'done' ORDER BY id"
         );
-        let mut statement = connection.prepare(&sql)?;
-        let rows: Vec<MatchRow> = statement.query_map([game], match_row)?.collect::<Result<_, _>>()?;
-        matches_of(&connection, rows)
+        self.read(|connection| {
+            let mut statement = connection.prepare_cached(&sql)?;
+            let rows: Vec<MatchRow> = statement.query_map([game], match_row)?.collect::<Result<_, _>>()?;
+            matches_of(connection, rows)
+        })
     }
 
     fn ranked_pending(&self, game: &str) -> Result<Vec<Match>, StoreError> {
-        let connection = self.lock();
         let sql = format!(
             "SELECT {MATCH_COLUMNS} FROM matches WHERE game = ?1 AND kind = 'ranked' AND state IN ('queued', 'running') \
              ORDER BY id"
         );
-        let mut statement = connection.prepare(&sql)?;
-        let rows: Vec<MatchRow> = statement.query_map([game], match_row)?.collect::<Result<_, _>>()?;
-        matches_of(&connection, rows)
+        self.read(|connection| {
+            let mut statement = connection.prepare_cached(&sql)?;
+            let rows: Vec<MatchRow> = statement.query_map([game], match_row)?.collect::<Result<_, _>>()?;
+            matches_of(connection, rows)
+        })
     }
 
     fn queue_counts(&self) -> Result<QueueCounts, StoreError> {
-        let connection = self.lock();
-        let count = |state: &str| -> Result<u64, StoreError> {
-            let count: i64 =
-                connection.query_row("SELECT COUNT(*) FROM matches WHERE state = ?1", [state], |row| row.get(0))?;
-            Ok(count as u64)
-        };
-        Ok(QueueCounts { queued: count("queued")?, running: count("running")?, done: count("done")? })
+        self.read(|connection| {
+            let mut statement = connection.prepare_cached("SELECT COUNT(*) FROM matches WHERE state = ?1")?;
+            let mut count = |state: &str| -> Result<u64, StoreError> {
+                let count: i64 = statement.query_row([state], |row| row.get(0))?;
+                Ok(count as u64)
+            };
+            Ok(QueueCounts { queued: count("queued")?, running: count("running")?, done: count("done")? })
+        })
+    }
+
+    fn bot_names(&self, versions: &[i64]) -> Result<BTreeMap<i64, String>, StoreError> {
+        self.read(|connection| bot_names(connection, versions.iter().copied()))
+    }
+
+    fn bot_page(&self, id: i64, matches: u32, ratings: u32) -> Result<Option<BotPage>, StoreError> {
+        self.read(|connection| {
+            let Some(bot) = bot_by_id(connection, id)? else { return Ok(None) };
+            let versions = versions_of_bot(connection, id)?;
+            let ids: Vec<i64> = versions.iter().map(|version| version.id).collect();
+            let found = matches_by_ids(connection, &latest_match_ids(connection, &ids, matches)?)?;
+            let names =
+                bot_names(connection, found.iter().flat_map(|one| one.seats.iter().map(|seat| seat.version_id)))?;
+            let opponents = bots_of_game(connection, &bot.game)?.into_iter().filter(|other| other.id != id).collect();
+            let mut points = Vec::new();
+            for version in &ids {
+                points.extend(latest_points(connection, *version, ratings)?);
+            }
+            Ok(Some(BotPage { bot, versions, matches: found, names, opponents, ratings: points }))
+        })
+    }
+
+    fn record_ratings(&self, points: &[RatingPoint]) -> Result<u64, StoreError> {
+        let mut connection = self.lock();
+        let transaction = connection.transaction()?;
+        let mut kept = 0;
+        {
+            let mut insert = transaction.prepare_cached(
+                "INSERT INTO rating_snapshots (version_id, results, rating, low, high, matches) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?;
+            for point in points {
+                let last = latest_points(&transaction, point.version_id, 1)?.pop();
+                if point.worth_keeping(last.as_ref()) {
+                    insert.execute(params![
+                        point.version_id,
+                        point.results as i64,
+                        point.rating,
+                        point.interval[0],
+                        point.interval[1],
+                        point.matches as i64
+                    ])?;
+                    kept += 1;
+                }
+            }
+        }
+        transaction.commit()?;
+        Ok(kept)
     }
 
     fn set_frozen(&self, game: &str, frozen: bool) -> Result<(), StoreError> {
@@ -516,9 +757,10 @@ impl Store for SqliteStore {
     }
 
     fn frozen_games(&self) -> Result<Vec<String>, StoreError> {
-        let connection = self.lock();
-        let mut statement = connection.prepare("SELECT game FROM frozen_games ORDER BY game")?;
-        Ok(statement.query_map([], |row| row.get(0))?.collect::<Result<_, _>>()?)
+        self.read(|connection| {
+            let mut statement = connection.prepare_cached("SELECT game FROM frozen_games ORDER BY game")?;
+            Ok(statement.query_map([], |row| row.get(0))?.collect::<Result<_, _>>()?)
+        })
     }
 
     fn audit(&self, actor: &str, action: &str, detail: &str) -> Result<(), StoreError> {
@@ -528,8 +770,9 @@ impl Store for SqliteStore {
     }
 
     fn audit_log(&self) -> Result<Vec<(String, String, String)>, StoreError> {
-        let connection = self.lock();
-        let mut statement = connection.prepare("SELECT actor, action, detail FROM audit ORDER BY id")?;
-        Ok(statement.query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?.collect::<Result<_, _>>()?)
+        self.read(|connection| {
+            let mut statement = connection.prepare("SELECT actor, action, detail FROM audit ORDER BY id")?;
+            Ok(statement.query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?.collect::<Result<_, _>>()?)
+        })
     }
 }

@@ -1,20 +1,27 @@
 //! The JSON API: everything the pages show and do, for scripts and `arena submit` / `arena
 //! ladder`. Reads are public; uploads and scrimmages take an API token (`Authorization: Bearer
-//! TOKEN`). The document describing it is served at `/api/openapi.json` ([`OPENAPI`]), and a
-//! test checks it names every route this module serves.
+//! TOKEN`). Accounts and tokens are made here too (`POST /api/signup`, `POST /api/tokens`), by
+//! the same functions as the sign-up, log-in and token forms ([`create_account`], [`log_in`],
+//! [`create_api_token`]), so both follow one set of rules. The document describing it is served
+//! at `/api/openapi.json` ([`OPENAPI`]), and a test checks it names every route this module
+//! serves.
 
 use super::{Shared, WebError, blocking, token_caller};
+use crate::auth::{check_name, hash_password, new_token, token_sha256, verify_password};
 use crate::service::Service;
-use crate::store::{Bot, Match, Step, User, Version, VersionStatus};
+use crate::store::{Bot, Match, Step, StoreError, User, Version, VersionStatus};
 use axum::Json;
 use axum::Router;
-use axum::body::Body;
+use axum::body::{Body, Bytes};
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use futures_util::StreamExt;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// The routes of the API (the upload route is added with the others that stream their body,
 /// in [`super::router`]).
@@ -28,6 +35,8 @@ pub fn routes() -> Router<Shared> {
         .route("/api/matches", get(matches))
         .route("/api/matches/{id}", get(one_match))
         .route("/api/queue", get(queue))
+        .route("/api/signup", post(signup))
+        .route("/api/tokens", post(tokens))
         .route("/api/openapi.json", get(openapi))
 }
 
@@ -117,16 +126,53 @@ async fn bot(State(service): State<Shared>, Path(id): Path<i64>) -> Result<Json<
     .await
 }
 
-/// `?game=G&limit=N`.
+/// `?game=G&bot=ID&limit=N`.
 #[derive(Debug, Deserialize)]
 struct MatchQuery {
     game: Option<String>,
+    bot: Option<i64>,
     limit: Option<u32>,
 }
 
-async fn matches(State(service): State<Shared>, Query(query): Query<MatchQuery>) -> Result<Json<Vec<Match>>, WebError> {
+/// The latest `limit` matches with a seat taken by one of `versions` (in any state), newest
+/// first, each once.
+pub fn matches_of_versions(
+    service: &Service,
+    versions: impl IntoIterator<Item = i64>,
+    limit: u32,
+) -> Result<Vec<Match>, StoreError> {
+    let mut found = BTreeMap::new();
+    for version in versions {
+        for one in service.store.matches_of_version(version, limit)? {
+            found.insert(std::cmp::Reverse(one.id), one);
+        }
+    }
+    Ok(found.into_values().take(limit as usize).collect())
+}
+
+/// The latest matches played (of a game), or with `bot` the latest matches of every version of
+/// that bot, queued and running ones included.
+async fn matches(
+    State(service): State<Shared>,
+    query: Result<Query<MatchQuery>, QueryRejection>,
+) -> Result<Json<Vec<Match>>, WebError> {
+    let Query(query) = query.map_err(|err| WebError::BadRequest(err.body_text()))?;
     let limit = query.limit.unwrap_or(50).min(500);
-    blocking(&service, move |service| Ok(Json(service.store.recent_matches(query.game.as_deref(), limit)?))).await
+    blocking(&service, move |service| {
+        let Some(bot) = query.bot else {
+            return Ok(Json(service.store.recent_matches(query.game.as_deref(), limit)?));
+        };
+        if service.store.bot(bot)?.is_none() {
+            return Err(WebError::NotFound(format!("bot {bot}")));
+        }
+        let versions = service.store.versions_of_bot(bot)?;
+        let mut found = matches_of_versions(service, versions.iter().map(|version| version.id), limit)?;
+        if let Some(game) = &query.game {
+            found.retain(|one| &one.game == game);
+        }
+        Ok(Json(found))
+    })
+    .await
 }
 
 async fn one_match(State(service): State<Shared>, Path(id): Path<i64>) -> Result<Json<Match>, WebError> {
@@ -178,6 +224,116 @@ async fn scrimmage(
     .await
 }
 
+/// The label of the token `POST /api/signup` answers with.
+pub const SIGNUP_TOKEN_LABEL: &str = "api signup";
+/// The label of a token made with `POST /api/tokens` without one.
+pub const DEFAULT_TOKEN_LABEL: &str = "api";
+/// The longest label kept (longer ones are cut).
+pub const MAX_TOKEN_LABEL: usize = 60;
+/// What a wrong name or password is told (which of the two is not said).
+pub const WRONG_CREDENTIALS: &str = "wrong name or password";
+
+/// Creates the account `name` with `password` (kept as its argon2id hash). A refusal is in the
+/// words the sign-up form shows: a bad name or password length (400), a name taken (409).
+pub fn create_account(service: &Service, name: &str, password: &str) -> Result<User, WebError> {
+    check_name("account", name)?;
+    let hash = hash_password(password)?;
+    match service.store.create_user(name, &hash, false) {
+        Err(StoreError::Taken { .. }) => Err(WebError::Conflict(format!("the name {name:?} is taken"))),
+        created => Ok(created?),
+    }
+}
+
+/// The account `name` if `password` is its password, else 401 [`WRONG_CREDENTIALS`] (an
+/// account made by `arena serve admin add-user` has no password: it only has tokens).
+pub fn log_in(service: &Service, name: &str, password: &str) -> Result<User, WebError> {
+    match service.store.user_by_name(name)? {
+        Some(user) if verify_password(&user.password_hash, password) => Ok(user),
+        Some(_) => Err(WebError::Unauthorized(WRONG_CREDENTIALS.into())),
+        None => {
+            // As long as a wrong password takes, so the time taken does not tell which names exist.
+            static DECOY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+            let decoy = DECOY.get_or_init(|| hash_password("a password no account has").unwrap_or_default());
+            let _ = verify_password(decoy, password);
+            Err(WebError::Unauthorized(WRONG_CREDENTIALS.into()))
+        }
+    }
+}
+
+/// A new API token, shown once: the database keeps its sha256 and its label.
+#[derive(Debug, Clone, Serialize)]
+pub struct ApiToken {
+    /// The token (`arena_` and 64 hex digits).
+    pub token: String,
+    /// Its label, as kept (at most [`MAX_TOKEN_LABEL`] characters).
+    pub label: String,
+}
+
+/// Makes an API token for account `user`, labelled with the first [`MAX_TOKEN_LABEL`]
+/// characters of `label`.
+pub fn create_api_token(service: &Service, user: i64, label: &str) -> Result<ApiToken, WebError> {
+    let label: String = label.chars().take(MAX_TOKEN_LABEL).collect();
+    let token = new_token("arena_")?;
+    service.store.create_token(user, &token_sha256(&token), &label)?;
+    Ok(ApiToken { token, label })
+}
+
+/// A JSON body, or 400 with serde's reason.
+fn json_body<T: DeserializeOwned>(body: &[u8]) -> Result<T, WebError> {
+    serde_json::from_slice(body)
+        .map_err(|err| WebError::BadRequest(format!("the body is not the JSON expected: {err}")))
+}
+
+/// `{"name": ..., "password": ...}`.
+#[derive(Debug, Deserialize)]
+struct SignupRequest {
+    name: String,
+    password: String,
+}
+
+/// `POST /api/signup`: a new account and its first API token (201 `{user, token, label}`).
+async fn signup(State(service): State<Shared>, body: Bytes) -> Result<Response, WebError> {
+    let request: SignupRequest = json_body(&body)?;
+    blocking(&service, move |service| {
+        let user = create_account(service, &request.name, &request.password)?;
+        let made = create_api_token(service, user.id, SIGNUP_TOKEN_LABEL)?;
+        let answer = serde_json::json!({ "user": user, "token": made.token, "label": made.label });
+        Ok((StatusCode::CREATED, Json(answer)).into_response())
+    })
+    .await
+}
+
+/// `{"name": ..., "password": ..., "label": ...}`, every field optional (an empty body is `{}`).
+#[derive(Debug, Default, Deserialize)]
+struct TokenRequest {
+    name: Option<String>,
+    password: Option<String>,
+    label: Option<String>,
+}
+
+/// `POST /api/tokens`: a new API token (201 `{token, label}`) for the account of the bearer
+/// token, or without one of the name and password in the body.
+async fn tokens(State(service): State<Shared>, headers: HeaderMap, body: Bytes) -> Result<Response, WebError> {
+    let request: TokenRequest =
+        if body.iter().all(u8::is_ascii_whitespace) { TokenRequest::default() } else { json_body(&body)? };
+    let user = if headers.contains_key(header::AUTHORIZATION) {
+        token_caller(&service, &headers).await?
+    } else {
+        let (Some(name), Some(password)) = (request.name, request.password) else {
+            return Err(WebError::Unauthorized(
+                "no credentials: send `Authorization: Bearer TOKEN`, or {\"name\", \"password\"} as JSON".into(),
+            ));
+        };
+        blocking(&service, move |service| log_in(service, &name, &password)).await?
+    };
+    let label = request.label.filter(|label| !label.trim().is_empty());
+    blocking(&service, move |service| {
+        let made = create_api_token(service, user.id, label.as_deref().unwrap_or(DEFAULT_TOKEN_LABEL))?;
+        Ok((StatusCode::CREATED, Json(made)).into_response())
+    })
+    .await
+}
+
 /// Streams `body` into the bot blob store, capped at the service's upload limit.
 pub async fn receive(
     service: &Shared,
@@ -204,9 +360,8 @@ pub async fn upload(
     body: Body,
 ) -> Result<Response, WebError> {
     let user = token_caller(&service, &headers).await?;
-    if arena_host::registry::find_game(&game).is_none() {
-        return Err(crate::service::ServiceError::UnknownGame(game).into());
-    }
+    let asked = (user.clone(), game.clone(), name.clone());
+    blocking(&service, move |service| Ok(service.may_upload(&asked.0, &asked.1, &asked.2)?)).await?;
     let writer = receive(&service, body.into_data_stream()).await?;
     blocking(&service, move |service| {
         let (bot, version, new) = service.upload(&user, &game, &name, writer)?;

@@ -1,5 +1,7 @@
 // Live parts of the ladder's pages, over the server-sent events of /events:
-// - a leaderboard (#leaderboard[data-refresh]) is refetched when a result of its game lands;
+// - a game page's leaderboard (#leaderboard[data-refresh]), its line of counts (#game-summary)
+//   and its latest matches (#latest[data-refresh]) are refetched, as the server renders them,
+//   when a result of its game lands;
 // - the live page's queue figures (#queue) are refetched and each result is listed (#results);
 // - a bot page with a version being checked (#versions[data-pending=yes]) reloads when a check
 //   of that bot finishes.
@@ -11,26 +13,68 @@
   // left and opens again if the page comes back.
   let events = null;
   const board = document.getElementById("leaderboard");
+  const latest = document.getElementById("latest");
   const queue = document.getElementById("queue");
   const results = document.getElementById("results");
   const versions = document.getElementById("versions");
 
-  function refreshBoard() {
-    fetch(board.dataset.refresh).then((response) => response.ok ? response.text() : null).then((html) => {
-      if (html === null) return;
-      const parsed = new DOMParser().parseFromString(html, "text/html");
-      const table = parsed.querySelector("table");
-      if (table) board.replaceChildren(document.adoptNode(table));
-    });
+  // One fetch of a part at a time: a result landing while the part is being fetched asks for
+  // one more fetch after it (under load, results land faster than a page needs them).
+  function coalesced(load) {
+    let running = false;
+    let again = false;
+    function run() {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = true;
+      load().catch(() => {}).finally(() => {
+        running = false;
+        if (again) {
+          again = false;
+          run();
+        }
+      });
+    }
+    return run;
+  }
+
+  // The server's fragment at `url`, parsed (null when it answered with an error).
+  function fragment(url) {
+    return fetch(url).then((response) => response.ok ? response.text() : null).then((html) =>
+      html === null ? null : new DOMParser().parseFromString(html, "text/html"));
+  }
+
+  // Puts `fresh` (from a fetched fragment) in the place of `old`.
+  function replace(old, fresh) {
+    if (old && fresh) old.replaceWith(document.adoptNode(fresh));
+  }
+
+  const refreshBoard = coalesced(() => fragment(board.dataset.refresh).then((parsed) => {
+    const table = parsed && parsed.querySelector("table");
+    if (table) board.replaceChildren(document.adoptNode(table));
+  }));
+
+  const refreshLatest = coalesced(() => fragment(latest.dataset.refresh).then((parsed) => {
+    if (!parsed) return;
+    replace(document.getElementById("game-summary"), parsed.getElementById("game-summary"));
+    const table = parsed.querySelector("table");
+    if (table) latest.replaceChildren(document.adoptNode(table));
+  }));
+
+  function refreshGame() {
+    if (board) refreshBoard();
+    if (latest) refreshLatest();
   }
 
   // The server refits a leaderboard at most every 2 s: a refresh right after a result may get
   // the fit before it, so one more follows the last result by a little more than that.
   let trailing = null;
-  function refreshBoardSoon() {
-    refreshBoard();
+  function refreshGameSoon() {
+    refreshGame();
     clearTimeout(trailing);
-    trailing = setTimeout(refreshBoard, 2500);
+    trailing = setTimeout(refreshGame, 2500);
   }
 
   function refreshQueue() {
@@ -43,7 +87,7 @@
 
   function onResult(message) {
     const event = JSON.parse(message.data);
-    if (board && board.dataset.game === event.game) refreshBoardSoon();
+    if (board && board.dataset.game === event.game) refreshGameSoon();
     if (queue) refreshQueue();
     if (results) {
       const item = document.createElement("li");
@@ -78,6 +122,10 @@
     }
   }
   window.addEventListener("pagehide", () => { if (events) { events.close(); events = null; } });
-  window.addEventListener("pageshow", (event) => { if (event.persisted || !events) connect(); });
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted || !events) connect();
+    // Back from the cache: the results it missed while away are fetched once.
+    if (event.persisted) refreshGame();
+  });
   if (!events) connect();
 })();

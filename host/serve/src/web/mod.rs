@@ -9,7 +9,7 @@ pub mod api;
 pub mod live;
 pub mod pages;
 
-use crate::auth::token_sha256;
+use crate::auth::{AuthError, token_sha256};
 pub use crate::service::unix_now;
 use crate::service::{Service, ServiceError};
 use crate::store::{StoreError, User};
@@ -46,9 +46,28 @@ pub fn router(service: Shared) -> Router {
         .merge(api::routes())
         .merge(live::routes())
         .merge(uploads)
+        .route("/blobs/bots/{file}", axum::routing::get(bot_blob))
         .fallback(|| async { WebError::NotFound("page".into()) })
         .layer(axum::middleware::map_response(security_headers))
         .with_state(service)
+}
+
+/// A bot file by its sha256 (`/blobs/bots/SHA256.wasm`): what `arena worker --bots-from`
+/// fetches. Public like the version downloads on the match pages.
+async fn bot_blob(
+    axum::extract::State(service): axum::extract::State<Shared>,
+    axum::extract::Path(file): axum::extract::Path<String>,
+) -> Result<Response, WebError> {
+    let bytes = blocking(&service, move |service| {
+        let path = file
+            .strip_suffix(".wasm")
+            .and_then(|sha256| service.bot_files.path(sha256))
+            .filter(|path| path.is_file())
+            .ok_or_else(|| WebError::NotFound(format!("bot file {file}")))?;
+        std::fs::read(path).map_err(|err| WebError::Internal(err.to_string()))
+    })
+    .await?;
+    Ok(([(header::CONTENT_TYPE, "application/wasm")], bytes).into_response())
 }
 
 /// Adds the security headers a response lacks (the viewer's page sets its own policy).
@@ -134,6 +153,19 @@ impl From<ServiceError> for WebError {
                 tracing::error!("storage: {err}");
                 WebError::Internal("storing the file failed".into())
             }
+            ServiceError::Determinism(detail) => {
+                tracing::error!("{detail}");
+                WebError::Internal(detail)
+            }
+        }
+    }
+}
+
+impl From<AuthError> for WebError {
+    fn from(err: AuthError) -> Self {
+        match err {
+            AuthError::PasswordLength | AuthError::BadName { .. } => WebError::BadRequest(err.to_string()),
+            AuthError::Random(_) | AuthError::Hash(_) => WebError::Internal(err.to_string()),
         }
     }
 }
@@ -194,7 +226,8 @@ pub async fn caller(service: &Shared, headers: &HeaderMap) -> Result<Caller, Web
     })
 }
 
-/// The account of the request's API token (`Authorization: Bearer TOKEN`), else its session.
+/// The account of the request's API token (`Authorization: Bearer TOKEN`); 401 without a valid
+/// one (a session cookie is not looked at: the API has no CSRF tokens).
 pub async fn token_caller(service: &Shared, headers: &HeaderMap) -> Result<User, WebError> {
     let bearer = headers
         .get(header::AUTHORIZATION)

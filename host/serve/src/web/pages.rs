@@ -1,16 +1,17 @@
 //! The pages, rendered on the server with maud (every interpolated string is escaped: names,
-//! logs and refusal reasons are the competitors' words). Forms carry a CSRF token: the session's
+//! logs, refusal reasons and faults are the competitors' words; a rating chart is inline SVG
+//! drawn here, coloured by the stylesheet). Forms carry a CSRF token: the session's
 //! for a signed-in account, a cookie's (double submit) for signing up and logging in. The
 //! pages' only script is `/static/app.js` (live updates), served from here like the stylesheet.
 
-use super::api::{VersionView, queue_scrimmage, receive, version_view};
+use super::api::{VersionView, create_account, create_api_token, log_in, queue_scrimmage, receive, version_view};
 use super::{
     Caller, FORM_COOKIE, SESSION_COOKIE, SESSION_SECONDS, Shared, WebError, blocking, caller, cookie, unix_now,
 };
-use crate::auth::{check_name, hash_password, new_token, same_secret, token_sha256, verify_password};
+use crate::auth::{new_token, same_secret, token_sha256};
 use crate::ratings::Leaderboard;
 use crate::service::Service;
-use crate::store::{Match, MatchState, VersionStatus};
+use crate::store::{BotPage, Match, MatchState, RatingPoint, SeatFault, VersionStatus};
 use axum::Router;
 use axum::extract::{Form, Multipart, Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -18,7 +19,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use maud::{DOCTYPE, Markup, html};
 use serde::Deserialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The pages' routes (the upload form's POST streams its body: it is added in [`super::router`]).
 pub fn routes() -> Router<Shared> {
@@ -26,6 +27,7 @@ pub fn routes() -> Router<Shared> {
         .route("/", get(home))
         .route("/games/{game}", get(game_page))
         .route("/games/{game}/table", get(game_table))
+        .route("/games/{game}/latest", get(game_latest_fragment))
         .route("/bots/{id}", get(bot_page))
         .route("/bots/{id}/scrimmage", post(scrimmage_post))
         .route("/matches/{id}", get(match_page))
@@ -173,17 +175,10 @@ fn leaderboard_table(board: &Leaderboard) -> Markup {
     }
 }
 
-fn matches_table(service: &Service, matches: &[Match]) -> Result<Markup, WebError> {
-    let mut names = BTreeMap::new();
-    for one in matches {
-        for seat in &one.seats {
-            if let std::collections::btree_map::Entry::Vacant(vacant) = names.entry(seat.version_id) {
-                vacant
-                    .insert(version_view(service, seat.version_id).map(|view| view.bot).unwrap_or_else(|_| "?".into()));
-            }
-        }
-    }
-    Ok(html! {
+/// The table of `matches`, each seat named by its version's bot (`names`, by version id).
+fn matches_table(matches: &[Match], names: &BTreeMap<i64, String>) -> Markup {
+    let name = |version: i64| names.get(&version).map_or("?", String::as_str);
+    html! {
         table.matches {
             thead { tr { th { "Match" } th { "Kind" } th { "Seats" } th { "Winner" } th { "Turns" } } }
             tbody {
@@ -193,10 +188,10 @@ fn matches_table(service: &Service, matches: &[Match]) -> Result<Markup, WebErro
                         td { (one.kind.as_str()) }
                         td { @for (seat, taken) in one.seats.iter().enumerate() {
                             @if seat > 0 { " vs " }
-                            (names.get(&taken.version_id).map(String::as_str).unwrap_or("?"))
+                            (name(taken.version_id))
                         } }
                         td { @match (one.state, one.winner) {
-                            (MatchState::Done, Some(winner)) => (names.get(&one.seats[winner as usize].version_id).map(String::as_str).unwrap_or("?")),
+                            (MatchState::Done, Some(winner)) => (one.seats.get(winner as usize).map_or("?", |seat| name(seat.version_id))),
                             (MatchState::Done, None) => "draw",
                             (state, _) => (state.as_str()),
                         } }
@@ -205,24 +200,44 @@ fn matches_table(service: &Service, matches: &[Match]) -> Result<Markup, WebErro
                 }
             }
         }
-    })
+    }
+}
+
+/// [`matches_table`] with the seats' names read from the store.
+fn named_matches_table(service: &Service, matches: &[Match]) -> Result<Markup, WebError> {
+    let versions: Vec<i64> = matches.iter().flat_map(|one| one.seats.iter().map(|seat| seat.version_id)).collect();
+    Ok(matches_table(matches, &service.store.bot_names(&versions)?))
+}
+
+/// Matches the game and live pages list.
+const LATEST_MATCHES: u32 = 20;
+
+/// A game page's live parts besides its leaderboard: the line of counts and the latest matches
+/// (also served alone, as `/games/{game}/latest`, for the live refresh).
+fn game_latest(service: &Service, board: &Leaderboard) -> Result<(Markup, Markup), WebError> {
+    let recent = service.store.recent_matches(Some(&board.game), LATEST_MATCHES)?;
+    let rated = board.leaderboard.iter().filter(|line| line.current).count();
+    let summary = html! {
+        p #game-summary { (rated) " bots rated, " (board.matches) " ranked matches." }
+    };
+    Ok((summary, named_matches_table(service, &recent)?))
 }
 
 async fn game_page(State(service): State<Shared>, headers: HeaderMap, Path(game): Path<String>) -> PageResult {
     let caller = caller(&service, &headers).await?;
-    let (board, recent) = blocking(&service, move |service| {
+    let (board, summary, recent) = blocking(&service, move |service| {
         let board = service.leaderboard(&game)?;
-        let recent = service.store.recent_matches(Some(&game), 20)?;
-        let recent = matches_table(service, &recent)?;
-        Ok((board, recent))
+        let (summary, recent) = game_latest(service, &board)?;
+        Ok((board, summary, recent))
     })
     .await?;
     Ok(layout(&caller, &board.game, html! {
         h1 { (board.game) }
-        p { (board.matches) " ranked matches. Ratings are a Bradley-Terry fit of every result (Elo scale), refitted as results arrive." }
+        (summary)
+        p { "Ratings are a Bradley-Terry fit of every result (Elo scale), refitted as results arrive." }
         div #leaderboard data-refresh={ "/games/" (board.game) "/table" } data-game=(board.game) { (leaderboard_table(&board)) }
         h2 { "Latest matches" }
-        (recent)
+        div #latest data-refresh={ "/games/" (board.game) "/latest" } { (recent) }
     })
     .into_response())
 }
@@ -232,31 +247,33 @@ async fn game_table(State(service): State<Shared>, Path(game): Path<String>) -> 
     Ok(leaderboard_table(&board).into_response())
 }
 
+/// The game page's line of counts and its latest matches, for the live refresh.
+async fn game_latest_fragment(State(service): State<Shared>, Path(game): Path<String>) -> PageResult {
+    let (summary, recent) =
+        blocking(&service, move |service| game_latest(service, service.leaderboard(&game)?.as_ref())).await?;
+    Ok(html! { (summary) (recent) }.into_response())
+}
+
+/// Matches a bot page lists.
+const BOT_MATCHES: u32 = 30;
+/// Rating snapshots a bot page reads per version: its chart's span.
+const CHART_POINTS: u32 = 100;
+/// Snapshots listed under a version's chart, newest first.
+const LISTED_POINTS: usize = 5;
+/// Faults a bot page lists at most.
+const LISTED_FAULTS: usize = 100;
+
 async fn bot_page(State(service): State<Shared>, headers: HeaderMap, Path(id): Path<i64>) -> PageResult {
     let caller = caller(&service, &headers).await?;
-    let (bot, versions, matches, opponents) = blocking(&service, move |service| {
-        let bot = service.store.bot(id)?.ok_or_else(|| WebError::NotFound(format!("bot {id}")))?;
-        let versions: Vec<VersionView> =
-            service.store.versions_of_bot(id)?.into_iter().map(|version| VersionView::of(&bot, version)).collect();
-        let mut recent = Vec::new();
-        for version in versions.iter().rev() {
-            recent.extend(service.store.matches_of_version(version.version_id, 30)?);
-        }
-        recent.sort_by_key(|one| std::cmp::Reverse(one.id));
-        recent.truncate(30);
-        let matches = matches_table(service, &recent)?;
-        let opponents: Vec<(i64, String)> = service
-            .store
-            .bots_of_game(&bot.game)?
-            .into_iter()
-            .filter(|other| other.id != bot.id)
-            .map(|other| (other.id, other.name))
-            .collect();
-        Ok((bot, versions, matches, opponents))
+    // What the page shows is read in one store call (one transaction).
+    let page = blocking(&service, move |service| {
+        service.store.bot_page(id, BOT_MATCHES, CHART_POINTS)?.ok_or_else(|| WebError::NotFound(format!("bot {id}")))
     })
     .await?;
+    let BotPage { bot, versions, matches, names, opponents, ratings } = &page;
     let mine = caller.user.as_ref().is_some_and(|user| user.id == bot.owner);
     let pending = versions.iter().any(|version| version.status == VersionStatus::Pending);
+    let faults = bot_faults(&page);
     Ok(layout(&caller, &bot.name, html! {
         h1 { (bot.name) }
         p { "A " a href={ "/games/" (bot.game) } { (bot.game) } " bot by " (bot.owner_name) "." @if bot.disabled { " Disabled by an admin: it plays no ranked matches." } }
@@ -264,14 +281,15 @@ async fn bot_page(State(service): State<Shared>, headers: HeaderMap, Path(id): P
         div #versions data-pending=(if pending { "yes" } else { "no" }) data-bot=(bot.id) {
             @for version in versions.iter().rev() {
                 section.version {
-                    h3 { "Version " span.mono { (short(&version.version)) } " — " span class={ "status " (version.status.as_str()) } { (version.status.as_str()) } }
+                    h3 { "Version " span.mono { (short(&version.sha256)) } " — " span class={ "status " (version.status.as_str()) } { (version.status.as_str()) } }
                     @if let Some(reason) = &version.reason { p.reason { (reason) } }
                     table.steps {
                         @for step in &version.steps {
                             tr { td { (step.step) } td { (if step.ok { "ok" } else { "refused" }) } td { (step.detail) } }
                         }
                     }
-                    p { a href={ "/versions/" (version.version_id) "/bot.wasm" } { "Download this version" } }
+                    (rating_history(&ratings.iter().filter(|point| point.version_id == version.id).collect::<Vec<_>>()))
+                    p { a href={ "/versions/" (version.id) "/bot.wasm" } { "Download this version" } }
                 }
             }
         }
@@ -279,14 +297,157 @@ async fn bot_page(State(service): State<Shared>, headers: HeaderMap, Path(id): P
             h2 { "Scrimmage" }
             form method="post" action={ "/bots/" (bot.id) "/scrimmage" } {
                 input type="hidden" name="csrf" value=(caller.csrf.clone().unwrap_or_default());
-                label { "Against " select name="opponent" { @for (id, name) in &opponents { option value=(id) { (name) } } } }
+                label { "Against " select name="opponent" { @for other in opponents { option value=(other.id) { (other.name) } } } }
                 button type="submit" { "Play an unranked match" }
             }
         }
+        @if !faults.is_empty() {
+            h2 { "Faults in its latest matches" }
+            (faults_table(&faults))
+        }
         h2 { "Matches" }
-        (matches)
+        (matches_table(matches, names))
     })
     .into_response())
+}
+
+/// A version's rating history (`points`, oldest first): a chart and its latest points; nothing
+/// before its first rated result.
+fn rating_history(points: &[&RatingPoint]) -> Markup {
+    let mut points: Vec<&RatingPoint> = points
+        .iter()
+        .copied()
+        .filter(|point| point.rating.is_finite() && point.interval.iter().all(|bound| bound.is_finite()))
+        .collect();
+    // In the order of the results they saw (nodes sharing a database may record out of order).
+    points.sort_by_key(|point| point.results);
+    if points.is_empty() {
+        return html! {};
+    }
+    html! {
+        div.rating-history {
+            (rating_chart(&points))
+            table.ratings {
+                thead { tr { th { "Ranked results" } th { "Its matches" } th { "Rating" } th { "95% interval" } } }
+                tbody {
+                    @for point in points.iter().rev().take(LISTED_POINTS) {
+                        tr {
+                            td.num { (point.results) }
+                            td.num { (point.matches) }
+                            td.num { (format!("{:.0}", point.rating)) }
+                            td.num { (format!("{:.0} – {:.0}", point.interval[0], point.interval[1])) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A rating history as a small line chart, drawn here as inline SVG (no script; the stylesheet
+/// colours it by class): the rating against the ladder's count of ranked results when it was
+/// fitted, its 95% interval as a band around it, the range of each axis at its ends. `points`
+/// are finite, oldest first, and not empty.
+fn rating_chart(points: &[&RatingPoint]) -> Markup {
+    const WIDTH: f64 = 480.0;
+    const HEIGHT: f64 = 150.0;
+    // Room for the rating labels on the left and the results labels below.
+    const LEFT: f64 = 44.0;
+    const RIGHT: f64 = 10.0;
+    const TOP: f64 = 10.0;
+    const BOTTOM: f64 = 22.0;
+    let first = points.first().map_or(0, |point| point.results);
+    let last = points.last().map_or(0, |point| point.results);
+    let mut low = points.iter().map(|point| point.interval[0].min(point.rating)).fold(f64::INFINITY, f64::min);
+    let mut high = points.iter().map(|point| point.interval[1].max(point.rating)).fold(f64::NEG_INFINITY, f64::max);
+    if high - low < 20.0 {
+        let middle = (high + low) / 2.0;
+        (low, high) = (middle - 10.0, middle + 10.0);
+    }
+    let x = |results: u64| {
+        if last > first {
+            LEFT + (results.saturating_sub(first)) as f64 / (last - first) as f64 * (WIDTH - LEFT - RIGHT)
+        } else {
+            (LEFT + WIDTH - RIGHT) / 2.0
+        }
+    };
+    let y = |rating: f64| TOP + (high - rating) / (high - low) * (HEIGHT - TOP - BOTTOM);
+    let at = |results: u64, rating: f64| format!("{:.1},{:.1}", x(results), y(rating));
+    let line: Vec<String> = points.iter().map(|point| at(point.results, point.rating)).collect();
+    let band: Vec<String> = points
+        .iter()
+        .map(|point| at(point.results, point.interval[1]))
+        .chain(points.iter().rev().map(|point| at(point.results, point.interval[0])))
+        .collect();
+    let (end_x, end_y, end_low, end_high) = points.last().map_or((0.0, 0.0, 0.0, 0.0), |point| {
+        (x(point.results), y(point.rating), y(point.interval[0]), y(point.interval[1]))
+    });
+    let summary = format!(
+        "Rating from {:.0} to {:.0} over ranked results {first} to {last}",
+        points.first().map_or(0.0, |point| point.rating),
+        points.last().map_or(0.0, |point| point.rating)
+    );
+    html! {
+        svg.chart viewBox={ "0 0 " (WIDTH) " " (HEIGHT) } role="img" aria-label=(summary) {
+            title { (summary) }
+            line.axis x1=(LEFT) y1=(TOP) x2=(LEFT) y2=(HEIGHT - BOTTOM) {}
+            line.axis x1=(LEFT) y1=(HEIGHT - BOTTOM) x2=(WIDTH - RIGHT) y2=(HEIGHT - BOTTOM) {}
+            polygon.band points=(band.join(" ")) {}
+            polyline.rating points=(line.join(" ")) {}
+            // The latest interval as a bar (the band has no width at a single point).
+            line.interval x1=(format!("{end_x:.1}")) y1=(format!("{end_low:.1}")) x2=(format!("{end_x:.1}")) y2=(format!("{end_high:.1}")) {}
+            circle.last cx=(format!("{end_x:.1}")) cy=(format!("{end_y:.1}")) r="3" {}
+            text.label x=(LEFT - 4.0) y=(TOP + 8.0) text-anchor="end" { (format!("{high:.0}")) }
+            text.label x=(LEFT - 4.0) y=(HEIGHT - BOTTOM) text-anchor="end" { (format!("{low:.0}")) }
+            @if last > first { text.label x=(LEFT) y=(HEIGHT - 6.0) { (first) } }
+            text.label x=(WIDTH - RIGHT) y=(HEIGHT - 6.0) text-anchor="end" { (last) " ranked results" }
+        }
+    }
+}
+
+/// One fault of a bot's seat, for its page.
+struct BotFaultRow<'a> {
+    match_id: i64,
+    fault: &'a SeatFault,
+}
+
+/// The faults of the bot's seats in its latest matches, newest match first (at most
+/// [`LISTED_FAULTS`]). A match recorded without its faults' list (played by a NATS worker)
+/// adds none.
+fn bot_faults(page: &BotPage) -> Vec<BotFaultRow<'_>> {
+    let own: BTreeSet<i64> = page.versions.iter().map(|version| version.id).collect();
+    page.matches
+        .iter()
+        .flat_map(|one| {
+            one.seats
+                .iter()
+                .filter(|seat| own.contains(&seat.version_id))
+                .filter_map(|seat| seat.outcome.as_ref())
+                .flat_map(move |outcome| {
+                    outcome.faults.iter().map(move |fault| BotFaultRow { match_id: one.id, fault })
+                })
+        })
+        .take(LISTED_FAULTS)
+        .collect()
+}
+
+/// The table of a bot's faults: match, turn, kind and what happened (the bot's own words, escaped).
+fn faults_table(faults: &[BotFaultRow<'_>]) -> Markup {
+    html! {
+        table.faults {
+            thead { tr { th { "Match" } th { "Turn" } th { "Kind" } th { "What happened" } } }
+            tbody {
+                @for row in faults {
+                    tr {
+                        td { a href={ "/matches/" (row.match_id) } { "#" (row.match_id) } }
+                        td.num { @if row.fault.turn == 0 { "start-up" } @else { (row.fault.turn) } }
+                        td { (row.fault.kind) }
+                        td.detail { (row.fault.detail) }
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// `opponent` and the CSRF token.
@@ -381,9 +542,7 @@ async fn match_page(State(service): State<Shared>, headers: HeaderMap, Path(id):
 /// The replay of a done match, as JSON text.
 fn replay_text(service: &Service, id: i64) -> Result<(String, String), WebError> {
     let one = service.store.match_by_id(id)?.ok_or_else(|| WebError::NotFound(format!("match {id}")))?;
-    let sha = one.replay_sha256.ok_or_else(|| WebError::NotFound(format!("replay of match {id} (not played yet)")))?;
-    let text =
-        service.replays.get_compressed(&sha).map_err(|err| WebError::Internal(format!("replay {sha}: {err}")))?;
+    let text = service.replay_text(&one)?;
     Ok((one.game, text))
 }
 
@@ -453,8 +612,8 @@ async fn live_page(State(service): State<Shared>, headers: HeaderMap) -> PageRes
     let caller = caller(&service, &headers).await?;
     let (counts, recent) = blocking(&service, |service| {
         let counts = service.store.queue_counts()?;
-        let recent = service.store.recent_matches(None, 20)?;
-        Ok((counts, matches_table(service, &recent)?))
+        let recent = service.store.recent_matches(None, LATEST_MATCHES)?;
+        Ok((counts, named_matches_table(service, &recent)?))
     })
     .await?;
     Ok(layout(&caller, "Live", html! {
@@ -542,19 +701,10 @@ fn open_session(service: &Service, user: i64) -> Result<String, WebError> {
 
 async fn signup_post(State(service): State<Shared>, headers: HeaderMap, Form(form): Form<Credentials>) -> PageResult {
     check_form_token(&headers, &form.csrf)?;
-    let outcome = blocking(&service, move |service| {
-        if let Err(err) = check_name("account", &form.name) {
-            return Ok(Err(err.to_string()));
-        }
-        let hash = match hash_password(&form.password) {
-            Ok(hash) => hash,
-            Err(err) => return Ok(Err(err.to_string())),
-        };
-        match service.store.create_user(&form.name, &hash, false) {
-            Ok(user) => Ok(Ok(open_session(service, user.id)?)),
-            Err(crate::store::StoreError::Taken { .. }) => Ok(Err(format!("the name {:?} is taken", form.name))),
-            Err(err) => Err(err.into()),
-        }
+    let outcome = blocking(&service, move |service| match create_account(service, &form.name, &form.password) {
+        Ok(user) => Ok(Ok(open_session(service, user.id)?)),
+        Err(WebError::BadRequest(why) | WebError::Conflict(why)) => Ok(Err(why)),
+        Err(err) => Err(err),
     })
     .await?;
     match outcome {
@@ -572,20 +722,16 @@ fn form_csrf(headers: &HeaderMap) -> String {
 
 async fn login_post(State(service): State<Shared>, headers: HeaderMap, Form(form): Form<Credentials>) -> PageResult {
     check_form_token(&headers, &form.csrf)?;
-    let session = blocking(&service, move |service| {
-        let user = service.store.user_by_name(&form.name)?;
-        match user {
-            Some(user) if verify_password(&user.password_hash, &form.password) => {
-                Ok(Some(open_session(service, user.id)?))
-            }
-            _ => Ok(None),
-        }
+    let session = blocking(&service, move |service| match log_in(service, &form.name, &form.password) {
+        Ok(user) => Ok(Ok(open_session(service, user.id)?)),
+        Err(WebError::Unauthorized(why)) => Ok(Err(why)),
+        Err(err) => Err(err),
     })
     .await?;
     match session {
-        Some(session) => Ok(with_cookie(Redirect::to("/account").into_response(), Some(session))),
-        None => {
-            let page = credentials_form("/login", "Log in", &form_csrf(&headers), Some("wrong name or password"));
+        Ok(session) => Ok(with_cookie(Redirect::to("/account").into_response(), Some(session))),
+        Err(why) => {
+            let page = credentials_form("/login", "Log in", &form_csrf(&headers), Some(&why));
             Ok((StatusCode::UNAUTHORIZED, page).into_response())
         }
     }
@@ -644,14 +790,8 @@ struct TokenForm {
 
 async fn token_post(State(service): State<Shared>, headers: HeaderMap, Form(form): Form<TokenForm>) -> PageResult {
     let user = signed_in(&service, &headers, &form.csrf).await?;
-    let label: String = form.label.chars().take(60).collect();
-    let token = blocking(&service, move |service| {
-        let token = new_token("arena_").map_err(|err| WebError::Internal(err.to_string()))?;
-        service.store.create_token(user.id, &token_sha256(&token), &label)?;
-        Ok(token)
-    })
-    .await?;
-    account(&service, &headers, Some(token)).await
+    let made = blocking(&service, move |service| create_api_token(service, user.id, &form.label)).await?;
+    account(&service, &headers, Some(made.token)).await
 }
 
 async fn upload_form(State(service): State<Shared>, headers: HeaderMap) -> PageResult {
@@ -686,6 +826,9 @@ pub async fn upload_post(State(service): State<Shared>, headers: HeaderMap, mut 
             let user =
                 signed_in(&service, &headers, fields.get("csrf").map(String::as_str).unwrap_or_default()).await?;
             fields.insert("user".into(), user.id.to_string());
+            let game = fields.get("game").cloned().unwrap_or_default();
+            let bot = fields.get("name").cloned().unwrap_or_default();
+            blocking(&service, move |service| Ok(service.may_upload(&user, &game, &bot)?)).await?;
             writer = Some(receive(&service, field).await?);
             break;
         }
@@ -699,4 +842,146 @@ pub async fn upload_post(State(service): State<Shared>, headers: HeaderMap, mut 
     let name = fields.get("name").cloned().unwrap_or_default();
     let bot = blocking(&service, move |service| Ok(service.upload(&user, &game, &name, writer)?.0)).await?;
     Ok(Redirect::to(&format!("/bots/{}", bot.id)).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{Bot, MatchKind, Seat, SeatOutcome, Version};
+    use arena_host::record::PlayerSummary;
+
+    fn point(results: u64, rating: f64) -> RatingPoint {
+        RatingPoint { version_id: 1, results, rating, interval: [rating - 50.0, rating + 50.0], matches: results / 2 }
+    }
+
+    /// The numbers of an SVG `points` attribute: (x, y) pairs.
+    fn pairs(svg: &str, element: &str) -> Vec<(f64, f64)> {
+        let start = svg.find(&format!("<{element} ")).unwrap();
+        let rest = &svg[start..];
+        let value = rest.split("points=\"").nth(1).unwrap().split('"').next().unwrap();
+        value
+            .split(' ')
+            .map(|pair| {
+                let (x, y) = pair.split_once(',').unwrap();
+                (x.parse().unwrap(), y.parse().unwrap())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_rating_chart_draws_the_rating_left_to_right_higher_up_with_its_band_and_axes() {
+        let points = [point(10, 1400.0), point(20, 1450.0), point(40, 1600.0)];
+        let svg = rating_chart(&points.iter().collect::<Vec<_>>()).into_string();
+        assert!(svg.starts_with("<svg class=\"chart\" viewBox=\"0 0 480 150\""), "{svg}");
+        let line = pairs(&svg, "polyline");
+        assert_eq!(line.len(), 3);
+        assert!(line.windows(2).all(|pair| pair[0].0 < pair[1].0), "left to right: {line:?}");
+        assert!(line.windows(2).all(|pair| pair[0].1 > pair[1].1), "a higher rating is higher up: {line:?}");
+        assert!(line.iter().all(|(x, y)| (44.0..=470.0).contains(x) && (10.0..=128.0).contains(y)), "{line:?}");
+        assert_eq!(pairs(&svg, "polygon").len(), 6, "the band: the highs, then the lows back");
+        for label in [">1650<", ">1350<", ">10<", ">40 ranked results<"] {
+            assert!(svg.contains(label), "{label} in {svg}");
+        }
+        assert!(!svg.contains("style="), "no inline style: the policy would refuse it");
+    }
+
+    #[test]
+    fn a_single_point_or_flat_history_is_drawn_and_no_history_or_non_finite_points_draw_nothing() {
+        let one = [point(7, 1500.0)];
+        let svg = rating_chart(&one.iter().collect::<Vec<_>>()).into_string();
+        let line = pairs(&svg, "polyline");
+        assert_eq!(line.len(), 1);
+        assert!(line[0].0.is_finite() && line[0].1.is_finite(), "{svg}");
+        assert!(svg.contains("<circle class=\"last\"") && svg.contains("<line class=\"interval\""), "{svg}");
+        assert_eq!(svg.matches(">7 ranked results<").count(), 1, "one label for one point: {svg}");
+        assert!(!svg.contains(">7<"), "{svg}");
+        assert_eq!(rating_history(&[]).into_string(), "");
+        let broken = RatingPoint { rating: f64::NAN, ..point(8, 1500.0) };
+        assert_eq!(rating_history(&[&broken]).into_string(), "");
+        let history = rating_history(&[&one[0], &broken]).into_string();
+        assert!(history.contains("<table class=\"ratings\"") && history.contains(">1500<"), "{history}");
+        let (early, late) = (point(5, 1400.0), point(9, 1600.0));
+        let history = rating_history(&[&late, &early]).into_string();
+        assert!(history.find(">1600<") < history.find(">1400<"), "the latest first: {history}");
+    }
+
+    fn outcome(faults: Vec<SeatFault>) -> SeatOutcome {
+        let player = PlayerSummary {
+            bot: "a".into(),
+            sha256: String::new(),
+            score: 0,
+            rank: 1,
+            forfeit: false,
+            forfeit_reason: None,
+            fuel_total: 0,
+            fuel_max_turn: 0,
+            skipped_turns: 0,
+            traps: faults.len() as u32,
+            invalid_actions: 0,
+        };
+        SeatOutcome { player, turns: 3, faults }
+    }
+
+    fn played(id: i64, seats: Vec<(i64, Option<SeatOutcome>)>, winner: Option<u32>) -> Match {
+        Match {
+            id,
+            game: "azul".into(),
+            seed: 1,
+            kind: MatchKind::Ranked,
+            state: MatchState::Done,
+            seats: seats.into_iter().map(|(version_id, outcome)| Seat { version_id, outcome }).collect(),
+            winner,
+            turns: Some(3),
+            replay_sha256: None,
+            digest: None,
+            error: None,
+        }
+    }
+
+    #[test]
+    fn a_bot_page_lists_its_own_seats_faults_escaped_and_nothing_for_a_match_without_the_list() {
+        let fault = |turn, detail: &str| SeatFault { turn, kind: "trap".into(), detail: detail.into() };
+        let bot = Bot {
+            id: 1,
+            owner: 1,
+            owner_name: "alice".into(),
+            game: "azul".into(),
+            name: "mine".into(),
+            disabled: false,
+        };
+        let page = BotPage {
+            bot,
+            versions: vec![Version::pending(10, 1, "aa", 1)],
+            matches: vec![
+                // Newest first: a match a NATS worker played (counts, no list), then two with faults
+                // on both sides.
+                played(3, vec![(10, Some(outcome(Vec::new()))), (20, Some(outcome(Vec::new())))], Some(0)),
+                played(
+                    2,
+                    vec![
+                        (20, Some(outcome(vec![fault(1, "theirs")]))),
+                        (10, Some(outcome(vec![fault(2, "<b>x</b>")]))),
+                    ],
+                    None,
+                ),
+                played(
+                    1,
+                    vec![(10, Some(outcome(vec![fault(0, "init: trap"), fault(5, "again")]))), (20, None)],
+                    Some(9),
+                ),
+            ],
+            names: BTreeMap::new(),
+            opponents: Vec::new(),
+            ratings: Vec::new(),
+        };
+        let rows = bot_faults(&page);
+        let listed: Vec<(i64, u32)> = rows.iter().map(|row| (row.match_id, row.fault.turn)).collect();
+        assert_eq!(listed, [(2, 2), (1, 0), (1, 5)], "its own seats' faults, newest match first");
+        let html = faults_table(&rows).into_string();
+        assert!(html.contains("&lt;b&gt;x&lt;/b&gt;") && !html.contains("<b>x</b>"), "escaped: {html}");
+        assert!(html.contains("<a href=\"/matches/2\">#2</a>") && html.contains(">start-up<"), "{html}");
+        // A winner's seat the match does not have is shown as unknown, not a panic.
+        let table = matches_table(&page.matches, &BTreeMap::from([(10, "mine".to_owned())])).into_string();
+        assert!(table.contains("mine vs ?") && table.contains("<td>?</td>") && table.contains(">draw<"), "{table}");
+    }
 }

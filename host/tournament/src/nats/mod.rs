@@ -20,6 +20,7 @@
 
 pub mod collect;
 pub mod enqueue;
+pub mod feed;
 pub mod worker;
 
 use super::merge::MergeError;
@@ -120,7 +121,7 @@ impl Queue {
 
     /// Creates the three streams and the workers' consumer, if missing; a message a worker has
     /// not acked `ack_wait` after taking it goes to another worker.
-    fn create_streams(&self, ack_wait: Duration) -> Result<(), QueueError> {
+    pub fn create_streams(&self, ack_wait: Duration) -> Result<(), QueueError> {
         self.block_on(async {
             let streams = [
                 (WORK_STREAM, "arena.work.>", stream::RetentionPolicy::WorkQueue),

@@ -6,9 +6,12 @@
 //! published is stored twice, which `collect` compares.
 //!
 //! Bots stay loaded between batches, one pool per game, options and memory limit, grown as new
-//! bots arrive. A bot file that is missing or is not the bot the plan names is this worker's
-//! problem, not the match's: the batch goes back to the queue for another worker and this one
-//! stops with an error naming the file.
+//! bots arrive. In a bots folder a bot is `<sha256>.wasm`, or `<first two hex digits>/<sha256>.wasm`
+//! as a ladder's data folder keeps them (`arena serve`'s `bots/`); with `--bots-from URL` a bot
+//! the folder lacks is fetched from that ladder server (`GET URL/blobs/bots/<sha256>.wasm`) into
+//! the folder first. A bot file that is missing or is not the bot the plan names is this
+//! worker's problem, not the match's: the batch goes back to the queue for another worker and
+//! this one stops with an error naming the file.
 
 use super::{Queue, QueueError, WORK_STREAM, WORKERS, nats};
 use crate::plan::{PlanLine, PlannedMatch, replaced_bot};
@@ -20,14 +23,17 @@ use async_nats::jetstream::consumer::{Consumer, pull};
 use async_nats::jetstream::{AckKind, Message};
 use futures_util::StreamExt;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// How a worker runs.
 #[derive(Debug, Clone, Default)]
 pub struct WorkerOptions {
-    /// Where bots are, as `<sha256>.wasm` (`None`: at the paths the plan names).
+    /// Where bots are, as `<sha256>.wasm` or `<sha256 prefix>/<sha256>.wasm` (`None`: at the
+    /// paths the plan names).
     pub bots_dir: Option<PathBuf>,
+    /// A ladder server to fetch a bot from when the bots folder lacks it (`http://HOST:PORT`).
+    pub bots_from: Option<String>,
     /// Stop after the queue has been empty this long (`None`: wait for work forever).
     pub idle_exit: Option<Duration>,
 }
@@ -207,8 +213,10 @@ fn seat<'a>(
         if shas.contains(&bot.sha256) {
             continue;
         }
-        let path =
-            options.bots_dir.as_ref().map_or_else(|| bot.path.clone(), |dir| dir.join(format!("{}.wasm", bot.sha256)));
+        let path = match &options.bots_dir {
+            Some(dir) => bot_in(dir, &bot.sha256, options.bots_from.as_deref())?,
+            None => bot.path.clone(),
+        };
         let actual =
             bot_file_sha256_hex(&path).map_err(|err| format!("bot {} ({}): {err}", bot.name, path.display()))?;
         if actual != bot.sha256 {
@@ -230,4 +238,36 @@ fn seat<'a>(
         .map(|bot| loaded.shas.iter().position(|sha| *sha == bot.sha256).ok_or("a bot not in its pool"))
         .collect::<Result<Vec<usize>, _>>()?;
     Ok((loaded.pool.as_ref(), seating))
+}
+
+/// The file of the bot `sha256` in `dir`: `<sha256>.wasm`, else `<sha256 prefix>/<sha256>.wasm`;
+/// fetched from `server` into the first when neither is there and a server is given. Its content
+/// is checked against its name by the caller.
+fn bot_in(dir: &Path, sha256: &str, server: Option<&str>) -> Result<PathBuf, String> {
+    if sha256.len() != 64 || !sha256.bytes().all(|byte| byte.is_ascii_hexdigit()) {
+        return Err(format!("{sha256:?} is not a sha256"));
+    }
+    let flat = dir.join(format!("{sha256}.wasm"));
+    let nested = dir.join(&sha256[..2]).join(format!("{sha256}.wasm"));
+    if flat.is_file() || server.is_none() && !nested.is_file() {
+        return Ok(flat);
+    }
+    if nested.is_file() {
+        return Ok(nested);
+    }
+    let url = format!("{}/blobs/bots/{sha256}.wasm", server.unwrap_or_default().trim_end_matches('/'));
+    let agent = ureq::Agent::config_builder().timeout_global(Some(Duration::from_secs(60))).build().new_agent();
+    let response = agent.get(&url).call().map_err(|err| format!("fetching {url}: {err}"))?;
+    let bytes = response
+        .into_body()
+        .with_config()
+        .limit(arena_host::loader::MAX_BOT_FILE)
+        .read_to_vec()
+        .map_err(|err| format!("fetching {url}: {err}"))?;
+    std::fs::create_dir_all(dir).map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
+    // Through a temporary name, so another worker sharing the folder never reads half a file.
+    let partial = dir.join(format!("{sha256}.wasm.partial-{}", std::process::id()));
+    std::fs::write(&partial, &bytes).map_err(|err| format!("cannot write {}: {err}", partial.display()))?;
+    std::fs::rename(&partial, &flat).map_err(|err| format!("cannot write {}: {err}", flat.display()))?;
+    Ok(flat)
 }

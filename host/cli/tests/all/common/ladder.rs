@@ -150,11 +150,33 @@ impl Ladder {
 
     /// `POST PATH` with `body` and a bearer token.
     pub fn post_bytes(&self, path: &str, token: &str, content_type: &str, body: &[u8]) -> Answer {
-        let request = Ladder::agent()
-            .post(&format!("{}{path}", self.url))
-            .header("Authorization", &format!("Bearer {token}"))
-            .header("Content-Type", content_type);
+        self.post(path, Some(token), content_type, body)
+    }
+
+    /// `POST PATH` of `body` as JSON, with a bearer token if given.
+    pub fn post_json(&self, path: &str, token: Option<&str>, body: &serde_json::Value) -> Answer {
+        self.post(path, token, "application/json", body.to_string().as_bytes())
+    }
+
+    /// `POST PATH` with `body`, with a bearer token if given.
+    pub fn post(&self, path: &str, token: Option<&str>, content_type: &str, body: &[u8]) -> Answer {
+        let mut request = Ladder::agent().post(&format!("{}{path}", self.url)).header("Content-Type", content_type);
+        if let Some(token) = token {
+            request = request.header("Authorization", &format!("Bearer {token}"));
+        }
         Ladder::answer(request.send(body).unwrap())
+    }
+
+    /// Uploads `file` as `token`'s bot `name` in `game`, waits for its checks and asserts they
+    /// accepted it; the version as the API shows it.
+    pub fn upload_accepted(&self, token: &str, game: &str, name: &str, file: &str) -> serde_json::Value {
+        let path = format!("/api/games/{game}/bots/{name}");
+        let answer = self.post_bytes(&path, token, "application/wasm", &std::fs::read(file).unwrap());
+        assert_eq!(answer.status, 201, "{}", answer.body);
+        let version = answer.json()["version_id"].as_i64().unwrap();
+        let checked = self.wait_for(&format!("/api/versions/{version}"), 120, |version| version["status"] != "pending");
+        assert_eq!(checked["status"], "accepted", "{checked}");
+        checked
     }
 
     /// Polls `GET PATH` (JSON) until `done` holds for it, for at most `seconds`.

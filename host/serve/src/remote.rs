@@ -1,0 +1,296 @@
+//! Matches played by `arena worker`s on a NATS JetStream server (`arena serve --nats URL`): the
+//! same workers and work stream as a tournament's (`arena_tournament::nats`), so one pool of
+//! workers serves both. Two threads:
+//! - the **dispatcher** claims queued matches from the store (scrimmages first, as a local worker
+//!   would), tops the queue up when it is empty, and publishes them as plan lines in batches, at
+//!   most `in_flight` matches out at a time, so the rest wait in the database where a new
+//!   version's or a scrimmage's matches can still go first. A match out longer than
+//!   `result_timeout` with no result is published again.
+//! - the **collector** reads the ladder's results through a durable consumer, records each (a
+//!   result is keyed by its match spec's id, the sha256 of everything the result depends on) and
+//!   acks it only once recorded: a server killed in between gets it again on restart.
+//!
+//! A worker killed mid-batch loses nothing: its batch is delivered to another worker once the ack
+//! wait has passed. A match played twice (a batch redelivered after its results were published,
+//! or published again) has its first result recorded and the copy ignored. A result that arrives
+//! for a match this node has not sent (a restarted node re-sends what it had out) is kept until
+//! the match is claimed again, then recorded without sending it. Results carry the record's
+//! digest, not the replay: the match page's replay is made here on demand by re-playing the
+//! match, checked against that digest ([`Service::replay_text`]).
+
+use crate::config::NatsSettings;
+use crate::service::{Service, ServiceError};
+use crate::store::{Finished, Match, SeatOutcome};
+use arena_host::budget::WASMTIME_VERSION;
+use arena_host::record::MatchResult;
+use arena_tournament::nats::Queue;
+use arena_tournament::plan::{MatchSpec, PlanBot, PlanLine};
+use arena_tournament::store::StoredMatch;
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+/// Results kept for matches not sent yet, at most (the oldest are dropped past it).
+const EARLY_RESULTS: usize = 10_000;
+
+/// The claim name of matches out on NATS (`requeue_running` puts them back on restart).
+const CLAIMER: &str = "nats";
+
+/// What is out on the queue.
+#[derive(Default)]
+struct Out {
+    /// By match spec id: the matches waiting for its result, and when each is due again.
+    sent: BTreeMap<String, Vec<(Match, Instant)>>,
+    /// Matches in `sent`.
+    count: usize,
+    /// Results of matches not sent by this node (yet), oldest first.
+    early: BTreeMap<String, StoredMatch>,
+    early_order: VecDeque<String>,
+}
+
+impl Out {
+    fn keep_early(&mut self, stored: StoredMatch) {
+        if self.early.contains_key(&stored.id) {
+            return;
+        }
+        self.early_order.push_back(stored.id.clone());
+        self.early.insert(stored.id.clone(), stored);
+        while self.early_order.len() > EARLY_RESULTS {
+            if let Some(oldest) = self.early_order.pop_front() {
+                self.early.remove(&oldest);
+            }
+        }
+    }
+}
+
+/// Connects to the NATS server, creates the streams and the workers' consumer if missing, and
+/// starts the dispatcher and the collector.
+pub fn start(service: &Arc<Service>, nats: &NatsSettings) -> Result<Vec<std::thread::JoinHandle<()>>, ServiceError> {
+    let connect = || Queue::connect(&nats.url).map_err(|err| ServiceError::Refused(err.to_string()));
+    let publisher = connect()?;
+    publisher.create_streams(nats.ack_wait).map_err(|err| ServiceError::Refused(err.to_string()))?;
+    let collector = connect()?;
+    let feed = collector
+        .result_feed(&nats.ladder, &format!("ladder-{}", nats.ladder))
+        .map_err(|err| ServiceError::Refused(err.to_string()))?;
+    let out = Arc::new(Mutex::new(Out::default()));
+    let mut threads = Vec::new();
+    {
+        let (service, out, nats) = (Arc::clone(service), Arc::clone(&out), nats.clone());
+        threads.push(
+            std::thread::Builder::new()
+                .name("nats-dispatcher".into())
+                .spawn(move || dispatch(&service, &publisher, &nats, &out))?,
+        );
+    }
+    let service = Arc::clone(service);
+    threads.push(std::thread::Builder::new().name("nats-collector".into()).spawn(move || {
+        while !service.stopping() {
+            match collector.take_results(&feed, 64, Duration::from_secs(1)) {
+                Ok(deliveries) => {
+                    for delivery in &deliveries {
+                        match &delivery.result {
+                            Ok(stored) => collect(&service, &out, stored.clone(), &delivery.worker),
+                            Err(why) => {
+                                tracing::warn!(worker = %delivery.worker, "a result message that is not one: {why}")
+                            }
+                        }
+                        if let Err(err) = collector.ack_result(delivery) {
+                            tracing::warn!("{err}");
+                        }
+                    }
+                    if !deliveries.is_empty() {
+                        // Slots freed: the dispatcher may send more.
+                        service.wake_workers();
+                    }
+                }
+                Err(err) => {
+                    tracing::error!("reading results: {err}");
+                    std::thread::sleep(Duration::from_secs(1));
+                }
+            }
+        }
+    })?);
+    Ok(threads)
+}
+
+/// The dispatcher's loop.
+fn dispatch(service: &Service, queue: &Queue, nats: &NatsSettings, out: &Mutex<Out>) {
+    // Message ids unique to this run of this node (the stream's duplicate detection is for a
+    // client's retries; a re-send after the result timeout must not be taken for one).
+    let mut nonce = [0u8; 8];
+    let _ = getrandom::fill(&mut nonce);
+    let run = hex::encode(nonce);
+    let mut sequence = 0u64;
+    while !service.stopping() {
+        let seen = service.wake_count();
+        let mut batch: Vec<(Match, PlanLine)> = Vec::new();
+        // Matches due again: sent, no result within the timeout.
+        {
+            let mut out = out.lock().unwrap_or_else(PoisonError::into_inner);
+            let now = Instant::now();
+            for waiting in out.sent.values_mut() {
+                for (one, due) in waiting.iter_mut().filter(|(_, due)| *due <= now) {
+                    *due = now + nats.result_timeout;
+                    if let Ok(line) = plan_line(service, one) {
+                        tracing::warn!(id = one.id, "no result from the NATS workers in time: sent again");
+                        batch.push((one.clone(), line));
+                    }
+                }
+            }
+        }
+        let room = {
+            let out = out.lock().unwrap_or_else(PoisonError::into_inner);
+            nats.in_flight.saturating_sub(out.count)
+        };
+        let mut claimed = 0;
+        while claimed < room.min(nats.batch) {
+            let one = match service.store.claim(CLAIMER) {
+                Ok(Some(one)) => one,
+                Ok(None) => match service.top_up() {
+                    Ok(true) => continue,
+                    Ok(false) => break,
+                    Err(err) => {
+                        tracing::error!("scheduling: {err}");
+                        break;
+                    }
+                },
+                Err(err) => {
+                    tracing::error!("claiming a match: {err}");
+                    break;
+                }
+            };
+            claimed += 1;
+            match plan_line(service, &one) {
+                Ok(line) => {
+                    let early = out.lock().unwrap_or_else(PoisonError::into_inner).early.remove(&line.id);
+                    match early {
+                        Some(stored) => record(service, &one, &stored, "an earlier run"),
+                        None => batch.push((one, line)),
+                    }
+                }
+                Err(err) => {
+                    if let Err(err) = service.store.fail_match(one.id, &err.to_string()) {
+                        tracing::error!(id = one.id, "recording a failed match: {err}");
+                    }
+                }
+            }
+        }
+        if batch.is_empty() {
+            service.sleep_unless_woken(seen, Duration::from_secs(1));
+            continue;
+        }
+        sequence += 1;
+        let lines: Vec<PlanLine> = batch.iter().map(|(_, line)| line.clone()).collect();
+        let published = queue.publish_work(&nats.ladder, &format!("{}-{run}-{sequence}", nats.ladder), &lines);
+        // Sent or not, the matches are out: one that could not be published is tried again soon.
+        let due = Instant::now()
+            + match &published {
+                Ok(_) => nats.result_timeout,
+                Err(err) => {
+                    tracing::error!("sending matches to the NATS workers: {err}");
+                    Duration::from_secs(5)
+                }
+            };
+        let mut out = out.lock().unwrap_or_else(PoisonError::into_inner);
+        for (one, line) in batch {
+            let waiting = out.sent.entry(line.id).or_default();
+            if let Some(known) = waiting.iter_mut().find(|(known, _)| known.id == one.id) {
+                known.1 = due;
+            } else {
+                waiting.push((one, due));
+                out.count += 1;
+            }
+        }
+    }
+}
+
+/// What a worker is sent for `one`: its spec (the budget this ladder gives its game) and bots.
+fn plan_line(service: &Service, one: &Match) -> Result<PlanLine, ServiceError> {
+    let mut bots = Vec::with_capacity(one.seats.len());
+    for seat in &one.seats {
+        let version = service
+            .store
+            .version(seat.version_id)?
+            .ok_or_else(|| ServiceError::NotFound(format!("version {}", seat.version_id)))?;
+        let bot = service
+            .store
+            .bot(version.bot_id)?
+            .ok_or_else(|| ServiceError::NotFound(format!("bot {}", version.bot_id)))?;
+        let path = service.bot_file(&version)?;
+        bots.push(PlanBot { name: bot.name, sha256: version.sha256, path });
+    }
+    let spec = MatchSpec {
+        arena: env!("CARGO_PKG_VERSION").into(),
+        wasmtime: WASMTIME_VERSION.into(),
+        game: one.game.clone(),
+        options: Vec::new(),
+        budget: service.settings.budget(&one.game),
+        seed: one.seed,
+        seats: bots.iter().map(|bot| bot.sha256.clone()).collect(),
+    };
+    Ok(PlanLine { id: spec.id(), spec, bots })
+}
+
+/// Records a result that came back: for every match waiting for it, or kept for later.
+fn collect(service: &Service, out: &Mutex<Out>, stored: StoredMatch, worker: &str) {
+    let waiting = {
+        let mut out = out.lock().unwrap_or_else(PoisonError::into_inner);
+        let waiting = out.sent.remove(&stored.id).unwrap_or_default();
+        out.count -= waiting.len();
+        if waiting.is_empty() {
+            out.keep_early(stored.clone());
+        }
+        waiting
+    };
+    for (one, _) in waiting {
+        record(service, &one, &stored, worker);
+    }
+}
+
+/// Records `stored` as the result of `one`: a result it cannot read fails the match, naming the
+/// worker.
+fn record(service: &Service, one: &Match, stored: &StoredMatch, worker: &str) {
+    let recorded = match finished(one, stored) {
+        Ok(finished) => service.record(one, &finished),
+        Err(why) => {
+            tracing::warn!(id = one.id, %worker, "match not played: {why}");
+            service.store.fail_match(one.id, &format!("{why} (from {worker})")).map_err(ServiceError::from)
+        }
+    };
+    if let Err(err) = recorded {
+        tracing::error!(id = one.id, "recording a result: {err}");
+    }
+    if let Ok(Some(recorded)) = service.store.match_by_id(one.id) {
+        service.publish("result", &one.game, &recorded);
+    }
+}
+
+/// How `one` finished according to `stored`, checked against the match's seats.
+fn finished(one: &Match, stored: &StoredMatch) -> Result<Finished, String> {
+    if !stored.played {
+        return Err(stored.detail.clone().unwrap_or_else(|| "not played".into()));
+    }
+    let result: MatchResult = serde_json::from_str(stored.result.as_deref().unwrap_or_default())
+        .map_err(|err| format!("an unreadable result: {err}"))?;
+    let seat_turns: Vec<u32> = serde_json::from_str(stored.seat_turns.as_deref().unwrap_or_default())
+        .map_err(|err| format!("unreadable turn counts: {err}"))?;
+    let digest = stored.replay_digest.clone().ok_or("a result without its record's digest")?;
+    if result.players.len() != one.seats.len() || seat_turns.len() != one.seats.len() {
+        return Err(format!("a result for {} seats, not {}", result.players.len(), one.seats.len()));
+    }
+    // A worker sends counts, not each fault: the per-turn list is for matches played here.
+    let outcomes = result
+        .players
+        .into_iter()
+        .zip(seat_turns)
+        .map(|(player, turns)| SeatOutcome { player, turns, faults: Vec::new() })
+        .collect();
+    Ok(Finished {
+        winner: result.winner.map(|seat| seat as u32),
+        turns: result.turns,
+        outcomes,
+        digest,
+        replay_sha256: None,
+    })
+}
