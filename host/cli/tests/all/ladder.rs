@@ -22,6 +22,17 @@ fn submit(ladder: &Ladder, token: &str, game: &str, file: &str, name: &str) -> (
     (out.status.code(), json)
 }
 
+/// The data a viewer page carries (its `replay` script: gzip, then base64), as text.
+fn viewer_data(page: &str) -> String {
+    use base64::Engine;
+    use std::io::Read;
+    let encoded = page.split("id=\"replay\">").nth(1).and_then(|rest| rest.split("</script>").next()).unwrap();
+    let compressed = base64::engine::general_purpose::STANDARD.decode(encoded.trim()).unwrap();
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(compressed.as_slice()).read_to_string(&mut text).unwrap();
+    text
+}
+
 fn sha256_of(path: &str) -> String {
     use sha2::Digest;
     hex::encode(sha2::Sha256::digest(std::fs::read(path).unwrap()))
@@ -106,6 +117,19 @@ fn submitted_bots_are_validated_rated_shown_and_their_matches_reproduce_locally(
     assert_eq!(viewer.status, 200);
     let policy = viewer.policy.unwrap();
     assert!(policy.contains("script-src 'sha256-") && !policy.contains("unsafe-inline"), "{policy}");
+    // The viewer names each seat's bot as the ladder does; the download keeps the file names
+    // `replay verify` checks (above).
+    let seat_names: Vec<String> = one["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|seat| ladder.get(&format!("/api/versions/{}", seat["version_id"]), None).json()["bot"].to_string())
+        .collect();
+    let data = viewer_data(&viewer.body);
+    for name in &seat_names {
+        let shown = format!("\"{}@", name.trim_matches('"'));
+        assert!(data.contains(&shown), "the viewer names {shown}...: {}", &data[..data.len().min(400)]);
+    }
     for path in
         ["/", "/games/azul", "/games/azul/table", "/live", "/bots/1", "/api/games", "/api/queue", "/api/openapi.json"]
     {

@@ -539,11 +539,33 @@ async fn match_page(State(service): State<Shared>, headers: HeaderMap, Path(id):
     .into_response())
 }
 
-/// The replay of a done match, as JSON text.
-fn replay_text(service: &Service, id: i64) -> Result<(String, String), WebError> {
+/// The replay of a done match, as JSON text, and the match.
+fn replay_text(service: &Service, id: i64) -> Result<(Match, String), WebError> {
     let one = service.store.match_by_id(id)?.ok_or_else(|| WebError::NotFound(format!("match {id}")))?;
     let text = service.replay_text(&one)?;
-    Ok((one.game, text))
+    Ok((one, text))
+}
+
+/// `replay` with each seat's bot named as on the ladder (`NAME@SHA256 PREFIX`) for the viewer:
+/// a bot file in the blob store is named by its sha256, which is what the replay records (and
+/// what `arena replay verify` of the download expects, so the download keeps it).
+fn with_ladder_names(service: &Service, one: &Match, replay: &str) -> Result<String, WebError> {
+    let versions: Vec<i64> = one.seats.iter().map(|seat| seat.version_id).collect();
+    let names = service.store.bot_names(&versions)?;
+    let mut json: serde_json::Value =
+        serde_json::from_str(replay).map_err(|err| WebError::Internal(format!("replay of match {}: {err}", one.id)))?;
+    for (seat, version) in versions.iter().enumerate() {
+        let Some(name) = names.get(version) else { continue };
+        let sha256 = json["bots"][seat]["sha256"].as_str().unwrap_or_default();
+        let shown = format!("{name}@{}", sha256.get(..8).unwrap_or(sha256));
+        if let Some(bot) = json["bots"].get_mut(seat).and_then(serde_json::Value::as_object_mut) {
+            bot.insert("name".into(), shown.clone().into());
+        }
+        if let Some(player) = json["result"]["players"].get_mut(seat).and_then(serde_json::Value::as_object_mut) {
+            player.insert("bot".into(), shown.into());
+        }
+    }
+    Ok(json.to_string())
 }
 
 async fn replay_download(State(service): State<Shared>, Path(id): Path<i64>) -> PageResult {
@@ -555,7 +577,9 @@ async fn replay_download(State(service): State<Shared>, Path(id): Path<i64>) -> 
 /// allows by their sha256 and nothing else.
 async fn viewer(State(service): State<Shared>, Path(id): Path<i64>) -> PageResult {
     let page = blocking(&service, move |service| {
-        let (game, text) = replay_text(service, id)?;
+        let (one, text) = replay_text(service, id)?;
+        let game = one.game.clone();
+        let text = with_ladder_names(service, &one, &text)?;
         // A name of its own per request: two views of one match at once must not share a file.
         static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
