@@ -159,6 +159,8 @@ pub struct ConfigFile {
     /// Bots at a ranked table, by game (default: the most the game takes).
     #[serde(default)]
     pub seats: BTreeMap<String, usize>,
+    /// Seconds a node's claim of a match holds unless renewed (several nodes on PostgreSQL).
+    pub lease_seconds: Option<u64>,
 }
 
 impl ConfigFile {
@@ -241,6 +243,11 @@ pub struct Settings {
     pub budgets: BTreeMap<String, Budget>,
     /// Bots at a ranked table, per game (every registered game has a number).
     pub seats: BTreeMap<String, usize>,
+    /// How long a node's claim of a match holds without being renewed: a node renews its claims
+    /// every third of it while it lives, so on a shared database a killed node's matches go back
+    /// to the queue within this long (a node alone on its database takes its claims back at
+    /// start).
+    pub lease: Duration,
 }
 
 impl Settings {
@@ -322,6 +329,7 @@ impl Settings {
             quotas: file.quotas,
             budgets,
             seats,
+            lease: Duration::from_secs(file.lease_seconds.unwrap_or(30).clamp(3, 3600)),
         })
     }
 
@@ -378,6 +386,25 @@ mod tests {
             assert_eq!(Database::parse(url).unwrap(), Database::Postgres(url.into()));
         }
         assert!(Database::parse("postgres://arena@db:port/ladder").is_err(), "a port must be a number");
+    }
+
+    #[test]
+    fn the_example_in_the_docs_is_a_valid_configuration() {
+        let docs = include_str!("../../../docs/ladder.md");
+        let example = docs
+            .split("### Configuration")
+            .nth(1)
+            .and_then(|rest| rest.split("```toml\n").nth(1))
+            .and_then(|rest| rest.split("```").next())
+            .expect("docs/ladder.md has a TOML example under Configuration");
+        let dir = std::env::temp_dir().join(format!("arena-serve-docs-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("serve.toml");
+        std::fs::write(&file, example).unwrap();
+        let settings = Settings::resolve(&Flags { config: Some(file), ..Flags::default() }).unwrap();
+        assert_eq!((settings.workers, settings.seats("eubots"), settings.lease), (8, 4, Duration::from_secs(30)));
+        assert_eq!(settings.nats.as_ref().map(|nats| nats.in_flight), Some(64));
+        assert_eq!(settings.budget("paint").game_fuel, 300_000_000);
     }
 
     #[test]

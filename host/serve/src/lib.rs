@@ -11,6 +11,8 @@
 //! - [`auth`]: argon2id passwords and hashed tokens.
 //! - [`validate`]: an upload's checks; [`schedule`]: who plays next; [`ratings`]: the
 //!   leaderboard from the results.
+//! - [`dump`]: a ladder's public dump (results, bots, leaderboard) and its verification by
+//!   re-playing.
 //! - [`service`]: the running ladder (validator and worker threads, events).
 //! - `remote` (cargo feature `nats`): matches played by `arena worker`s on NATS JetStream.
 //! - [`web`]: the HTTP side (pages, API, live events).
@@ -20,6 +22,7 @@
 pub mod auth;
 pub mod blobs;
 pub mod config;
+pub mod dump;
 pub mod ratings;
 #[cfg(feature = "nats")]
 pub mod remote;

@@ -6,11 +6,11 @@
 use crate::store::{Bot, Match, RatingPoint, Version};
 use arena_tournament::leaderboard::{Standing, standings};
 use arena_tournament::store::SeatRow;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// One version's line.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Line {
     /// The bot's id.
     pub bot_id: i64,
@@ -43,7 +43,7 @@ pub struct Line {
 }
 
 /// A game's leaderboard.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Leaderboard {
     /// The game.
     pub game: String,

@@ -6,17 +6,18 @@
 //!   most `in_flight` matches out at a time, so the rest wait in the database where a new
 //!   version's or a scrimmage's matches can still go first. A match out longer than
 //!   `result_timeout` with no result is published again.
-//! - the **collector** reads the ladder's results through a durable consumer, records each (a
-//!   result is keyed by its match spec's id, the sha256 of everything the result depends on) and
-//!   acks it only once recorded: a server killed in between gets it again on restart.
+//! - the **collector** reads the ladder's results through a durable consumer (shared by every
+//!   node of the ladder: a result goes to one of them), records each for the matches not done
+//!   yet that were sent with its spec id (the sha256 of everything the result depends on, noted
+//!   in the database when sent, so any node can record any node's result, even after the match
+//!   went back to the queue), and acks it only once recorded: a node killed in between leaves it
+//!   to be delivered again.
 //!
 //! A worker killed mid-batch loses nothing: its batch is delivered to another worker once the ack
 //! wait has passed. A match played twice (a batch redelivered after its results were published,
-//! or published again) has its first result recorded and the copy ignored. A result that arrives
-//! for a match this node has not sent (a restarted node re-sends what it had out) is kept until
-//! the match is claimed again, then recorded without sending it. Results carry the record's
-//! digest, not the replay: the match page's replay is made here on demand by re-playing the
-//! match, checked against that digest ([`Service::replay_text`]).
+//! or published again) has its first result recorded and the copy ignored. Results carry the
+//! record's digest, not the replay: the match page's replay is made here on demand by re-playing
+//! the match, checked against that digest ([`Service::replay_text`]).
 
 use crate::config::NatsSettings;
 use crate::service::{Service, ServiceError};
@@ -26,41 +27,20 @@ use arena_host::record::MatchResult;
 use arena_tournament::nats::Queue;
 use arena_tournament::plan::{MatchSpec, PlanBot, PlanLine};
 use arena_tournament::store::StoredMatch;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-/// Results kept for matches not sent yet, at most (the oldest are dropped past it).
-const EARLY_RESULTS: usize = 10_000;
-
-/// The claim name of matches out on NATS (`requeue_running` puts them back on restart).
+/// The worker name of this node's claims of matches out on NATS.
 const CLAIMER: &str = "nats";
 
-/// What is out on the queue.
+/// What this node has out on the queue.
 #[derive(Default)]
 struct Out {
     /// By match spec id: the matches waiting for its result, and when each is due again.
     sent: BTreeMap<String, Vec<(Match, Instant)>>,
     /// Matches in `sent`.
     count: usize,
-    /// Results of matches not sent by this node (yet), oldest first.
-    early: BTreeMap<String, StoredMatch>,
-    early_order: VecDeque<String>,
-}
-
-impl Out {
-    fn keep_early(&mut self, stored: StoredMatch) {
-        if self.early.contains_key(&stored.id) {
-            return;
-        }
-        self.early_order.push_back(stored.id.clone());
-        self.early.insert(stored.id.clone(), stored);
-        while self.early_order.len() > EARLY_RESULTS {
-            if let Some(oldest) = self.early_order.pop_front() {
-                self.early.remove(&oldest);
-            }
-        }
-    }
 }
 
 /// Connects to the NATS server, creates the streams and the workers' consumer if missing, and
@@ -145,7 +125,7 @@ fn dispatch(service: &Service, queue: &Queue, nats: &NatsSettings, out: &Mutex<O
         };
         let mut claimed = 0;
         while claimed < room.min(nats.batch) {
-            let one = match service.store.claim(CLAIMER) {
+            let one = match service.claim(CLAIMER) {
                 Ok(Some(one)) => one,
                 Ok(None) => match service.top_up() {
                     Ok(true) => continue,
@@ -161,14 +141,8 @@ fn dispatch(service: &Service, queue: &Queue, nats: &NatsSettings, out: &Mutex<O
                 }
             };
             claimed += 1;
-            match plan_line(service, &one) {
-                Ok(line) => {
-                    let early = out.lock().unwrap_or_else(PoisonError::into_inner).early.remove(&line.id);
-                    match early {
-                        Some(stored) => record(service, &one, &stored, "an earlier run"),
-                        None => batch.push((one, line)),
-                    }
-                }
+            match plan_line(service, &one).and_then(|line| Ok((service.store.set_spec_id(one.id, &line.id)?, line))) {
+                Ok(((), line)) => batch.push((one, line)),
                 Err(err) => {
                     if let Err(err) = service.store.fail_match(one.id, &err.to_string()) {
                         tracing::error!(id = one.id, "recording a failed match: {err}");
@@ -232,19 +206,21 @@ fn plan_line(service: &Service, one: &Match) -> Result<PlanLine, ServiceError> {
     Ok(PlanLine { id: spec.id(), spec, bots })
 }
 
-/// Records a result that came back: for every match waiting for it, or kept for later.
+/// Records a result that came back for every match sent with its spec id and not done yet
+/// (by this node or another); a result of nothing waiting is a copy, dropped.
 fn collect(service: &Service, out: &Mutex<Out>, stored: StoredMatch, worker: &str) {
-    let waiting = {
+    {
         let mut out = out.lock().unwrap_or_else(PoisonError::into_inner);
-        let waiting = out.sent.remove(&stored.id).unwrap_or_default();
-        out.count -= waiting.len();
-        if waiting.is_empty() {
-            out.keep_early(stored.clone());
+        let mine = out.sent.remove(&stored.id).map_or(0, |waiting| waiting.len());
+        out.count -= mine;
+    }
+    match service.store.unfinished_with_spec(&stored.id) {
+        Ok(waiting) => {
+            for one in waiting {
+                record(service, &one, &stored, worker);
+            }
         }
-        waiting
-    };
-    for (one, _) in waiting {
-        record(service, &one, &stored, worker);
+        Err(err) => tracing::error!("finding the matches of a result: {err}"),
     }
 }
 

@@ -120,6 +120,8 @@ pub struct Service {
     /// One scheduler at a time; the table each game played last.
     scheduling: Mutex<BTreeMap<String, Vec<i64>>>,
     stopping: AtomicBool,
+    /// This node's name in its claims (`NODE/WORKER`): random per start.
+    node: String,
 }
 
 impl Service {
@@ -144,13 +146,21 @@ impl Service {
             pools: Mutex::new(BTreeMap::new()),
             scheduling: Mutex::new(BTreeMap::new()),
             stopping: AtomicBool::new(false),
+            node: {
+                let mut bytes = [0u8; 6];
+                let _ = getrandom::fill(&mut bytes);
+                format!("node-{}", hex::encode(bytes))
+            },
         }))
     }
 
     /// Starts the validator and the workers: matches left running go back to the queue first,
     /// and versions whose checks did not finish are checked again.
     pub fn start(self: &Arc<Self>) -> Result<Vec<std::thread::JoinHandle<()>>, ServiceError> {
-        let requeued = self.store.requeue_running()?;
+        // On a database of its own, every claim is an earlier run's; on a shared one, only those
+        // whose lease ended (their node is gone): the others are live nodes' matches.
+        let requeued =
+            if self.store.shared() { self.store.requeue_lapsed(unix_now())? } else { self.store.requeue_running()? };
         if requeued > 0 {
             tracing::info!(requeued, "matches left running by an earlier run are queued again");
         }
@@ -160,6 +170,8 @@ impl Service {
         }
         *self.validations.lock().unwrap_or_else(PoisonError::into_inner) = Some(sender);
         let mut threads = Vec::new();
+        let service = Arc::clone(self);
+        threads.push(std::thread::Builder::new().name("leases".into()).spawn(move || service.keep_leases())?);
         let service = Arc::clone(self);
         threads.push(std::thread::Builder::new().name("validator".into()).spawn(move || {
             while let Ok(version) = receiver.recv() {
@@ -184,6 +196,38 @@ impl Service {
             })?);
         }
         Ok(threads)
+    }
+
+    /// Claims the next queued match for this node's `worker`, leased for the settings' lease.
+    pub(crate) fn claim(&self, worker: &str) -> Result<Option<Match>, StoreError> {
+        self.store.claim(&format!("{}/{worker}", self.node), unix_now() + self.settings.lease.as_secs() as i64)
+    }
+
+    /// Renews this node's leases every third of the settings' lease, and puts back in the queue
+    /// the matches of nodes whose leases ended (killed, or cut off from the database), until
+    /// stopping.
+    fn keep_leases(&self) {
+        let lease = self.settings.lease;
+        let mut last = std::time::Instant::now();
+        while !self.stopping() {
+            std::thread::sleep(Duration::from_millis(250));
+            if last.elapsed() < lease / 3 {
+                continue;
+            }
+            last = std::time::Instant::now();
+            let now = unix_now();
+            if let Err(err) = self.store.renew_leases(&self.node, now + lease.as_secs() as i64) {
+                tracing::error!("renewing this node's claims: {err}");
+            }
+            match self.store.requeue_lapsed(now) {
+                Ok(0) => {}
+                Ok(requeued) => {
+                    tracing::info!(requeued, "matches of a node that is gone are queued again");
+                    self.wake_workers();
+                }
+                Err(err) => tracing::error!("requeueing lapsed claims: {err}"),
+            }
+        }
     }
 
     /// Asks the background threads to stop (a match being played finishes first).
@@ -412,7 +456,7 @@ impl Service {
     /// finds it empty and sleeping when there is nothing to schedule.
     fn work(&self, name: &str) {
         while !self.stopping.load(Ordering::Relaxed) {
-            let claimed = match self.store.claim(name) {
+            let claimed = match self.claim(name) {
                 Ok(claimed) => claimed,
                 Err(err) => {
                     tracing::error!("claiming a match: {err}");

@@ -167,13 +167,13 @@ fn the_queue_claims_scrimmages_first_each_match_once_and_records_a_result_once()
         assert_eq!(store.queue_counts().unwrap().queued, 3);
         assert_eq!(store.ranked_pending("azul").unwrap().len(), 2);
 
-        let first = store.claim("w1").unwrap().unwrap();
+        let first = store.claim("n1/w1", i64::MAX).unwrap().unwrap();
         assert_eq!(
             (first.id, first.kind, first.state),
             (scrimmage[0], MatchKind::Scrimmage, MatchState::Running),
             "{name}"
         );
-        let second = store.claim("w2").unwrap().unwrap();
+        let second = store.claim("n1/w2", i64::MAX).unwrap().unwrap();
         assert_eq!(second.id, ids[0]);
         assert_eq!(second.seed, u64::MAX, "{name}: a seed keeps all 64 bits");
         assert_eq!(second.seats.iter().map(|seat| seat.version_id).collect::<Vec<_>>(), [a.id, b.id]);
@@ -372,6 +372,44 @@ fn a_sqlite_files_reads_are_answered_while_its_writer_waits() {
     assert!(store.user_by_name("bob").unwrap().is_some());
 }
 
+#[test]
+fn a_claim_holds_while_its_node_renews_its_lease_and_a_result_finds_its_match_by_spec() {
+    for (name, store) in backends() {
+        let (_, _, versions) = alices_bot(&*store, "ab");
+        let seats = vec![versions[0].id, versions[1].id];
+        let ids = store.enqueue(&[ranked(1, seats.clone()), ranked(2, seats.clone()), ranked(3, seats)], 0).unwrap();
+        let live = store.claim("live/w0", 100).unwrap().unwrap();
+        let gone = store.claim("gone/w0", 100).unwrap().unwrap();
+        let gone_too = store.claim("gone-too/nats", 100).unwrap().unwrap();
+        assert_eq!(store.shared(), name == "postgres", "{name}");
+        // At 150 only the live node has renewed (to 200): the others' claims lapse.
+        assert_eq!(store.renew_leases("live", 200).unwrap(), 1, "{name}: its one claim, not gone's");
+        assert_eq!(store.requeue_lapsed(99).unwrap(), 0, "{name}: nothing ended yet");
+        assert_eq!(store.requeue_lapsed(150).unwrap(), 2, "{name}");
+        let states: Vec<MatchState> =
+            [live.id, gone.id, gone_too.id].iter().map(|id| store.match_by_id(*id).unwrap().unwrap().state).collect();
+        assert_eq!(states, [MatchState::Running, MatchState::Queued, MatchState::Queued], "{name}");
+
+        // A match sent with a spec id is found by it while not done, queued again or running.
+        store.set_spec_id(gone_too.id, "spec-a").unwrap();
+        store.set_spec_id(live.id, "spec-b").unwrap();
+        let found: Vec<i64> = store.unfinished_with_spec("spec-a").unwrap().iter().map(|one| one.id).collect();
+        assert_eq!(found, [gone_too.id], "{name}: queued again, still found");
+        let finished = Finished {
+            winner: Some(1),
+            turns: 4,
+            outcomes: vec![outcome(2), outcome(1)],
+            digest: format!("blake3:{}", "f".repeat(64)),
+            replay_sha256: None,
+        };
+        assert!(store.finish_match(gone_too.id, &finished).unwrap());
+        assert!(store.unfinished_with_spec("spec-a").unwrap().is_empty(), "{name}: done, no longer waiting");
+        assert_eq!(store.unfinished_with_spec("spec-b").unwrap().len(), 1);
+        assert!(store.unfinished_with_spec("spec-c").unwrap().is_empty());
+        assert_eq!(ids.len(), 3);
+    }
+}
+
 /// Claims every queued match from `workers` (one thread each, at once); the ids claimed.
 fn claim_everything(workers: &[&dyn Store]) -> Vec<i64> {
     std::thread::scope(|scope| {
@@ -381,7 +419,7 @@ fn claim_everything(workers: &[&dyn Store]) -> Vec<i64> {
             .map(|(worker, store)| {
                 scope.spawn(move || {
                     let mut mine = Vec::new();
-                    while let Some(one) = store.claim(&format!("w{worker}")).unwrap() {
+                    while let Some(one) = store.claim(&format!("node/w{worker}"), i64::MAX).unwrap() {
                         mine.push(one.id);
                     }
                     mine

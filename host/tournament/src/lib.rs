@@ -14,6 +14,7 @@
 //! - [`slurm`]: batch scripts that run a plan's shards as a Slurm job array, and merge them;
 //!   [`k8s`]: the same as a Kubernetes Indexed Job.
 
+pub mod bracket;
 pub mod k8s;
 pub mod leaderboard;
 pub mod lock;

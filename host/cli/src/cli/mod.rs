@@ -13,6 +13,7 @@ mod cache_cmd;
 mod compile_worker_cmd;
 mod fuel_cmd;
 mod games_cmd;
+mod ladder_dump_cmd;
 mod match_cmd;
 mod merge_report;
 mod new_bot_cmd;

@@ -1,6 +1,7 @@
 //! `arena serve` (the ladder service, arena-serve), `arena serve admin` (accounts and tokens
 //! from the server's machine), and the clients of a running server, over HTTP or HTTPS: `arena
-//! submit` and `arena ladder` (a leaderboard; `arena ladder bot` and `arena ladder matches`).
+//! submit` and `arena ladder` (a leaderboard; `arena ladder bot` and `arena ladder matches`;
+//! `arena ladder dump` and `verify` are in [`super::ladder_dump_cmd`]).
 
 use super::cache_cmd::compile_worker;
 use anyhow::{Context, bail};
@@ -46,10 +47,12 @@ Examples:
   arena ladder --server URL --game paint --json
   arena ladder bot --server URL 12               # a bot's versions and its rating
   arena ladder matches --server URL --bot 12     # its latest matches
+  arena ladder dump --server URL --game azul -o azul-dump   # results, bots, leaderboard
+  arena ladder verify azul-dump --sample 100     # re-played here, ratings recomputed
 
 The server's URL may be http:// or https:// (checked against Mozilla's root certificates).
-Exit status: 0 shown, 1 no such bot (bot, matches --bot), 2 bad usage or a server that cannot be
-reached.";
+Exit status: 0 shown, 1 no such bot (bot, matches --bot) or a dump that differs (verify), 2 bad
+usage or a server that cannot be reached.";
 
 /// `arena serve`.
 #[derive(Debug, Args)]
@@ -300,7 +303,7 @@ fn token(flag: Option<&str>) -> anyhow::Result<String> {
 }
 
 /// An HTTP agent that hands back 4xx and 5xx responses instead of failing on them.
-fn agent() -> ureq::Agent {
+pub(super) fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()
         .http_status_as_error(false)
         .timeout_global(Some(Duration::from_secs(600)))
@@ -309,7 +312,7 @@ fn agent() -> ureq::Agent {
 }
 
 /// Reads a response: its status and its JSON body (or the reason of a non-JSON one).
-fn json_of(
+pub(super) fn json_of(
     response: Result<ureq::http::Response<ureq::Body>, ureq::Error>,
     server: &str,
 ) -> anyhow::Result<(u16, serde_json::Value)> {
@@ -323,7 +326,7 @@ fn json_of(
 /// Why `server` gave no answer, in one line. At an `https://` URL a connection that opened and
 /// then failed is named a failed TLS handshake (a server speaking plain HTTP answers the TLS
 /// hello with text, or closes), with what went wrong; the others keep ureq's words.
-fn unreachable(server: &str, err: ureq::Error) -> anyhow::Error {
+pub(super) fn unreachable(server: &str, err: ureq::Error) -> anyhow::Error {
     use std::io::ErrorKind;
     let https = server.trim_start().get(..8).is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"));
     let tls = match &err {
@@ -351,7 +354,7 @@ fn unreachable(server: &str, err: ureq::Error) -> anyhow::Error {
     }
 }
 
-fn base(server: &str) -> &str {
+pub(super) fn base(server: &str) -> &str {
     server.trim_end_matches('/')
 }
 
@@ -509,6 +512,14 @@ enum LadderCommand {
         #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=500))]
         limit: u32,
     },
+    /// Download a ladder's public dump into a folder: every ranked result, the bots' files by
+    /// sha256, the leaderboard, and the results as a tournament database.
+    #[command(after_help = super::ladder_dump_cmd::DUMP_EXAMPLES)]
+    Dump(super::ladder_dump_cmd::DumpArgs),
+    /// Re-play a dump's matches here (all, or a sample) and recompute its ratings from it alone:
+    /// `identical`, or the first match or rating that differs.
+    #[command(after_help = super::ladder_dump_cmd::VERIFY_EXAMPLES)]
+    Verify(super::ladder_dump_cmd::VerifyArgs),
 }
 
 pub const LADDER_BOT_EXAMPLES: &str = "\
@@ -531,6 +542,8 @@ pub fn ladder(args: LadderArgs) -> anyhow::Result<ExitCode> {
         (Some(LadderCommand::Matches { client, game, bot, limit }), _, _) => {
             ladder_matches(&client, game.as_deref(), bot, limit)
         }
+        (Some(LadderCommand::Dump(args)), _, _) => super::ladder_dump_cmd::run_dump(args),
+        (Some(LadderCommand::Verify(args)), _, _) => super::ladder_dump_cmd::run_verify(args),
         (None, Some(server), Some(game)) => leaderboard(&ClientArgs { server, json: args.json }, &game),
         (None, _, _) => bail!("arena ladder needs --server URL --game GAME, or a subcommand (see arena ladder --help)"),
     }

@@ -70,31 +70,11 @@ fn ladder_matches_played_by_nats_workers_survive_a_killed_worker_and_count_once(
     assert_eq!(fetched, shas, "the worker fetched both bots from the server by sha256");
 
     // Another worker takes over, the killed batch among its work once the ack wait has passed.
-    let mut second = worker(&nats.url, &ladder.url, &dir.join("second-bots"));
-    ladder.wait_for("/api/queue", 180, |queue| queue["done"].as_u64().unwrap() >= 12);
-    let admin = arena(&["serve", "admin", "--data", data.to_str().unwrap(), "freeze", "azul"]);
-    assert_eq!(admin.status.code(), Some(0), "{}", stderr(&admin));
-    let drained = ladder.wait_for("/api/queue", 180, |queue| queue["queued"] == 0 && queue["running"] == 0);
-    second.kill().unwrap();
-    second.wait().unwrap();
-    assert_eq!(bus.taken().unwrap(), 0, "every batch acked");
-
-    let done = drained["done"].as_u64().unwrap();
-    let matches = ladder.get("/api/matches?game=azul&limit=1000", None).json();
-    let matches = matches.as_array().unwrap();
-    assert_eq!(matches.len() as u64, done, "every match recorded is done, none failed");
-    let mut seen = BTreeSet::new();
-    for one in matches {
-        let seats: Vec<i64> =
-            one["seats"].as_array().unwrap().iter().map(|seat| seat["version_id"].as_i64().unwrap()).collect();
-        assert!(seen.insert((one["seed"].as_u64().unwrap(), seats)), "match {} recorded twice", one["id"]);
+    let second = worker(&nats.url, &ladder.url, &dir.join("second-bots"));
+    let matches = drain_and_check(&ladder, &bus, &["--data", data.to_str().unwrap()], second);
+    for one in &matches {
         assert!(one["replay_sha256"].is_null(), "played by a worker, no replay made yet: {one}");
     }
-    let board = ladder.wait_for("/api/games/azul/leaderboard", 30, |board| {
-        board["leaderboard"].as_array().unwrap().iter().map(|line| line["matches"].as_u64().unwrap()).sum::<u64>()
-            == 2 * done
-    });
-    assert_eq!(board["leaderboard"][0]["bot"], "greedy", "{board}");
 
     // The replay, made here by re-playing a worker's match and checked against its digest.
     let id = matches[0]["id"].as_i64().unwrap();
@@ -106,4 +86,35 @@ fn ladder_matches_played_by_nats_workers_survive_a_killed_worker_and_count_once(
     assert_eq!(stdout(&verify).trim(), "identical", "{}", stderr(&verify));
     let one = ladder.get(&format!("/api/matches/{id}"), None).json();
     assert!(one["replay_sha256"].is_string(), "the replay made is kept: {one}");
+}
+
+/// Lets `worker` play until 12 matches are done, freezes the azul ladder (`arena serve admin
+/// DATABASE... freeze azul`), waits until nothing is queued or running, stops `worker`; then checks
+/// that every batch was acked, every match is done (none failed) and recorded once (its seed and
+/// seats), and the leaderboard counts each result once, the greedy bot on top. The matches.
+pub fn drain_and_check(ladder: &Ladder, bus: &Queue, database: &[&str], mut worker: Child) -> Vec<serde_json::Value> {
+    ladder.wait_for("/api/queue", 180, |queue| queue["done"].as_u64().unwrap() >= 12);
+    let admin = arena(&[&["serve", "admin"], database, &["freeze", "azul"]].concat());
+    assert_eq!(admin.status.code(), Some(0), "{}", stderr(&admin));
+    let drained = ladder.wait_for("/api/queue", 180, |queue| queue["queued"] == 0 && queue["running"] == 0);
+    worker.kill().unwrap();
+    worker.wait().unwrap();
+    assert_eq!(bus.taken().unwrap(), 0, "every batch acked");
+
+    let done = drained["done"].as_u64().unwrap();
+    let matches = ladder.get("/api/matches?game=azul&limit=1000", None).json();
+    let matches = matches.as_array().unwrap().clone();
+    assert_eq!(matches.len() as u64, done, "every match recorded is done, none failed");
+    let mut seen = BTreeSet::new();
+    for one in &matches {
+        let seats: Vec<i64> =
+            one["seats"].as_array().unwrap().iter().map(|seat| seat["version_id"].as_i64().unwrap()).collect();
+        assert!(seen.insert((one["seed"].as_u64().unwrap(), seats)), "match {} recorded twice", one["id"]);
+    }
+    let board = ladder.wait_for("/api/games/azul/leaderboard", 30, |board| {
+        board["leaderboard"].as_array().unwrap().iter().map(|line| line["matches"].as_u64().unwrap()).sum::<u64>()
+            == 2 * done
+    });
+    assert_eq!(board["leaderboard"][0]["bot"], "greedy", "{board}");
+    matches
 }

@@ -26,8 +26,11 @@ mod common;
 mod determinism_matrix;
 mod ladder;
 mod ladder_browser;
+mod ladder_dump;
 #[cfg(feature = "nats")]
 mod ladder_nats;
+#[cfg(feature = "nats")]
+mod ladder_nodes;
 mod sandbox_runtime;
 mod structure;
 mod view;

@@ -215,6 +215,20 @@ pub const MIGRATIONS: &[Migration] = &[
         CREATE INDEX snapshots_by_version ON rating_snapshots (version_id, id);
     ",
     },
+    Migration {
+        version: 5,
+        summary: "claims with a lease (several nodes), and the spec id of a match sent to NATS workers",
+        sqlite: "
+        ALTER TABLE matches ADD COLUMN lease_until INTEGER;
+        ALTER TABLE matches ADD COLUMN spec_id TEXT;
+        CREATE INDEX matches_by_spec ON matches (spec_id);
+    ",
+        postgres: "
+        ALTER TABLE matches ADD COLUMN lease_until BIGINT;
+        ALTER TABLE matches ADD COLUMN spec_id TEXT;
+        CREATE INDEX matches_by_spec ON matches (spec_id);
+    ",
+    },
 ];
 
 /// The newest version this program knows.

@@ -518,8 +518,23 @@ pub trait Store: Send + Sync {
     fn enqueue(&self, matches: &[NewMatch], now: i64) -> Result<Vec<i64>, StoreError>;
     /// Scrimmage matches `user` asked for since `since` (Unix seconds).
     fn scrimmages_since(&self, user: i64, since: i64) -> Result<u64, StoreError>;
-    /// Claims the next queued match for `worker` (scrimmages first, then the oldest), atomically.
-    fn claim(&self, worker: &str) -> Result<Option<Match>, StoreError>;
+    /// Claims the next queued match for `worker` (`NODE/NAME`: scrimmages first, then the
+    /// oldest), atomically, with a lease until `lease_until` (Unix seconds) that its node renews
+    /// ([`Store::renew_leases`]) while it lives.
+    fn claim(&self, worker: &str, lease_until: i64) -> Result<Option<Match>, StoreError>;
+    /// Extends to `until` the lease of every running match claimed by a worker of `node`.
+    fn renew_leases(&self, node: &str, until: i64) -> Result<u64, StoreError>;
+    /// Puts back in the queue every running match whose lease ended before `now` (its node is
+    /// gone); returns how many.
+    fn requeue_lapsed(&self, now: i64) -> Result<u64, StoreError>;
+    /// Whether several nodes may share this database (PostgreSQL): a node starting then leaves
+    /// the others' claims alone; on SQLite, one node by construction, it requeues every claim.
+    fn shared(&self) -> bool;
+    /// Notes the spec id (sha256 of everything the result depends on) of a match sent to NATS
+    /// workers, so whichever node receives its result can record it.
+    fn set_spec_id(&self, id: i64, spec_id: &str) -> Result<(), StoreError>;
+    /// The matches sent with `spec_id` that are not done yet (queued again or running).
+    fn unfinished_with_spec(&self, spec_id: &str) -> Result<Vec<Match>, StoreError>;
     /// Records a played match; a match already done is left as it is (`false`).
     fn finish_match(&self, id: i64, finished: &Finished) -> Result<bool, StoreError>;
     /// Records the replay made for a done match that had none.

@@ -560,17 +560,17 @@ impl Store for PostgresStore {
         })
     }
 
-    fn claim(&self, worker: &str) -> Result<Option<Match>, StoreError> {
+    fn claim(&self, worker: &str, lease_until: i64) -> Result<Option<Match>, StoreError> {
         // The row chosen is locked until the transaction ends; other nodes skip it and take the
         // next one rather than wait for it (and then find it running).
         let sql = format!(
-            "UPDATE matches SET state = 'running', claimed_by = $1 WHERE id = \
+            "UPDATE matches SET state = 'running', claimed_by = $1, lease_until = $2 WHERE id = \
              (SELECT id FROM matches WHERE state = 'queued' \
               ORDER BY CASE kind WHEN 'scrimmage' THEN 0 ELSE 1 END, id LIMIT 1 FOR UPDATE SKIP LOCKED) \
              RETURNING {MATCH_COLUMNS}"
         );
         self.write(|tx| {
-            let Some(row) = tx.query_opt(&sql, &[&worker])? else { return Ok(None) };
+            let Some(row) = tx.query_opt(&sql, &[&worker, &lease_until])? else { return Ok(None) };
             Ok(matches_of(tx, vec![row])?.pop())
         })
     }
@@ -630,6 +630,47 @@ impl Store for PostgresStore {
                 &[&id],
             )?;
             Ok(requeued == 1)
+        })
+    }
+
+    fn renew_leases(&self, node: &str, until: i64) -> Result<u64, StoreError> {
+        let pattern = format!("{node}/%");
+        self.write(|tx| {
+            Ok(tx.execute(
+                "UPDATE matches SET lease_until = $2 WHERE state = 'running' AND claimed_by LIKE $1",
+                &[&pattern, &until],
+            )?)
+        })
+    }
+
+    fn requeue_lapsed(&self, now: i64) -> Result<u64, StoreError> {
+        self.write(|tx| {
+            Ok(tx.execute(
+                "UPDATE matches SET state = 'queued', claimed_by = NULL \
+                 WHERE state = 'running' AND (lease_until IS NULL OR lease_until < $1)",
+                &[&now],
+            )?)
+        })
+    }
+
+    fn shared(&self) -> bool {
+        true
+    }
+
+    fn set_spec_id(&self, id: i64, spec_id: &str) -> Result<(), StoreError> {
+        self.write(|tx| {
+            tx.execute("UPDATE matches SET spec_id = $2 WHERE id = $1", &[&id, &spec_id])?;
+            Ok(())
+        })
+    }
+
+    fn unfinished_with_spec(&self, spec_id: &str) -> Result<Vec<Match>, StoreError> {
+        let sql = format!(
+            "SELECT {MATCH_COLUMNS} FROM matches WHERE spec_id = $1 AND state IN ('queued', 'running') ORDER BY id"
+        );
+        self.read(|tx| {
+            let rows = tx.query(&sql, &[&spec_id])?;
+            matches_of(tx, rows)
         })
     }
 

@@ -567,7 +567,7 @@ impl Store for SqliteStore {
         Ok(count as u64)
     }
 
-    fn claim(&self, worker: &str) -> Result<Option<Match>, StoreError> {
+    fn claim(&self, worker: &str, lease_until: i64) -> Result<Option<Match>, StoreError> {
         let mut connection = self.lock();
         let transaction = connection.transaction()?;
         let next: Option<i64> = transaction
@@ -579,8 +579,10 @@ impl Store for SqliteStore {
             )
             .optional()?;
         let Some(id) = next else { return Ok(None) };
-        transaction
-            .execute("UPDATE matches SET state = 'running', claimed_by = ?2 WHERE id = ?1", params![id, worker])?;
+        transaction.execute(
+            "UPDATE matches SET state = 'running', claimed_by = ?2, lease_until = ?3 WHERE id = ?1",
+            params![id, worker, lease_until],
+        )?;
         let sql = format!("SELECT {MATCH_COLUMNS} FROM matches WHERE id = ?1");
         let row = transaction.query_row(&sql, [id], match_row)?;
         let claimed = matches_of(&transaction, vec![row])?.pop();
@@ -630,6 +632,41 @@ impl Store for SqliteStore {
     fn set_replay(&self, id: i64, replay_sha256: &str) -> Result<(), StoreError> {
         self.lock().execute("UPDATE matches SET replay_sha256 = ?2 WHERE id = ?1", params![id, replay_sha256])?;
         Ok(())
+    }
+
+    fn renew_leases(&self, node: &str, until: i64) -> Result<u64, StoreError> {
+        let renewed = self.lock().execute(
+            "UPDATE matches SET lease_until = ?2 WHERE state = 'running' AND claimed_by LIKE ?1",
+            params![format!("{node}/%"), until],
+        )?;
+        Ok(renewed as u64)
+    }
+
+    fn requeue_lapsed(&self, now: i64) -> Result<u64, StoreError> {
+        let requeued = self.lock().execute(
+            "UPDATE matches SET state = 'queued', claimed_by = NULL \
+             WHERE state = 'running' AND (lease_until IS NULL OR lease_until < ?1)",
+            [now],
+        )?;
+        Ok(requeued as u64)
+    }
+
+    fn shared(&self) -> bool {
+        false
+    }
+
+    fn set_spec_id(&self, id: i64, spec_id: &str) -> Result<(), StoreError> {
+        self.lock().execute("UPDATE matches SET spec_id = ?2 WHERE id = ?1", params![id, spec_id])?;
+        Ok(())
+    }
+
+    fn unfinished_with_spec(&self, spec_id: &str) -> Result<Vec<Match>, StoreError> {
+        self.read(|connection| {
+            let mut statement = connection
+                .prepare_cached("SELECT id FROM matches WHERE spec_id = ?1 AND state IN ('queued', 'running')")?;
+            let ids: Vec<i64> = statement.query_map([spec_id], |row| row.get(0))?.collect::<Result<_, _>>()?;
+            matches_by_ids(connection, &ids)
+        })
     }
 
     fn requeue_running(&self) -> Result<u64, StoreError> {

@@ -29,6 +29,7 @@ pub fn routes() -> Router<Shared> {
     Router::new()
         .route("/api/games", get(games))
         .route("/api/games/{game}/leaderboard", get(leaderboard))
+        .route("/api/games/{game}/dump", get(dump))
         .route("/api/versions/{id}", get(version))
         .route("/api/bots/{id}", get(bot))
         .route("/api/bots/{id}/scrimmage", post(scrimmage))
@@ -102,6 +103,12 @@ async fn games(State(service): State<Shared>) -> Result<Json<serde_json::Value>,
 
 async fn leaderboard(State(service): State<Shared>, Path(game): Path<String>) -> Result<Response, WebError> {
     blocking(&service, move |service| Ok(Json(service.leaderboard(&game)?.as_ref().clone()).into_response())).await
+}
+
+/// `GET /api/games/{game}/dump`: the ladder's public dump ([`crate::dump`]), one JSON body built
+/// in memory (about 600 bytes a ranked match).
+async fn dump(State(service): State<Shared>, Path(game): Path<String>) -> Result<Response, WebError> {
+    blocking(&service, move |service| Ok(Json(crate::dump::of_game(service, &game)?).into_response())).await
 }
 
 /// The version `id` with its bot.

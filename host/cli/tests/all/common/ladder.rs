@@ -17,6 +17,8 @@ pub struct Ladder {
     pub url: String,
     server: Child,
     extra: Vec<String>,
+    /// Its log file (`server.log` in the data folder, or one per node for a node that joined).
+    log: PathBuf,
 }
 
 /// A response: status, headers we check, body.
@@ -46,10 +48,17 @@ impl Ladder {
     pub fn start(data: &Path, extra: &[&str]) -> Ladder {
         let _ = std::fs::remove_dir_all(data);
         std::fs::create_dir_all(data).unwrap();
-        Ladder::spawn(data, extra.iter().map(|arg| (*arg).to_owned()).collect())
+        Ladder::spawn(data, extra.iter().map(|arg| (*arg).to_owned()).collect(), data.join("server.log"))
     }
 
-    fn spawn(data: &Path, extra: Vec<String>) -> Ladder {
+    /// Starts another node on the data folder of a running one (`extra` naming their shared
+    /// database), logging to a file of its own.
+    pub fn join(data: &Path, extra: &[&str]) -> Ladder {
+        let log = (1..).map(|n| data.join(format!("server-{n}.log"))).find(|log| !log.exists()).unwrap();
+        Ladder::spawn(data, extra.iter().map(|arg| (*arg).to_owned()).collect(), log)
+    }
+
+    fn spawn(data: &Path, extra: Vec<String>, log: PathBuf) -> Ladder {
         let workers: &[&str] = if extra.iter().any(|arg| arg == "--workers") { &[] } else { &["--workers", "1"] };
         let mut server = Command::new(env!("CARGO_BIN_EXE_arena"))
             .args(["serve", "--data", data.to_str().unwrap(), "--bind", "127.0.0.1:0"])
@@ -58,37 +67,48 @@ impl Ladder {
             .env("ARENA_LOG", "info")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(std::fs::File::create(data.join("server.log")).unwrap())
+            .stderr(std::fs::File::create(&log).unwrap())
             .spawn()
             .unwrap();
         let mut line = String::new();
         BufReader::new(server.stdout.take().unwrap()).read_line(&mut line).unwrap();
         let url = line.trim().strip_prefix("listening on ").unwrap_or_else(|| {
-            panic!(
-                "the server did not start: {line:?}\n{}",
-                std::fs::read_to_string(data.join("server.log")).unwrap_or_default()
-            )
+            panic!("the server did not start: {line:?}\n{}", std::fs::read_to_string(&log).unwrap_or_default())
         });
-        Ladder { data: data.to_owned(), url: url.to_owned(), server, extra }
+        Ladder { data: data.to_owned(), url: url.to_owned(), server, extra, log }
+    }
+
+    /// SIGKILLs the server.
+    pub fn kill(&mut self) {
+        self.server.kill().unwrap();
+        self.server.wait().unwrap();
     }
 
     /// SIGKILLs the server and starts it again on the same data (a new port).
     pub fn kill_and_restart(&mut self) {
-        self.server.kill().unwrap();
-        self.server.wait().unwrap();
-        let restarted = Ladder::spawn(&self.data, self.extra.clone());
+        self.kill();
+        let restarted = Ladder::spawn(&self.data, self.extra.clone(), self.log.clone());
         *self = restarted;
     }
 
     /// The server's log so far.
     pub fn log(&self) -> String {
-        std::fs::read_to_string(self.data.join("server.log")).unwrap_or_default()
+        std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
-    /// Creates an account with `arena serve admin add-user` and returns its API token.
+    /// Creates an account with `arena serve admin add-user` (on the server's database: its
+    /// `--config` or `--database`, if given) and returns its API token.
     pub fn add_user(&self, name: &str) -> String {
+        let database: Vec<&str> = self
+            .extra
+            .windows(2)
+            .filter(|pair| pair[0] == "--config" || pair[0] == "--database")
+            .flat_map(|pair| [pair[0].as_str(), pair[1].as_str()])
+            .collect();
         let out = Command::new(env!("CARGO_BIN_EXE_arena"))
-            .args(["serve", "admin", "--data", self.data.to_str().unwrap(), "add-user", name])
+            .args(["serve", "admin", "--data", self.data.to_str().unwrap()])
+            .args(&database)
+            .args(["add-user", name])
             .output()
             .unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

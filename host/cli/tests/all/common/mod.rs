@@ -61,6 +61,10 @@ pub fn fresh_scratch(name: &str) -> PathBuf {
 pub mod ladder;
 #[cfg(feature = "nats")]
 pub mod nats;
+/// The PostgreSQL cluster the ladder's store suite starts, shared with the several-node test.
+#[cfg(feature = "nats")]
+#[path = "../../../../serve/tests/common/postgres.rs"]
+pub mod postgres;
 pub mod stack_fuel;
 
 /// `arena games --json`: every game's info, in the registry's order.
