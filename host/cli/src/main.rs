@@ -3,6 +3,10 @@
 //! Exit status: 0 when the command did its job (a match was played, whatever the bots did);
 //! 1 when `replay verify` found a difference; 2 for bad usage or a bad input file.
 
+// The command's doc comments are its `--help` text, printed as written: an example URL there is
+// plain text for a terminal, not a link to mark up.
+#![allow(rustdoc::bare_urls)]
+
 mod cli;
 
 use clap::Parser;

@@ -89,7 +89,7 @@ struct RunArgs {
     #[arg(long, value_name = "N")]
     workers: Option<usize>,
     /// Send matches to `arena worker`s on this NATS JetStream server (nats://HOST:PORT) and
-    /// record their results; [nats] in the config file tunes it (docs/ladder.md).
+    /// record their results; the config file's nats table tunes it (docs/ladder.md).
     #[arg(long, value_name = "URL")]
     nats: Option<String>,
     /// Also enter every game's example bots (as the account `demo`), from --examples.

@@ -189,7 +189,9 @@ fn refusals_name_the_step_and_the_reason() {
     assert!(refused["reason"].as_str().unwrap().contains("taken"), "{refused}");
 
     // Bad usage: exit 2 with one line.
-    for (token, game, why) in [("arena_nonsense", "azul", "not valid"), (token.as_str(), "chess", "no game")] {
+    for (token, game, why) in
+        [("arena_nonsense", "azul", "not valid"), (token.as_str(), "chess", "no such game \"chess\"")]
+    {
         let out = arena_with_env(
             &["submit", "--server", &ladder.url, "--game", game, &greedy, "--wait", "--json"],
             &[("ARENA_TOKEN", token)],

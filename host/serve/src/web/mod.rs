@@ -146,7 +146,11 @@ impl From<ServiceError> for WebError {
             ServiceError::Blob(crate::blobs::BlobError::TooLarge { .. }) => {
                 WebError::TooLarge(format!("upload: {err}"))
             }
-            ServiceError::UnknownGame(_) | ServiceError::NotFound(_) => WebError::NotFound(err.to_string()),
+            // Said as "no such ...": the thing alone, not the service's own "no ..." sentence.
+            ServiceError::UnknownGame(game) => {
+                WebError::NotFound(format!("game {game:?} (games: {})", arena_host::registry::game_names().join(", ")))
+            }
+            ServiceError::NotFound(what) => WebError::NotFound(what),
             ServiceError::Refused(reason) => WebError::BadRequest(reason),
             ServiceError::Quota(reason) => WebError::TooMany(reason),
             ServiceError::Blob(_) | ServiceError::Io(_) => {
