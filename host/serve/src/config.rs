@@ -69,7 +69,7 @@ pub struct BudgetFile {
 }
 
 /// The `[nats]` table: matches played by `arena worker`s on a NATS JetStream server.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NatsFile {
     /// The server, `nats://HOST:PORT`.
@@ -86,10 +86,14 @@ pub struct NatsFile {
     pub in_flight: Option<usize>,
     /// Seconds after which a match sent out with no result is sent again.
     pub result_timeout_seconds: Option<u64>,
+    /// The share of each worker's results re-run by another worker (0 to 1).
+    pub audit_share: Option<f64>,
+    /// A worker's first this-many results are all re-run.
+    pub audit_first: Option<u64>,
 }
 
 /// How the ladder uses NATS, when it does.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct NatsSettings {
     /// The server.
     pub url: String,
@@ -103,6 +107,10 @@ pub struct NatsSettings {
     pub in_flight: usize,
     /// When a match with no result is sent again.
     pub result_timeout: Duration,
+    /// The share of each worker's results audited.
+    pub audit_share: f64,
+    /// A worker's first results, all audited.
+    pub audit_first: u64,
 }
 
 impl NatsSettings {
@@ -119,6 +127,10 @@ impl NatsSettings {
             )));
         }
         let ack_wait = Duration::from_secs(file.ack_wait_seconds.unwrap_or(30).max(1));
+        let audit_share = file.audit_share.unwrap_or(0.02);
+        if !(0.0..=1.0).contains(&audit_share) {
+            return Err(ConfigError::Invalid(format!("[nats] audit_share = {audit_share}: between 0 and 1")));
+        }
         Ok(Some(NatsSettings {
             url: url.to_owned(),
             ladder,
@@ -126,6 +138,8 @@ impl NatsSettings {
             batch: file.batch.unwrap_or(4).clamp(1, 100),
             in_flight: file.in_flight.unwrap_or(64).max(1),
             result_timeout: Duration::from_secs(file.result_timeout_seconds.unwrap_or(600)).max(ack_wait * 2),
+            audit_share,
+            audit_first: file.audit_first.unwrap_or(20),
         }))
     }
 }

@@ -21,10 +21,11 @@
 
 use crate::config::NatsSettings;
 use crate::service::{Service, ServiceError};
-use crate::store::{Finished, Match, SeatOutcome};
+use crate::store::{Audit, AuditState, Finished, Match, SeatOutcome};
 use arena_host::budget::WASMTIME_VERSION;
 use arena_host::record::MatchResult;
 use arena_tournament::nats::Queue;
+use arena_tournament::nats::feed::Delivery;
 use arena_tournament::plan::{MatchSpec, PlanBot, PlanLine};
 use arena_tournament::store::StoredMatch;
 use std::collections::BTreeMap;
@@ -63,18 +64,13 @@ pub fn start(service: &Arc<Service>, nats: &NatsSettings) -> Result<Vec<std::thr
                 .spawn(move || dispatch(&service, &publisher, &nats, &out))?,
         );
     }
-    let service = Arc::clone(service);
+    let (service, nats) = (Arc::clone(service), nats.clone());
     threads.push(std::thread::Builder::new().name("nats-collector".into()).spawn(move || {
         while !service.stopping() {
             match collector.take_results(&feed, 64, Duration::from_secs(1)) {
                 Ok(deliveries) => {
                     for delivery in &deliveries {
-                        match &delivery.result {
-                            Ok(stored) => collect(&service, &out, stored.clone(), &delivery.worker),
-                            Err(why) => {
-                                tracing::warn!(worker = %delivery.worker, "a result message that is not one: {why}")
-                            }
-                        }
+                        collect(&service, &collector, &nats, &out, delivery);
                         if let Err(err) = collector.ack_result(delivery) {
                             tracing::warn!("{err}");
                         }
@@ -156,7 +152,7 @@ fn dispatch(service: &Service, queue: &Queue, nats: &NatsSettings, out: &Mutex<O
         }
         sequence += 1;
         let lines: Vec<PlanLine> = batch.iter().map(|(_, line)| line.clone()).collect();
-        let published = queue.publish_work(&nats.ladder, &format!("{}-{run}-{sequence}", nats.ladder), &lines);
+        let published = queue.publish_work(&nats.ladder, &format!("{}-{run}-{sequence}", nats.ladder), &lines, &[]);
         // Sent or not, the matches are out: one that could not be published is tried again soon.
         let due = Instant::now()
             + match &published {
@@ -206,40 +202,188 @@ fn plan_line(service: &Service, one: &Match) -> Result<PlanLine, ServiceError> {
     Ok(PlanLine { id: spec.id(), spec, bots })
 }
 
-/// Records a result that came back for every match sent with its spec id and not done yet
-/// (by this node or another); a result of nothing waiting is a copy, dropped.
-fn collect(service: &Service, out: &Mutex<Out>, stored: StoredMatch, worker: &str) {
+/// Takes a result that came back: from a registered worker whose signature checks, or dropped.
+/// A result of a match under audit moves the audit on ([`audited`]); otherwise it is recorded for
+/// every match sent with its spec id and not done yet (by this node or another), and may be
+/// audited ([`maybe_audit`]); a result of nothing waiting is a copy, dropped.
+fn collect(service: &Service, queue: &Queue, nats: &NatsSettings, out: &Mutex<Out>, delivery: &Delivery) {
+    let stored = match &delivery.result {
+        Ok(stored) => stored,
+        Err(why) => {
+            tracing::warn!(worker = %delivery.worker, "a result message that is not one: {why}");
+            return;
+        }
+    };
+    // A result from no registered worker is dropped, and its matches are sent again at once
+    // (for a worker that counts), rather than wait for the result timeout.
+    let drop_and_resend = |why: &str| {
+        tracing::warn!(worker = %delivery.worker, "{why}");
+        for one in service.store.unfinished_with_spec(&stored.id).unwrap_or_default() {
+            if let Err(err) = send_again(service, queue, &nats.ladder, &one, &[]) {
+                tracing::error!(id = one.id, "sending a match again: {err}");
+            }
+        }
+    };
+    let Some(name) = delivery.signer() else {
+        drop_and_resend("an unsigned result, dropped: a ladder's workers need a token (arena serve admin add-worker)");
+        return;
+    };
+    let worker = match service.store.worker(name) {
+        Ok(Some(worker)) if delivery.signed_with(&worker.key) => worker,
+        Ok(_) => {
+            drop_and_resend(&format!(
+                "a result signed as {name:?}, a worker this ladder does not know, or badly: dropped"
+            ));
+            return;
+        }
+        Err(err) => {
+            tracing::error!("reading worker {name}: {err}");
+            return;
+        }
+    };
     {
         let mut out = out.lock().unwrap_or_else(PoisonError::into_inner);
         let mine = out.sent.remove(&stored.id).map_or(0, |waiting| waiting.len());
         out.count -= mine;
     }
-    match service.store.unfinished_with_spec(&stored.id) {
-        Ok(waiting) => {
+    let outcome = match service.store.open_audit_for_spec(&stored.id) {
+        Ok(Some(audit)) => audited(service, queue, &nats.ladder, &audit, stored, &worker.name),
+        Ok(None) => service.store.unfinished_with_spec(&stored.id).map_err(ServiceError::from).and_then(|waiting| {
             for one in waiting {
-                record(service, &one, &stored, worker);
+                if record(service, &one, stored, &worker.name) {
+                    maybe_audit(service, queue, nats, &one, stored, &worker.name)?;
+                }
             }
-        }
-        Err(err) => tracing::error!("finding the matches of a result: {err}"),
+            Ok(())
+        }),
+        Err(err) => Err(err.into()),
+    };
+    if let Err(err) = outcome {
+        tracing::error!(worker = %worker.name, "recording a result: {err}");
     }
 }
 
+/// Counts a result recorded from `worker` and audits it when due: every one of a worker's first
+/// `audit_first`, then a random `audit_share` of them: the match is sent again, to be played by
+/// any other worker.
+fn maybe_audit(
+    service: &Service,
+    queue: &Queue,
+    nats: &NatsSettings,
+    one: &Match,
+    stored: &StoredMatch,
+    worker: &str,
+) -> Result<(), ServiceError> {
+    let Some(counted) = service.store.tally_worker(worker, [1, 0, 0], None)? else { return Ok(()) };
+    let mut draw = [0u8; 8];
+    let _ = getrandom::fill(&mut draw);
+    let chance = u64::from_le_bytes(draw) as f64 / u64::MAX as f64;
+    if counted.results > nats.audit_first && chance >= nats.audit_share {
+        return Ok(());
+    }
+    let result = serde_json::to_string(stored).map_err(|err| ServiceError::Refused(err.to_string()))?;
+    service.store.open_audit(one.id, &stored.id, worker, &result)?;
+    service.store.tally_worker(worker, [0, 1, 0], None)?;
+    send_again(service, queue, &nats.ladder, one, &[worker.to_owned()])
+}
+
+/// Publishes `one` again for any worker but those of `exclude` (an audit's run).
+fn send_again(
+    service: &Service,
+    queue: &Queue,
+    ladder: &str,
+    one: &Match,
+    exclude: &[String],
+) -> Result<(), ServiceError> {
+    let line = plan_line(service, one)?;
+    let mut nonce = [0u8; 8];
+    let _ = getrandom::fill(&mut nonce);
+    let id = format!("audit-{}-{}", one.id, hex::encode(nonce));
+    queue.publish_work(ladder, &id, &[line], exclude).map_err(|err| ServiceError::Refused(err.to_string()))?;
+    Ok(())
+}
+
+/// Moves `audit` on with `stored`, a run by `runner`. The re-run (pending): agreeing, the result
+/// stands; disagreeing, the match leaves the ratings (disputed), the audited worker is marked
+/// suspect, and a third run goes to a worker that is neither. The third run (disputed): the
+/// result it agrees with stands and is recorded; the worker whose result it is not is suspect,
+/// the other cleared; agreeing with neither, the match stays disputed for the operator. A run by
+/// a worker already in the audit is a copy, ignored.
+fn audited(
+    service: &Service,
+    queue: &Queue,
+    ladder: &str,
+    audit: &Audit,
+    stored: &StoredMatch,
+    runner: &str,
+) -> Result<(), ServiceError> {
+    if runner == audit.worker || audit.auditor.as_deref() == Some(runner) {
+        return Ok(());
+    }
+    let unreadable = |err: serde_json::Error| ServiceError::Refused(format!("audit {}: {err}", audit.id));
+    let original: StoredMatch = serde_json::from_str(&audit.result).map_err(unreadable)?;
+    let run = serde_json::to_string(stored).map_err(unreadable)?;
+    let one = service
+        .store
+        .match_by_id(audit.match_id)?
+        .ok_or_else(|| ServiceError::NotFound(format!("match {}", audit.match_id)))?;
+    match audit.state {
+        AuditState::Pending if stored.agrees_with(&original) => {
+            service.store.update_audit(audit.id, AuditState::Agreed, Some(runner), Some(&run))?;
+        }
+        AuditState::Pending => {
+            tracing::warn!(id = one.id, worker = %audit.worker, auditor = %runner, "an audit's re-run disagrees: the match is disputed");
+            service.store.update_audit(audit.id, AuditState::Disputed, Some(runner), Some(&run))?;
+            service.store.set_disputed(one.id)?;
+            service.results_changed(&one.game);
+            service.store.tally_worker(&audit.worker, [0, 0, 1], Some(true))?;
+            service.store.tally_worker(runner, [0, 0, 1], None)?;
+            send_again(service, queue, ladder, &one, &[audit.worker.clone(), runner.to_owned()])?;
+        }
+        AuditState::Disputed => {
+            let auditor = audit.auditor.clone().unwrap_or_default();
+            let second: Option<StoredMatch> =
+                audit.audit_result.as_deref().map(serde_json::from_str).transpose().map_err(unreadable)?;
+            let (stands, wrong, right) = if stored.agrees_with(&original) {
+                (original, auditor, audit.worker.clone())
+            } else if second.as_ref().is_some_and(|second| stored.agrees_with(second)) {
+                (second.unwrap_or(original), audit.worker.clone(), auditor)
+            } else {
+                tracing::error!(id = one.id, "three runs of a match, three results: left disputed for the operator");
+                service.store.update_audit(audit.id, AuditState::Undecided, None, None)?;
+                return Ok(());
+            };
+            service.store.update_audit(audit.id, AuditState::Decided, None, None)?;
+            service.store.tally_worker(&wrong, [0, 0, 0], Some(true))?;
+            service.store.tally_worker(&right, [0, 0, 0], Some(false))?;
+            record(service, &one, &stands, runner);
+        }
+        AuditState::Agreed | AuditState::Decided | AuditState::Undecided => {}
+    }
+    Ok(())
+}
+
 /// Records `stored` as the result of `one`: a result it cannot read fails the match, naming the
-/// worker.
-fn record(service: &Service, one: &Match, stored: &StoredMatch, worker: &str) {
+/// worker. Whether a result was recorded now.
+fn record(service: &Service, one: &Match, stored: &StoredMatch, worker: &str) -> bool {
     let recorded = match finished(one, stored) {
         Ok(finished) => service.record(one, &finished),
         Err(why) => {
             tracing::warn!(id = one.id, %worker, "match not played: {why}");
-            service.store.fail_match(one.id, &format!("{why} (from {worker})")).map_err(ServiceError::from)
+            service
+                .store
+                .fail_match(one.id, &format!("{why} (from {worker})"))
+                .map(|()| false)
+                .map_err(ServiceError::from)
         }
     };
-    if let Err(err) = recorded {
-        tracing::error!(id = one.id, "recording a result: {err}");
-    }
     if let Ok(Some(recorded)) = service.store.match_by_id(one.id) {
         service.publish("result", &one.game, &recorded);
     }
+    recorded.unwrap_or_else(|err| {
+        tracing::error!(id = one.id, "recording a result: {err}");
+        false
+    })
 }
 
 /// How `one` finished according to `stored`, checked against the match's seats.

@@ -684,18 +684,25 @@ impl Service {
             digest: played.digest,
             replay_sha256: Some(replay_sha256),
         };
-        self.record(one, &finished)
+        self.record(one, &finished).map(|_| ())
     }
 
     /// Records how `one` finished (once: a result of a match already recorded changes nothing).
-    pub(crate) fn record(&self, one: &Match, finished: &Finished) -> Result<(), ServiceError> {
-        if self.store.finish_match(one.id, finished)?
-            && one.kind == MatchKind::Ranked
-            && let Some(generation) = self.generations.get(&one.game)
-        {
+    /// Whether it was recorded now.
+    pub(crate) fn record(&self, one: &Match, finished: &Finished) -> Result<bool, ServiceError> {
+        let recorded = self.store.finish_match(one.id, finished)?;
+        if recorded && one.kind == MatchKind::Ranked {
+            self.results_changed(&one.game);
+        }
+        Ok(recorded)
+    }
+
+    /// Notes that `game`'s ranked results changed (a result recorded, or one taken out while
+    /// disputed): its leaderboard is refitted.
+    pub(crate) fn results_changed(&self, game: &str) {
+        if let Some(generation) = self.generations.get(game) {
             generation.fetch_add(1, Ordering::Release);
         }
-        Ok(())
     }
 
     /// The replay of a done match, as JSON text: from the blob store, or, when it is not there

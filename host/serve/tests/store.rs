@@ -15,8 +15,8 @@ use arena_host::record::PlayerSummary;
 use arena_serve::store::postgres::PostgresStore;
 use arena_serve::store::sqlite::SqliteStore;
 use arena_serve::store::{
-    Bot, Finished, MatchKind, MatchState, NewMatch, RatingPoint, SeatFault, SeatOutcome, Step, Store, StoreError, User,
-    Version, VersionStatus, migrations,
+    AuditState, Bot, Finished, MatchKind, MatchState, NewMatch, RatingPoint, SeatFault, SeatOutcome, Step, Store,
+    StoreError, User, Version, VersionStatus, migrations,
 };
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -407,6 +407,54 @@ fn a_claim_holds_while_its_node_renews_its_lease_and_a_result_finds_its_match_by
         assert_eq!(store.unfinished_with_spec("spec-b").unwrap().len(), 1);
         assert!(store.unfinished_with_spec("spec-c").unwrap().is_empty());
         assert_eq!(ids.len(), 3);
+    }
+}
+
+#[test]
+fn workers_are_registered_once_tallied_and_their_audits_move_on() {
+    for (name, store) in backends() {
+        store.add_worker("w1", "key-1", false).unwrap();
+        store.add_worker("w2", "key-2", true).unwrap();
+        assert!(matches!(store.add_worker("w1", "other", false), Err(StoreError::Taken { .. })), "{name}");
+        let w1 = store.tally_worker("w1", [3, 2, 1], Some(true)).unwrap().unwrap();
+        assert_eq!((w1.results, w1.audits, w1.mismatches, w1.suspect, w1.key.as_str()), (3, 2, 1, true, "key-1"));
+        let w1 = store.tally_worker("w1", [1, 0, 0], None).unwrap().unwrap();
+        assert_eq!((w1.results, w1.suspect), (4, true), "{name}: the mark stays unless set");
+        assert_eq!(store.tally_worker("nobody", [1, 0, 0], None).unwrap(), None);
+        let names: Vec<(String, bool)> =
+            store.workers().unwrap().into_iter().map(|worker| (worker.name, worker.trusted)).collect();
+        assert_eq!(names, [("w1".to_owned(), false), ("w2".to_owned(), true)], "{name}");
+
+        let (_, _, versions) = alices_bot(&*store, "ab");
+        let ids = store.enqueue(&[ranked(1, vec![versions[0].id, versions[1].id])], 0).unwrap();
+        store.claim("node/nats", i64::MAX).unwrap().unwrap();
+        let finished = Finished {
+            winner: Some(0),
+            turns: 4,
+            outcomes: vec![outcome(1), outcome(2)],
+            digest: format!("blake3:{}", "a".repeat(64)),
+            replay_sha256: None,
+        };
+        assert!(store.finish_match(ids[0], &finished).unwrap());
+        let audit = store.open_audit(ids[0], "spec-x", "w1", "{\"id\":\"spec-x\"}").unwrap();
+        let open = store.open_audit_for_spec("spec-x").unwrap().unwrap();
+        assert_eq!((open.id, open.state, open.worker.as_str(), open.auditor), (audit, AuditState::Pending, "w1", None));
+        store.update_audit(audit, AuditState::Disputed, Some("w2"), Some("{}")).unwrap();
+        store.set_disputed(ids[0]).unwrap();
+        assert!(store.ranked_results("azul").unwrap().is_empty(), "{name}: a disputed match is out of the ratings");
+        assert_eq!(store.match_by_id(ids[0]).unwrap().unwrap().state, MatchState::Disputed);
+        let disputed = store.open_audit_for_spec("spec-x").unwrap().unwrap();
+        assert_eq!((disputed.state, disputed.auditor.as_deref()), (AuditState::Disputed, Some("w2")));
+        // A third run decides: the match is recorded again, the audit closed.
+        assert!(store.finish_match(ids[0], &finished).unwrap(), "{name}: a disputed match takes its decided result");
+        store.update_audit(audit, AuditState::Decided, None, None).unwrap();
+        assert_eq!(store.open_audit_for_spec("spec-x").unwrap(), None);
+        assert_eq!(store.ranked_results("azul").unwrap().len(), 1);
+        let listed = store.audits(10).unwrap();
+        assert_eq!(
+            (listed.len(), listed[0].state, listed[0].audit_result.as_deref()),
+            (1, AuditState::Decided, Some("{}"))
+        );
     }
 }
 

@@ -6,6 +6,7 @@ use anyhow::Context;
 use arena_tournament::nats::Queue;
 use arena_tournament::nats::collect::collect;
 use arena_tournament::nats::enqueue::enqueue;
+use arena_tournament::nats::identity::WorkerIdentity;
 use arena_tournament::nats::worker::{WorkerOptions, WorkerReport, work};
 use arena_tournament::plan::Plan;
 use clap::Args;
@@ -66,6 +67,13 @@ pub struct WorkerArgs {
     /// `http://ladder.example:8080`; needs --bots-dir, where fetched bots are kept.
     #[arg(long, value_name = "URL", requires = "bots_dir")]
     bots_from: Option<String>,
+    /// This worker's token on a ladder that audits its workers (`NAME:SECRET`, printed by
+    /// `arena serve admin add-worker NAME`); also from ARENA_WORKER_TOKEN.
+    #[arg(long, value_name = "TOKEN")]
+    token: Option<String>,
+    /// Tests only: alter every N-th result published (one more turn), to check a ladder's audits.
+    #[arg(long, value_name = "N", hide = true)]
+    test_lie_every: Option<usize>,
     /// Exit once the queue has been empty this many seconds (default: wait for work forever).
     #[arg(long, value_name = "SECONDS")]
     idle_exit: Option<u64>,
@@ -106,6 +114,13 @@ pub fn run_worker(args: WorkerArgs) -> anyhow::Result<ExitCode> {
     let options = WorkerOptions {
         bots_dir: args.bots_dir,
         bots_from: args.bots_from,
+        identity: args
+            .token
+            .or_else(|| std::env::var("ARENA_WORKER_TOKEN").ok())
+            .as_deref()
+            .map(WorkerIdentity::from_token)
+            .transpose()?,
+        lie_every: args.test_lie_every,
         idle_exit: args.idle_exit.map(Duration::from_secs),
     };
     let quiet = args.quiet;

@@ -149,6 +149,20 @@ enum AdminCommand {
     },
     /// Print the audit log of admin actions, oldest first.
     Audit,
+    /// Register a NATS worker and print its token (`NAME:SECRET`, for `arena worker --token`):
+    /// the ladder records only results signed with a registered worker's key.
+    #[cfg(feature = "nats")]
+    AddWorker {
+        /// The worker's name.
+        name: String,
+        /// Mark it trusted.
+        #[arg(long)]
+        trusted: bool,
+    },
+    /// List the NATS workers (results, audits, mismatches, suspect) and the latest audits of
+    /// their results.
+    #[cfg(feature = "nats")]
+    Workers,
 }
 
 impl DataArgs {
@@ -244,6 +258,38 @@ fn admin(data: &DataArgs, action: AdminCommand) -> anyhow::Result<ExitCode> {
         AdminCommand::Audit => {
             for (actor, action, detail) in store.audit_log()? {
                 outln!("{actor}\t{action}\t{detail}");
+            }
+        }
+        #[cfg(feature = "nats")]
+        AdminCommand::AddWorker { name, trusted } => {
+            if !arena_tournament::nats::identity::valid_name(&name) {
+                bail!("a worker's name is 1 to 64 letters, digits, '-', '_' or '.': {name:?}");
+            }
+            let token = format!("{name}:{}", new_token("")?);
+            store.add_worker(&name, &arena_tournament::nats::identity::key_of(&token), trusted)?;
+            store.audit(&actor, "add-worker", &format!("{name}{}", if trusted { " (trusted)" } else { "" }))?;
+            outln!("{token}");
+        }
+        #[cfg(feature = "nats")]
+        AdminCommand::Workers => {
+            outln!("worker\ttrusted\tsuspect\tresults\taudits\tmismatches");
+            for worker in store.workers()? {
+                let yes = |flag: bool| if flag { "yes" } else { "no" };
+                outln!(
+                    "{}\t{}\t{}\t{}\t{}\t{}",
+                    worker.name,
+                    yes(worker.trusted),
+                    yes(worker.suspect),
+                    worker.results,
+                    worker.audits,
+                    worker.mismatches
+                );
+            }
+            outln!("");
+            outln!("audit\tmatch\tworker\tauditor\tstate");
+            for audit in store.audits(50)? {
+                let auditor = audit.auditor.as_deref().unwrap_or("-");
+                outln!("{}\t{}\t{}\t{auditor}\t{}", audit.id, audit.match_id, audit.worker, audit.state.as_str());
             }
         }
     }

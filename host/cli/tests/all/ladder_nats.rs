@@ -15,13 +15,14 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// `arena worker` on the ladder's NATS server, fetching bots from the ladder into `bots`.
-fn worker(nats: &str, ladder: &str, bots: &Path) -> Child {
+/// `arena worker --nats NATS --token TOKEN --bots-dir BOTS EXTRA...`, its stderr in `BOTS.log`.
+pub fn worker(nats: &str, token: &str, bots: &Path, extra: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(["worker", "--nats", nats, "--bots-dir", bots.to_str().unwrap(), "--bots-from", ladder, "--quiet"])
+        .args(["worker", "--nats", nats, "--token", token, "--bots-dir", bots.to_str().unwrap(), "--quiet"])
+        .args(extra)
         .env("ARENA_CACHE_DIR", scratch("arena-cache"))
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(std::fs::File::create(bots.with_extension("log")).unwrap())
         .spawn()
         .unwrap()
 }
@@ -32,10 +33,14 @@ fn ladder_matches_played_by_nats_workers_survive_a_killed_worker_and_count_once(
     let nats = Nats::start(&dir.join("nats"));
     // A 2 s ack wait, so the killed worker's batch is taken again soon; small batches.
     let config = dir.join("serve.toml");
-    std::fs::write(&config, "[nats]\nladder = \"test\"\nack_wait_seconds = 2\nbatch = 3\nin_flight = 9\n").unwrap();
+    // No audits here (they need a second worker: ladder_audit.rs).
+    let settings =
+        "[nats]\nladder = \"test\"\nack_wait_seconds = 2\nbatch = 3\nin_flight = 9\naudit_first = 0\naudit_share = 0\n";
+    std::fs::write(&config, settings).unwrap();
     let data = dir.join("data");
     let ladder = Ladder::start(&data, &["--workers", "0", "--nats", &nats.url, "--config", config.to_str().unwrap()]);
     let token = ladder.add_user("alice");
+    let worker_token = ladder.add_worker("w1");
     let mut shas = BTreeSet::new();
     for (name, file) in [("greedy", bot("azul-greedy")), ("random", bot("azul-random"))] {
         let checked = ladder.upload_accepted(&token, "azul", name, &file);
@@ -52,7 +57,7 @@ fn ladder_matches_played_by_nats_workers_survive_a_killed_worker_and_count_once(
     let bots = dir.join("worker-bots");
     let started = Instant::now();
     loop {
-        let mut first = worker(&nats.url, &ladder.url, &bots);
+        let mut first = worker(&nats.url, &worker_token, &bots, &["--bots-from", &ladder.url]);
         while ladder.get("/api/queue", None).json()["done"].as_u64().unwrap() < 2 || bus.taken().unwrap() == 0 {
             assert!(started.elapsed() < Duration::from_secs(180), "no results: {}", ladder.log());
             std::thread::sleep(Duration::from_millis(5));
@@ -70,7 +75,7 @@ fn ladder_matches_played_by_nats_workers_survive_a_killed_worker_and_count_once(
     assert_eq!(fetched, shas, "the worker fetched both bots from the server by sha256");
 
     // Another worker takes over, the killed batch among its work once the ack wait has passed.
-    let second = worker(&nats.url, &ladder.url, &dir.join("second-bots"));
+    let second = worker(&nats.url, &worker_token, &dir.join("second-bots"), &["--bots-from", &ladder.url]);
     let matches = drain_and_check(&ladder, &bus, &["--data", data.to_str().unwrap()], second);
     for one in &matches {
         assert!(one["replay_sha256"].is_null(), "played by a worker, no replay made yet: {one}");

@@ -10,25 +10,10 @@
 
 use crate::common::ladder::Ladder;
 use crate::common::nats::Nats;
-use crate::common::{bot, fresh_scratch, scratch};
-use crate::ladder_nats::drain_and_check;
+use crate::common::{bot, fresh_scratch};
+use crate::ladder_nats::{drain_and_check, worker};
 use arena_tournament::nats::Queue;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// `arena worker` on `nats`, reading the bots from the nodes' shared data folder, its errors
-/// in `log`.
-fn worker(nats: &str, data: &Path, log: &Path) -> Child {
-    let bots = data.join("bots");
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(["worker", "--nats", nats, "--bots-dir", bots.to_str().unwrap(), "--quiet"])
-        .env("ARENA_CACHE_DIR", scratch("arena-cache"))
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(log).unwrap())
-        .spawn()
-        .unwrap()
-}
 
 #[test]
 fn two_nodes_on_one_database_survive_losing_one_and_a_worker_and_count_every_match_once() {
@@ -39,7 +24,8 @@ fn two_nodes_on_one_database_survive_losing_one_and_a_worker_and_count_every_mat
     let config = dir.join("serve.toml");
     let settings = format!(
         "database = \"{database}\"\nlease_seconds = 3\n\
-         [nats]\nurl = \"{}\"\nladder = \"nodes\"\nack_wait_seconds = 2\nbatch = 3\nin_flight = 6\n",
+         [nats]\nurl = \"{}\"\nladder = \"nodes\"\nack_wait_seconds = 2\nbatch = 3\nin_flight = 6\n\
+         audit_first = 0\naudit_share = 0\n",
         nats.url
     );
     std::fs::write(&config, settings).unwrap();
@@ -48,6 +34,8 @@ fn two_nodes_on_one_database_survive_losing_one_and_a_worker_and_count_every_mat
     let mut first = Ladder::start(&data, &node_args);
     let second = Ladder::join(&data, &node_args);
     let token = first.add_user("alice");
+    let worker_token = first.add_worker("w1");
+    let bots = data.join("bots");
     for (name, file) in [("greedy", bot("azul-greedy")), ("random", bot("azul-random"))] {
         first.upload_accepted(&token, "azul", name, &file);
     }
@@ -59,8 +47,8 @@ fn two_nodes_on_one_database_survive_losing_one_and_a_worker_and_count_every_mat
     let bus = Queue::connect(&nats.url).unwrap();
     let started = Instant::now();
     loop {
-        let log = dir.join("worker.log");
-        let mut playing = worker(&nats.url, &data, &log);
+        let log = bots.with_extension("log");
+        let mut playing = worker(&nats.url, &worker_token, &bots, &[]);
         while second.get("/api/queue", None).json()["done"].as_u64().unwrap() < 2 || bus.taken().unwrap() == 0 {
             let worker_log = std::fs::read_to_string(&log).unwrap_or_default();
             assert!(started.elapsed() < Duration::from_secs(180), "no results: {}\n{worker_log}", second.log());
@@ -73,7 +61,7 @@ fn two_nodes_on_one_database_survive_losing_one_and_a_worker_and_count_every_mat
         }
     }
     first.kill();
-    let replacement = worker(&nats.url, &data, &dir.join("replacement.log"));
+    let replacement = worker(&nats.url, &worker_token, &bots, &[]);
     let matches = drain_and_check(&second, &bus, &["--database", &database], replacement);
     for one in &matches {
         // Re-played on the live node: the record its worker reported, bit for bit.

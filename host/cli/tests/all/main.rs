@@ -25,6 +25,8 @@ mod cluster_slurm;
 mod common;
 mod determinism_matrix;
 mod ladder;
+#[cfg(feature = "nats")]
+mod ladder_audit;
 mod ladder_browser;
 mod ladder_dump;
 #[cfg(feature = "nats")]

@@ -229,6 +229,54 @@ pub const MIGRATIONS: &[Migration] = &[
         CREATE INDEX matches_by_spec ON matches (spec_id);
     ",
     },
+    Migration {
+        version: 6,
+        summary: "NATS workers with their signing keys, and audits of their results",
+        sqlite: "
+        CREATE TABLE workers (
+            name TEXT PRIMARY KEY,
+            key TEXT NOT NULL,
+            trusted INTEGER NOT NULL DEFAULT 0,
+            suspect INTEGER NOT NULL DEFAULT 0,
+            results INTEGER NOT NULL DEFAULT 0,
+            audits INTEGER NOT NULL DEFAULT 0,
+            mismatches INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE audits (
+            id INTEGER PRIMARY KEY,
+            match_id INTEGER NOT NULL REFERENCES matches(id),
+            spec_id TEXT NOT NULL,
+            worker TEXT NOT NULL,
+            result TEXT NOT NULL,
+            auditor TEXT,
+            audit_result TEXT,
+            state TEXT NOT NULL
+        );
+        CREATE INDEX audits_by_spec ON audits (spec_id, state);
+    ",
+        postgres: "
+        CREATE TABLE workers (
+            name TEXT PRIMARY KEY,
+            key TEXT NOT NULL,
+            trusted BOOLEAN NOT NULL DEFAULT FALSE,
+            suspect BOOLEAN NOT NULL DEFAULT FALSE,
+            results BIGINT NOT NULL DEFAULT 0,
+            audits BIGINT NOT NULL DEFAULT 0,
+            mismatches BIGINT NOT NULL DEFAULT 0
+        );
+        CREATE TABLE audits (
+            id BIGSERIAL PRIMARY KEY,
+            match_id BIGINT NOT NULL REFERENCES matches(id),
+            spec_id TEXT NOT NULL,
+            worker TEXT NOT NULL,
+            result TEXT NOT NULL,
+            auditor TEXT,
+            audit_result TEXT,
+            state TEXT NOT NULL
+        );
+        CREATE INDEX audits_by_spec ON audits (spec_id, state);
+    ",
+    },
 ];
 
 /// The newest version this program knows.

@@ -203,6 +203,9 @@ pub enum MatchState {
     Done,
     /// Could not be played (a bot file missing, the host out of resources): the reason says.
     Failed,
+    /// Played, but an audit's re-run disagreed with the result: out of the ratings until a third
+    /// run decides which result stands.
+    Disputed,
 }
 
 impl MatchState {
@@ -213,6 +216,7 @@ impl MatchState {
             MatchState::Running => "running",
             MatchState::Done => "done",
             MatchState::Failed => "failed",
+            MatchState::Disputed => "disputed",
         }
     }
 
@@ -222,9 +226,91 @@ impl MatchState {
             "running" => Ok(MatchState::Running),
             "done" => Ok(MatchState::Done),
             "failed" => Ok(MatchState::Failed),
+            "disputed" => Ok(MatchState::Disputed),
             other => Err(StoreError::Corrupt { what: "match state", detail: other.to_owned() }),
         }
     }
+}
+
+/// A worker of NATS matches, as the ladder knows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Worker {
+    /// Its name (from its token).
+    pub name: String,
+    /// Its signing key: the sha256 of its token, hex.
+    #[serde(skip)]
+    pub key: String,
+    /// Marked trusted by the operator.
+    pub trusted: bool,
+    /// An audit found a result of it that a re-run disagreed with.
+    pub suspect: bool,
+    /// Results of it recorded.
+    pub results: u64,
+    /// Of those, audited (re-run by another worker).
+    pub audits: u64,
+    /// Audits that disagreed with it (its own results, or its re-runs of others').
+    pub mismatches: u64,
+}
+
+/// Where an audit stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AuditState {
+    /// Waiting for another worker's re-run.
+    Pending,
+    /// The re-run agreed: the result stands.
+    Agreed,
+    /// The re-run disagreed: the match is out of the ratings, waiting for a third run.
+    Disputed,
+    /// A third run agreed with one of the two: that result stands.
+    Decided,
+    /// The third run agreed with neither: the match stays disputed for the operator.
+    Undecided,
+}
+
+impl AuditState {
+    /// The name stored and shown.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AuditState::Pending => "pending",
+            AuditState::Agreed => "agreed",
+            AuditState::Disputed => "disputed",
+            AuditState::Decided => "decided",
+            AuditState::Undecided => "undecided",
+        }
+    }
+
+    fn parse(text: &str) -> Result<AuditState, StoreError> {
+        match text {
+            "pending" => Ok(AuditState::Pending),
+            "agreed" => Ok(AuditState::Agreed),
+            "disputed" => Ok(AuditState::Disputed),
+            "decided" => Ok(AuditState::Decided),
+            "undecided" => Ok(AuditState::Undecided),
+            other => Err(StoreError::Corrupt { what: "audit state", detail: other.to_owned() }),
+        }
+    }
+}
+
+/// An audit of a worker's result: the same match re-run by another worker.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Audit {
+    /// Its id.
+    pub id: i64,
+    /// The match.
+    pub match_id: i64,
+    /// The match's spec id (what its results are published under).
+    pub spec_id: String,
+    /// The worker audited.
+    pub worker: String,
+    /// Its result (a `StoredMatch` as JSON).
+    pub result: String,
+    /// The worker that re-ran it, once one has.
+    pub auditor: Option<String>,
+    /// The re-run's result, once there is one.
+    pub audit_result: Option<String>,
+    /// Where it stands.
+    pub state: AuditState,
 }
 
 /// A seat of a match: the version in it and, once played, how it did.
@@ -535,6 +621,33 @@ pub trait Store: Send + Sync {
     fn set_spec_id(&self, id: i64, spec_id: &str) -> Result<(), StoreError>;
     /// The matches sent with `spec_id` that are not done yet (queued again or running).
     fn unfinished_with_spec(&self, spec_id: &str) -> Result<Vec<Match>, StoreError>;
+    /// Registers the NATS worker `name` with its signing key; [`StoreError::Taken`] when the
+    /// name is.
+    fn add_worker(&self, name: &str, key: &str, trusted: bool) -> Result<(), StoreError>;
+    /// The worker `name`.
+    fn worker(&self, name: &str) -> Result<Option<Worker>, StoreError>;
+    /// Every worker, by name.
+    fn workers(&self) -> Result<Vec<Worker>, StoreError>;
+    /// Adds to the worker's counts (results, audits, mismatches) and sets its suspect mark when
+    /// given; the worker as it is then.
+    fn tally_worker(&self, name: &str, counts: [u64; 3], suspect: Option<bool>) -> Result<Option<Worker>, StoreError>;
+    /// Opens an audit of `worker`'s `result` of match `match_id`; its id.
+    fn open_audit(&self, match_id: i64, spec_id: &str, worker: &str, result: &str) -> Result<i64, StoreError>;
+    /// The audit of the match sent with `spec_id` still waiting for a run (pending or
+    /// disputed), if any.
+    fn open_audit_for_spec(&self, spec_id: &str) -> Result<Option<Audit>, StoreError>;
+    /// Moves an audit on: its state, and the re-run's worker and result once there is one.
+    fn update_audit(
+        &self,
+        id: i64,
+        state: AuditState,
+        auditor: Option<&str>,
+        audit_result: Option<&str>,
+    ) -> Result<(), StoreError>;
+    /// The latest `limit` audits, newest first.
+    fn audits(&self, limit: u32) -> Result<Vec<Audit>, StoreError>;
+    /// Takes a done match out of the ratings while its audit is disputed.
+    fn set_disputed(&self, match_id: i64) -> Result<(), StoreError>;
     /// Records a played match; a match already done is left as it is (`false`).
     fn finish_match(&self, id: i64, finished: &Finished) -> Result<bool, StoreError>;
     /// Records the replay made for a done match that had none.
@@ -554,7 +667,10 @@ pub trait Store: Send + Sync {
     fn matches_of_version(&self, version: i64, limit: u32) -> Result<Vec<Match>, StoreError>;
     /// Every ranked match of `game` that is done, oldest first (what the ratings are fitted on).
     fn ranked_results(&self, game: &str) -> Result<Vec<Match>, StoreError>;
-    /// Ranked matches of `game` queued or running, oldest first.
+    /// Ranked matches of `game` not settled yet: queued, running or disputed (an audit's third
+    /// run to come), oldest first. The scheduler counts them with the results, so it never sets a
+    /// match identical to one of them (same seats and seed: same spec id, whose results would be
+    /// taken for the other's).
     fn ranked_pending(&self, game: &str) -> Result<Vec<Match>, StoreError>;
     /// How many matches wait, run and are done.
     fn queue_counts(&self) -> Result<QueueCounts, StoreError>;

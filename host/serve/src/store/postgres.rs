@@ -16,8 +16,8 @@
 
 use super::migrations::{MIGRATIONS, latest};
 use super::{
-    Bot, BotPage, Finished, Match, MatchKind, MatchState, NewMatch, QueueCounts, RatingPoint, Seat, SeatOutcome, Step,
-    Store, StoreError, User, Version, VersionStatus,
+    Audit, AuditState, Bot, BotPage, Finished, Match, MatchKind, MatchState, NewMatch, QueueCounts, RatingPoint, Seat,
+    SeatOutcome, Step, Store, StoreError, User, Version, VersionStatus, Worker,
 };
 use postgres::error::SqlState;
 use postgres::{Client, Config, IsolationLevel, NoTls, Row, Transaction};
@@ -331,6 +331,37 @@ fn latest_points(tx: &mut Transaction<'_>, versions: &[i64], limit: u32) -> Resu
             })
         })
         .collect()
+}
+
+const WORKER_COLUMNS: &str = "name, key, trusted, suspect, results, audits, mismatches";
+
+fn worker_of(row: &Row) -> Result<Worker, StoreError> {
+    let count = |index: usize| -> Result<u64, StoreError> { Ok(row.try_get::<_, i64>(index)? as u64) };
+    Ok(Worker {
+        name: row.try_get(0)?,
+        key: row.try_get(1)?,
+        trusted: row.try_get(2)?,
+        suspect: row.try_get(3)?,
+        results: count(4)?,
+        audits: count(5)?,
+        mismatches: count(6)?,
+    })
+}
+
+const AUDIT_COLUMNS: &str = "id, match_id, spec_id, worker, result, auditor, audit_result, state";
+
+fn audit_of(row: &Row) -> Result<Audit, StoreError> {
+    let state: String = row.try_get(7)?;
+    Ok(Audit {
+        id: row.try_get(0)?,
+        match_id: row.try_get(1)?,
+        spec_id: row.try_get(2)?,
+        worker: row.try_get(3)?,
+        result: row.try_get(4)?,
+        auditor: row.try_get(5)?,
+        audit_result: row.try_get(6)?,
+        state: AuditState::parse(&state)?,
+    })
 }
 
 fn count(row: &Row) -> Result<u64, StoreError> {
@@ -674,6 +705,91 @@ impl Store for PostgresStore {
         })
     }
 
+    fn add_worker(&self, name: &str, key: &str, trusted: bool) -> Result<(), StoreError> {
+        self.write(|tx| {
+            tx.execute("INSERT INTO workers (name, key, trusted) VALUES ($1, $2, $3)", &[&name, &key, &trusted])
+                .map_err(|err| taken_or(err, "worker", name.to_owned()))?;
+            Ok(())
+        })
+    }
+
+    fn worker(&self, name: &str) -> Result<Option<Worker>, StoreError> {
+        let sql = format!("SELECT {WORKER_COLUMNS} FROM workers WHERE name = $1");
+        self.read(|tx| tx.query_opt(&sql, &[&name])?.as_ref().map(worker_of).transpose())
+    }
+
+    fn workers(&self) -> Result<Vec<Worker>, StoreError> {
+        let sql = format!("SELECT {WORKER_COLUMNS} FROM workers ORDER BY name COLLATE \"C\"");
+        self.read(|tx| tx.query(&sql, &[])?.iter().map(worker_of).collect())
+    }
+
+    fn tally_worker(
+        &self,
+        name: &str,
+        [results, audits, mismatches]: [u64; 3],
+        suspect: Option<bool>,
+    ) -> Result<Option<Worker>, StoreError> {
+        let sql = format!(
+            "UPDATE workers SET results = results + $2, audits = audits + $3, mismatches = mismatches + $4, \
+             suspect = COALESCE($5, suspect) WHERE name = $1 RETURNING {WORKER_COLUMNS}"
+        );
+        let counts = [results as i64, audits as i64, mismatches as i64];
+        self.write(|tx| {
+            tx.query_opt(&sql, &[&name, &counts[0], &counts[1], &counts[2], &suspect])?
+                .as_ref()
+                .map(worker_of)
+                .transpose()
+        })
+    }
+
+    fn open_audit(&self, match_id: i64, spec_id: &str, worker: &str, result: &str) -> Result<i64, StoreError> {
+        self.write(|tx| {
+            let row = tx.query_one(
+                "INSERT INTO audits (match_id, spec_id, worker, result, state) VALUES ($1, $2, $3, $4, 'pending') \
+                 RETURNING id",
+                &[&match_id, &spec_id, &worker, &result],
+            )?;
+            Ok(row.try_get(0)?)
+        })
+    }
+
+    fn open_audit_for_spec(&self, spec_id: &str) -> Result<Option<Audit>, StoreError> {
+        let sql = format!(
+            "SELECT {AUDIT_COLUMNS} FROM audits WHERE spec_id = $1 AND state IN ('pending', 'disputed') \
+             ORDER BY id LIMIT 1"
+        );
+        self.read(|tx| tx.query_opt(&sql, &[&spec_id])?.as_ref().map(audit_of).transpose())
+    }
+
+    fn update_audit(
+        &self,
+        id: i64,
+        state: AuditState,
+        auditor: Option<&str>,
+        audit_result: Option<&str>,
+    ) -> Result<(), StoreError> {
+        self.write(|tx| {
+            tx.execute(
+                "UPDATE audits SET state = $2, auditor = COALESCE($3, auditor), \
+                 audit_result = COALESCE($4, audit_result) WHERE id = $1",
+                &[&id, &state.as_str(), &auditor, &audit_result],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn audits(&self, limit: u32) -> Result<Vec<Audit>, StoreError> {
+        let sql = format!("SELECT {AUDIT_COLUMNS} FROM audits ORDER BY id DESC LIMIT $1");
+        self.read(|tx| tx.query(&sql, &[&i64::from(limit)])?.iter().map(audit_of).collect())
+    }
+
+    fn set_disputed(&self, match_id: i64) -> Result<(), StoreError> {
+        self.write(|tx| {
+            tx.execute("UPDATE matches SET state = 'disputed' WHERE id = $1 AND state = 'done'", &[&match_id])?;
+            Ok(())
+        })
+    }
+
     fn requeue_running(&self) -> Result<u64, StoreError> {
         self.write(|tx| {
             Ok(tx.execute("UPDATE matches SET state = 'queued', claimed_by = NULL WHERE state = 'running'", &[])?)
@@ -715,7 +831,8 @@ impl Store for PostgresStore {
 
     fn ranked_pending(&self, game: &str) -> Result<Vec<Match>, StoreError> {
         let sql = format!(
-            "SELECT {MATCH_COLUMNS} FROM matches WHERE game = $1 AND kind = 'ranked' AND state IN ('queued', 'running') \
+            "SELECT {MATCH_COLUMNS} FROM matches WHERE game = $1 AND kind = 'ranked' \
+             AND state IN ('queued', 'running', 'disputed') \
              ORDER BY id"
         );
         self.read(|tx| {

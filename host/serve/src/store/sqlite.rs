@@ -10,8 +10,8 @@
 
 use super::migrations::{MIGRATIONS, latest};
 use super::{
-    Bot, BotPage, Finished, Match, MatchKind, MatchState, NewMatch, QueueCounts, RatingPoint, Seat, SeatOutcome, Step,
-    Store, StoreError, User, Version, VersionStatus,
+    Audit, AuditState, Bot, BotPage, Finished, Match, MatchKind, MatchState, NewMatch, QueueCounts, RatingPoint, Seat,
+    SeatOutcome, Step, Store, StoreError, User, Version, VersionStatus, Worker,
 };
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, params};
 use std::collections::{BTreeMap, BTreeSet};
@@ -349,8 +349,41 @@ fn latest_points(connection: &Connection, version: i64, limit: u32) -> Result<Ve
     Ok(points)
 }
 
+const WORKER_COLUMNS: &str = "name, key, trusted, suspect, results, audits, mismatches";
+
+fn worker_row(row: &Row<'_>) -> rusqlite::Result<Worker> {
+    let count = |index: usize| -> rusqlite::Result<u64> { Ok(row.get::<_, i64>(index)? as u64) };
+    Ok(Worker {
+        name: row.get(0)?,
+        key: row.get(1)?,
+        trusted: row.get(2)?,
+        suspect: row.get(3)?,
+        results: count(4)?,
+        audits: count(5)?,
+        mismatches: count(6)?,
+    })
+}
+
+const AUDIT_COLUMNS: &str = "id, match_id, spec_id, worker, result, auditor, audit_result, state";
+
+/// An audit row, its state still as text.
+type AuditRow = (i64, i64, String, String, String, Option<String>, Option<String>, String);
+
+fn audit_row(row: &Row<'_>) -> rusqlite::Result<AuditRow> {
+    Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?, row.get(5)?, row.get(6)?, row.get(7)?))
+}
+
+fn audit_of(
+    (id, match_id, spec_id, worker, result, auditor, audit_result, state): AuditRow,
+) -> Result<Audit, StoreError> {
+    Ok(Audit { id, match_id, spec_id, worker, result, auditor, audit_result, state: AuditState::parse(&state)? })
+}
+
 fn is_unique_violation(err: &rusqlite::Error) -> bool {
-    matches!(err, rusqlite::Error::SqliteFailure(failure, _) if failure.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE)
+    // A UNIQUE column, or a primary key that is a name (the workers').
+    matches!(err, rusqlite::Error::SqliteFailure(failure, _)
+        if failure.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+            || failure.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY)
 }
 
 impl Store for SqliteStore {
@@ -669,6 +702,96 @@ impl Store for SqliteStore {
         })
     }
 
+    fn add_worker(&self, name: &str, key: &str, trusted: bool) -> Result<(), StoreError> {
+        match self
+            .lock()
+            .execute("INSERT INTO workers (name, key, trusted) VALUES (?1, ?2, ?3)", params![name, key, trusted])
+        {
+            Ok(_) => Ok(()),
+            Err(err) if is_unique_violation(&err) => Err(StoreError::Taken { what: "worker", name: name.into() }),
+            Err(err) => Err(err.into()),
+        }
+    }
+
+    fn worker(&self, name: &str) -> Result<Option<Worker>, StoreError> {
+        let sql = format!("SELECT {WORKER_COLUMNS} FROM workers WHERE name = ?1");
+        self.read(|connection| Ok(connection.query_row(&sql, [name], worker_row).optional()?))
+    }
+
+    fn workers(&self) -> Result<Vec<Worker>, StoreError> {
+        let sql = format!("SELECT {WORKER_COLUMNS} FROM workers ORDER BY name");
+        self.read(|connection| {
+            let mut statement = connection.prepare(&sql)?;
+            let rows = statement.query_map([], worker_row)?.collect::<Result<_, _>>()?;
+            Ok(rows)
+        })
+    }
+
+    fn tally_worker(
+        &self,
+        name: &str,
+        [results, audits, mismatches]: [u64; 3],
+        suspect: Option<bool>,
+    ) -> Result<Option<Worker>, StoreError> {
+        let mut connection = self.lock();
+        let transaction = connection.transaction()?;
+        transaction.execute(
+            "UPDATE workers SET results = results + ?2, audits = audits + ?3, mismatches = mismatches + ?4, \
+             suspect = COALESCE(?5, suspect) WHERE name = ?1",
+            params![name, results as i64, audits as i64, mismatches as i64, suspect],
+        )?;
+        let sql = format!("SELECT {WORKER_COLUMNS} FROM workers WHERE name = ?1");
+        let worker = transaction.query_row(&sql, [name], worker_row).optional()?;
+        transaction.commit()?;
+        Ok(worker)
+    }
+
+    fn open_audit(&self, match_id: i64, spec_id: &str, worker: &str, result: &str) -> Result<i64, StoreError> {
+        let connection = self.lock();
+        connection.execute(
+            "INSERT INTO audits (match_id, spec_id, worker, result, state) VALUES (?1, ?2, ?3, ?4, 'pending')",
+            params![match_id, spec_id, worker, result],
+        )?;
+        Ok(connection.last_insert_rowid())
+    }
+
+    fn open_audit_for_spec(&self, spec_id: &str) -> Result<Option<Audit>, StoreError> {
+        let sql = format!(
+            "SELECT {AUDIT_COLUMNS} FROM audits WHERE spec_id = ?1 AND state IN ('pending', 'disputed') \
+             ORDER BY id LIMIT 1"
+        );
+        self.read(|connection| connection.query_row(&sql, [spec_id], audit_row).optional()?.map(audit_of).transpose())
+    }
+
+    fn update_audit(
+        &self,
+        id: i64,
+        state: AuditState,
+        auditor: Option<&str>,
+        audit_result: Option<&str>,
+    ) -> Result<(), StoreError> {
+        self.lock().execute(
+            "UPDATE audits SET state = ?2, auditor = COALESCE(?3, auditor), audit_result = COALESCE(?4, audit_result) \
+             WHERE id = ?1",
+            params![id, state.as_str(), auditor, audit_result],
+        )?;
+        Ok(())
+    }
+
+    fn audits(&self, limit: u32) -> Result<Vec<Audit>, StoreError> {
+        let sql = format!("SELECT {AUDIT_COLUMNS} FROM audits ORDER BY id DESC LIMIT ?1");
+        self.read(|connection| {
+            let mut statement = connection.prepare(&sql)?;
+            let rows: Vec<AuditRow> = statement.query_map([limit], audit_row)?.collect::<Result<_, _>>()?;
+            rows.into_iter().map(audit_of).collect()
+        })
+    }
+
+    fn set_disputed(&self, match_id: i64) -> Result<(), StoreError> {
+        self.lock().execute("UPDATE matches SET state = 'disputed' WHERE id = ?1 AND state = 'done'", [match_id])?;
+        Ok(())
+    }
+
     fn requeue_running(&self) -> Result<u64, StoreError> {
         let requeued = self
             .lock()
@@ -713,7 +836,8 @@ impl Store for SqliteStore {
 
     fn ranked_pending(&self, game: &str) -> Result<Vec<Match>, StoreError> {
         let sql = format!(
-            "SELECT {MATCH_COLUMNS} FROM matches WHERE game = ?1 AND kind = 'ranked' AND state IN ('queued', 'running') \
+            "SELECT {MATCH_COLUMNS} FROM matches WHERE game = ?1 AND kind = 'ranked' \
+             AND state IN ('queued', 'running', 'disputed') \
              ORDER BY id"
         );
         self.read(|connection| {

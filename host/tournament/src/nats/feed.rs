@@ -28,11 +28,35 @@ pub struct Delivery {
     message: Message,
 }
 
+impl Delivery {
+    /// The worker the result says it is from, when signed ([`super::identity`]).
+    pub fn signer(&self) -> Option<&str> {
+        self.header(super::identity::NAME_HEADER)
+    }
+
+    /// Whether the result is signed with `key` (the signer's key, as the ladder keeps it).
+    pub fn signed_with(&self, key: &str) -> bool {
+        self.header(super::identity::SIGNATURE_HEADER)
+            .is_some_and(|signed| super::identity::verify(key, &self.message.payload, signed))
+    }
+
+    fn header(&self, name: &str) -> Option<&str> {
+        self.message.headers.as_ref().and_then(|headers| headers.get(name)).map(|value| value.as_str())
+    }
+}
+
 impl Queue {
     /// Publishes one batch of plan lines for the workers under `digest`, as one message with
     /// the id `message_id` (a message with an id already seen in the duplicate window is not
-    /// stored again); whether it was such a duplicate.
-    pub fn publish_work(&self, digest: &str, message_id: &str, lines: &[PlanLine]) -> Result<bool, QueueError> {
+    /// stored again), to be played by none of the workers `exclude` names; whether it was such a
+    /// duplicate.
+    pub fn publish_work(
+        &self,
+        digest: &str,
+        message_id: &str,
+        lines: &[PlanLine],
+        exclude: &[String],
+    ) -> Result<bool, QueueError> {
         let text = lines
             .iter()
             .map(serde_json::to_string)
@@ -40,7 +64,10 @@ impl Queue {
             .map_err(|err| QueueError::Io(err.to_string()))?
             .join("\n");
         self.block_on(async {
-            let message = PublishMessage::build().payload(text.into()).message_id(message_id);
+            let mut message = PublishMessage::build().payload(text.into()).message_id(message_id);
+            if !exclude.is_empty() {
+                message = message.header(super::identity::EXCLUDE_HEADER, exclude.join(",").as_str());
+            }
             let ack = self.jetstream.send_publish(work_subject(digest), message).await.map_err(nats("publishing"))?;
             Ok(ack.await.map_err(nats("publishing"))?.duplicate)
         })

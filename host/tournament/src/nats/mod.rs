@@ -21,6 +21,7 @@
 pub mod collect;
 pub mod enqueue;
 pub mod feed;
+pub mod identity;
 pub mod worker;
 
 use super::merge::MergeError;
@@ -187,12 +188,28 @@ impl Queue {
     /// Publishes results of the plan `digest`, tagged with who played them, and waits until the
     /// results stream has stored every one (the publications are pipelined: one round trip).
     pub fn publish_results(&self, digest: &str, results: &[StoredMatch], worker: &str) -> Result<(), QueueError> {
+        self.publish_signed_results(digest, results, worker, None)
+    }
+
+    /// [`Queue::publish_results`], each result signed by `identity` when given
+    /// ([`identity`]'s headers).
+    pub fn publish_signed_results(
+        &self,
+        digest: &str,
+        results: &[StoredMatch],
+        worker: &str,
+        identity: Option<&identity::WorkerIdentity>,
+    ) -> Result<(), QueueError> {
         self.block_on(async {
             let mut acks = Vec::with_capacity(results.len());
             for stored in results {
                 let payload = serde_json::to_vec(stored).map_err(|err| QueueError::Io(err.to_string()))?;
                 let mut headers = async_nats::HeaderMap::new();
                 headers.insert("Arena-Worker", worker);
+                if let Some(identity) = identity {
+                    headers.insert(identity::NAME_HEADER, identity.name.as_str());
+                    headers.insert(identity::SIGNATURE_HEADER, identity.sign(&payload).as_str());
+                }
                 let subject = results_subject(digest, &stored.id);
                 let ack = self
                     .jetstream

@@ -34,6 +34,12 @@ pub struct WorkerOptions {
     pub bots_dir: Option<PathBuf>,
     /// A ladder server to fetch a bot from when the bots folder lacks it (`http://HOST:PORT`).
     pub bots_from: Option<String>,
+    /// Who this worker is on an auditing ladder: its results are signed, and a batch that
+    /// excludes it is left to another worker.
+    pub identity: Option<super::identity::WorkerIdentity>,
+    /// Tests only: every this-many-th result it publishes is altered (one more turn), a worker
+    /// lying about a result, for the ladder's audit to catch.
+    pub lie_every: Option<usize>,
     /// Stop after the queue has been empty this long (`None`: wait for work forever).
     pub idle_exit: Option<Duration>,
 }
@@ -133,6 +139,18 @@ fn play_batch(
     let Some(digest) = message.subject.as_str().strip_prefix("arena.work.").map(str::to_owned) else {
         return refuse(queue, message, report, "not on an arena.work subject");
     };
+    // An audit's re-run must be played by another worker than the one audited: left for one.
+    let excluded =
+        message.headers.as_ref().and_then(|headers| headers.get(super::identity::EXCLUDE_HEADER)).is_some_and(
+            |names| options.identity.as_ref().is_some_and(|me| names.as_str().split(',').any(|name| name == me.name)),
+        );
+    if excluded {
+        queue
+            .block_on(message.ack_with(AckKind::Nak(Some(Duration::from_millis(200)))))
+            .map_err(nats("handing back"))?;
+        report.retried += 1;
+        return Ok(());
+    }
     let lines: Result<Vec<PlanLine>, String> = std::str::from_utf8(&message.payload)
         .map_err(|err| err.to_string())
         .and_then(|text| text.lines().filter(|line| !line.trim().is_empty()).map(PlanLine::parse).collect());
@@ -177,8 +195,15 @@ fn play_batch(
             touched = Instant::now();
         }
     }
+    if let Some(every) = options.lie_every.filter(|every| *every > 0) {
+        for (index, stored) in results.iter_mut().enumerate() {
+            if (report.played + index + 1).is_multiple_of(every) {
+                stored.turns = stored.turns.map(|turns| turns + 1);
+            }
+        }
+    }
     // Acked only once the results stream holds every result of the batch.
-    queue.publish_results(&digest, &results, label)?;
+    queue.publish_signed_results(&digest, &results, label, options.identity.as_ref())?;
     let played = results.iter().filter(|stored| stored.played).count();
     report.played += played;
     report.not_played += results.len() - played;

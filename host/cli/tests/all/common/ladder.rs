@@ -96,9 +96,19 @@ impl Ladder {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
-    /// Creates an account with `arena serve admin add-user` (on the server's database: its
-    /// `--config` or `--database`, if given) and returns its API token.
+    /// Creates an account with `arena serve admin add-user` and returns its API token.
     pub fn add_user(&self, name: &str) -> String {
+        self.admin(&["add-user", name])
+    }
+
+    /// Registers a NATS worker with `arena serve admin add-worker` and returns its token.
+    pub fn add_worker(&self, name: &str) -> String {
+        self.admin(&["add-worker", name])
+    }
+
+    /// `arena serve admin ACTION...` on the server's database (its `--config` or `--database`,
+    /// if given): what it printed, once it succeeded.
+    pub fn admin(&self, action: &[&str]) -> String {
         let database: Vec<&str> = self
             .extra
             .windows(2)
@@ -108,7 +118,7 @@ impl Ladder {
         let out = Command::new(env!("CARGO_BIN_EXE_arena"))
             .args(["serve", "admin", "--data", self.data.to_str().unwrap()])
             .args(&database)
-            .args(["add-user", name])
+            .args(action)
             .output()
             .unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
