@@ -281,6 +281,10 @@ fn maybe_audit(
     if counted.results > nats.audit_first && chance >= nats.audit_share {
         return Ok(());
     }
+    // A re-run needs another worker: with one registered, it would go round the queue for ever.
+    if service.store.workers()?.len() < 2 {
+        return Ok(());
+    }
     let result = serde_json::to_string(stored).map_err(|err| ServiceError::Refused(err.to_string()))?;
     service.store.open_audit(one.id, &stored.id, worker, &result)?;
     service.store.tally_worker(worker, [0, 1, 0], None)?;
@@ -338,7 +342,13 @@ fn audited(
             service.results_changed(&one.game);
             service.store.tally_worker(&audit.worker, [0, 0, 1], Some(true))?;
             service.store.tally_worker(runner, [0, 0, 1], None)?;
-            send_again(service, queue, ladder, &one, &[audit.worker.clone(), runner.to_owned()])?;
+            // The third run needs a third worker (it would go round the queue for ever without
+            // one): with two, the match stays disputed, shown by `arena serve admin workers`.
+            if service.store.workers()?.len() >= 3 {
+                send_again(service, queue, ladder, &one, &[audit.worker.clone(), runner.to_owned()])?;
+            } else {
+                tracing::warn!(id = one.id, "a disputed match needs a third worker to decide it: register one");
+            }
         }
         AuditState::Disputed => {
             let auditor = audit.auditor.clone().unwrap_or_default();
