@@ -386,7 +386,12 @@ impl<B: Binding, P: LineProtocol<Game = B::Game>> GameEntry for ProtocolEntry<B,
             "WASI command (exporting {COMMAND_EXPORT}.x, e.g. a wasm32-wasip2 binary) speaking the original protocol ({})",
             P::NAME
         );
-        info_of::<B::Game>(vec![wit_kind::<B>(), command], self.examples)
+        let wasip1 = format!(
+            "wasm32-wasip1 command (a core module exporting _start and importing wasi_snapshot_preview1: Go, Zig, \
+             C/C++ with wasi-libc, Rust's wasm32-wasip1) speaking the original protocol ({})",
+            P::NAME
+        );
+        info_of::<B::Game>(vec![wit_kind::<B>(), command, wasip1], self.examples)
     }
 
     fn play_series(

@@ -95,13 +95,15 @@ pub enum LoadError {
     },
     /// A core module where a component was expected.
     #[error(
-        "{path}: is a core WebAssembly module, not a component; expected a component exporting {expected} (build Rust bots with --target wasm32-wasip2)"
+        "{path}: is a core WebAssembly module, not a component exporting {expected} (build Rust bots with --target wasm32-wasip2); nor is it a wasm32-wasip1 command, which games with a line protocol accept: {why}"
     )]
     CoreModule {
         /// The file.
         path: PathBuf,
         /// The export expected.
         expected: &'static str,
+        /// Why it is not a wasip1 command either.
+        why: &'static str,
     },
     /// The component does not compile.
     #[error("{path}: invalid component: {detail}")]
@@ -499,7 +501,8 @@ fn compile_hashed(
     let path_buf = path.to_owned();
     match bytes.get(..8) {
         Some([0, b'a', b's', b'm', 1, 0, 0, 0]) => {
-            return Err(LoadError::CoreModule { path: path_buf, expected });
+            let why = crate::wasip1::not_a_command(bytes).unwrap_or("it cannot be read as one");
+            return Err(LoadError::CoreModule { path: path_buf, expected, why });
         }
         Some([0, b'a', b's', b'm', ..]) => {}
         _ => return Err(LoadError::NotWasm { path: path_buf, expected }),

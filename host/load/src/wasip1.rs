@@ -18,8 +18,25 @@ pub const PREVIEW1: &str = "wasi_snapshot_preview1";
 /// Whether `bytes` are a core module that is a WASI preview1 command: it exports a function
 /// `_start` and imports from [`PREVIEW1`]. Anything unparsable is not.
 pub fn is_preview1_command(bytes: &[u8]) -> bool {
+    command_parts(bytes) == Some((true, true))
+}
+
+/// Why the core module `bytes` is not a preview1 command, in words (`None` when it is one, or
+/// cannot be read): what a load error says beside "a core module".
+pub fn not_a_command(bytes: &[u8]) -> Option<&'static str> {
+    match command_parts(bytes)? {
+        (true, true) => None,
+        (false, true) => Some("it exports no `_start` function"),
+        (true, false) => Some("it imports nothing from WASI (wasi_snapshot_preview1)"),
+        (false, false) => Some("it exports no `_start` function and imports nothing from WASI"),
+    }
+}
+
+/// Whether the core module `bytes` exports a function `_start`, and imports from [`PREVIEW1`];
+/// `None` for what is not a readable core module.
+fn command_parts(bytes: &[u8]) -> Option<(bool, bool)> {
     if !Parser::is_core_wasm(bytes) {
-        return false;
+        return None;
     }
     let (mut start, mut wasi) = (false, false);
     for payload in Parser::new(0).parse_all(bytes) {
@@ -28,7 +45,7 @@ pub fn is_preview1_command(bytes: &[u8]) -> bool {
                 for import in imports {
                     match import {
                         Ok(import) => wasi |= import.module == PREVIEW1,
-                        Err(_) => return false,
+                        Err(_) => return None,
                     }
                 }
             }
@@ -36,15 +53,15 @@ pub fn is_preview1_command(bytes: &[u8]) -> bool {
                 for export in exports {
                     match export {
                         Ok(export) => start |= export.name == "_start" && export.kind == ExternalKind::Func,
-                        Err(_) => return false,
+                        Err(_) => return None,
                     }
                 }
             }
             Ok(_) => {}
-            Err(_) => return false,
+            Err(_) => return None,
         }
     }
-    start && wasi
+    Some((start, wasi))
 }
 
 /// The component wrapping `bytes` when they are a WASI preview1 command ([`is_preview1_command`]),

@@ -76,6 +76,19 @@ impl FuelProfile {
         self.total <= budget.game_fuel
     }
 
+    /// `ok`, `forfeit` (traps: the game budget does not stop a measured match), or `over (N.Nx
+    /// the game budget)` when the whole match needs more than `budget`'s game fuel: what every
+    /// table of profiles shows beside the figures, so a bot that forfeits never looks cheap.
+    pub fn status(&self, budget: &Budget) -> String {
+        if self.forfeit {
+            "forfeit".into()
+        } else if self.fits_game_budget(budget) {
+            "ok".into()
+        } else {
+            format!("over ({:.1}x the game budget)", self.total as f64 / budget.game_fuel.max(1) as f64)
+        }
+    }
+
     /// The start-up as a share of one turn budget (which caps it), in percent.
     pub fn startup_percent_of_turn_budget(&self, budget: &Budget) -> f64 {
         100.0 * self.startup as f64 / budget.turn_fuel.max(1) as f64
@@ -93,14 +106,14 @@ pub fn measuring_budget(budget: &Budget) -> Budget {
 /// one row per (profile, bot file size in bytes), figures set against `budget`.
 pub fn markdown_table(rows: &[(FuelProfile, u64)], budget: &Budget) -> String {
     let mut table = format!(
-        "| bot | file size | start-up fuel (instantiation + `init`) | share of the {} turn budget | median turn fuel | largest turn | turn budget / median turn | median turns the {} game budget pays for | fuel of the whole match |\n",
+        "| bot | file size | start-up fuel (instantiation + `init`) | share of the {} turn budget | median turn fuel | largest turn | turn budget / median turn | median turns the {} game budget pays for | fuel of the whole match | status |\n",
         thousands(budget.turn_fuel),
         thousands(budget.game_fuel)
     );
-    table.push_str("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    table.push_str("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
     for (profile, size) in rows {
         table.push_str(&format!(
-            "| {} | {} | {} | {:.1}% | {} | {} | {}x | {} | {} |\n",
+            "| {} | {} | {} | {:.1}% | {} | {} | {}x | {} | {} | {} |\n",
             profile.bot,
             file_size(*size),
             thousands(profile.startup),
@@ -109,7 +122,8 @@ pub fn markdown_table(rows: &[(FuelProfile, u64)], budget: &Budget) -> String {
             thousands(profile.turn_max),
             thousands(profile.turns_of_work_per_turn_budget(budget)),
             thousands(profile.median_turns_per_game_budget(budget)),
-            thousands(profile.total)
+            thousands(profile.total),
+            profile.status(budget)
         ));
     }
     table
@@ -206,6 +220,11 @@ mod tests {
         let lines: Vec<&str> = table.lines().collect();
         assert_eq!(lines.len(), 3);
         assert!(lines[0].contains("share of the 1,000 turn budget"), "{}", lines[0]);
-        assert_eq!(lines[2], "| a | 19.3 MB | 900 | 90.0% | 20 | 30 | 50x | 500 | 960 |");
+        assert_eq!(lines[2], "| a | 19.3 MB | 900 | 90.0% | 20 | 30 | 50x | 500 | 960 | ok |");
+        let tight = Budget { game_fuel: 480, ..budget };
+        assert!(
+            markdown_table(&[(FuelProfile::from_replay(&replay(), 0).unwrap(), 1)], &tight)
+                .ends_with("| over (2.0x the game budget) |\n")
+        );
     }
 }

@@ -13,6 +13,7 @@
 //!   leaderboard from the results.
 //! - [`dump`]: a ladder's public dump (results, bots, leaderboard) and its verification by
 //!   re-playing.
+//! - [`competition`]: competitions (seasons): formats, seeding, brackets driven by the workers.
 //! - [`service`]: the running ladder (validator and worker threads, events).
 //! - `remote` (cargo feature `nats`): matches played by `arena worker`s on NATS JetStream.
 //! - [`web`]: the HTTP side (pages, API, live events).
@@ -21,6 +22,7 @@
 
 pub mod auth;
 pub mod blobs;
+pub mod competition;
 pub mod config;
 pub mod dump;
 pub mod ratings;

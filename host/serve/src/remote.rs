@@ -388,7 +388,10 @@ fn record(service: &Service, one: &Match, stored: &StoredMatch, worker: &str) ->
         }
     };
     if let Ok(Some(recorded)) = service.store.match_by_id(one.id) {
-        service.publish("result", &one.game, &recorded);
+        // A competition's results are released on its page, not broadcast.
+        if recorded.kind != crate::store::MatchKind::Competition {
+            service.publish("result", &one.game, &recorded);
+        }
     }
     recorded.unwrap_or_else(|err| {
         tracing::error!(id = one.id, "recording a result: {err}");

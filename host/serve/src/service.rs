@@ -3,7 +3,8 @@
 //! (each new version's checks, [`crate::validate`]) and the workers (each claims the next match,
 //! tops up a game's queue with the next pairing when it finds none, [`crate::schedule`], plays
 //! it and records it). Results, versions and queue changes are broadcast as [`Event`]s (the live
-//! page's server-sent events). On start, matches a killed server left running go back to the
+//! page's server-sent events). A thread of its own starts competitions and moves them on
+//! ([`crate::competition`]). On start, matches a killed server left running go back to the
 //! queue and unfinished checks run again: docs/ladder.md#durability.
 
 use crate::blobs::{BlobError, BlobWriter, Blobs};
@@ -181,6 +182,18 @@ impl Service {
                 if let Err(err) = service.validate(version) {
                     tracing::error!(version, "validating: {err}");
                 }
+            }
+        })?);
+        let service = Arc::clone(self);
+        threads.push(std::thread::Builder::new().name("competitions".into()).spawn(move || {
+            // Competitions past their deadline start; running ones move on as their matches finish
+            // (a competition match recorded wakes this thread).
+            while !service.stopping() {
+                let seen = service.wake_count();
+                if let Err(err) = service.advance_competitions() {
+                    tracing::error!("moving competitions on: {err}");
+                }
+                service.sleep_unless_woken(seen, Duration::from_secs(1));
             }
         })?);
         for worker in 0..self.settings.workers {
@@ -585,7 +598,10 @@ impl Service {
             }
         }
         if let Ok(Some(recorded)) = self.store.match_by_id(one.id) {
-            self.publish("result", &one.game, &recorded);
+            // A competition's results are released on its page, not broadcast.
+            if recorded.kind != MatchKind::Competition {
+                self.publish("result", &one.game, &recorded);
+            }
         }
     }
 
@@ -693,6 +709,10 @@ impl Service {
         let recorded = self.store.finish_match(one.id, finished)?;
         if recorded && one.kind == MatchKind::Ranked {
             self.results_changed(&one.game);
+        }
+        if recorded && one.kind == MatchKind::Competition {
+            // The competitions' thread moves its bracket on.
+            self.wake_workers();
         }
         Ok(recorded)
     }

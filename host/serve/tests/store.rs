@@ -15,8 +15,8 @@ use arena_host::record::PlayerSummary;
 use arena_serve::store::postgres::PostgresStore;
 use arena_serve::store::sqlite::SqliteStore;
 use arena_serve::store::{
-    AuditState, Bot, Finished, MatchKind, MatchState, NewMatch, RatingPoint, SeatFault, SeatOutcome, Step, Store,
-    StoreError, User, Version, VersionStatus, migrations,
+    AuditState, Bot, CompetitionFormat, CompetitionState, Finished, MatchKind, MatchState, NewCompetition, NewMatch,
+    RatingPoint, Release, SeatFault, SeatOutcome, Step, Store, StoreError, User, Version, VersionStatus, migrations,
 };
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -212,6 +212,84 @@ fn the_queue_claims_scrimmages_first_each_match_once_and_records_a_result_once()
         let counts = store.queue_counts().unwrap();
         assert_eq!((counts.queued, counts.running, counts.done), (1, 0, 1), "{name}");
         assert!(!store.finish_match(second.id, &finished).unwrap());
+    }
+}
+
+/// A match the first seat won, played elsewhere (no replay).
+fn first_seat_won() -> Finished {
+    let digest = format!("sha256:{}", "e".repeat(64));
+    Finished { winner: Some(0), turns: 10, outcomes: vec![outcome(1), outcome(2)], digest, replay_sha256: None }
+}
+
+/// A competition match of the versions `seats` on `seed`.
+fn competing(seed: u64, seats: Vec<i64>) -> NewMatch {
+    NewMatch { game: "azul".into(), seed, kind: MatchKind::Competition, seats, requested_by: None }
+}
+
+#[test]
+fn a_competition_starts_once_moves_on_only_from_its_bracket_and_its_matches_stay_off_the_ladder() {
+    for (name, store) in backends() {
+        let (_, _, versions) = alices_bot(&*store, "abc");
+        let (a, b, c) = (versions[0].id, versions[1].id, versions[2].id);
+        let new = NewCompetition {
+            game: "azul".into(),
+            name: "<season 1>".into(),
+            format: CompetitionFormat::SingleElimination,
+            deadline: 1000,
+            seeds: 2,
+        };
+        let id = store.create_competition(&new, 900).unwrap();
+        let other = store.create_competition(&NewCompetition { name: "two".into(), ..new.clone() }, 901).unwrap();
+        let created = store.competition(id).unwrap().unwrap();
+        assert_eq!(
+            (created.name.as_str(), created.format, created.deadline, created.seeds, created.created),
+            ("<season 1>", CompetitionFormat::SingleElimination, 1000, 2, 900),
+            "{name}"
+        );
+        assert_eq!(
+            (created.state, created.release, created.bracket, created.entrants),
+            (CompetitionState::Open, Release::Hidden, None, Vec::new())
+        );
+        assert_eq!(store.competitions().unwrap().iter().map(|one| one.id).collect::<Vec<_>>(), [other, id], "{name}");
+        assert!(store.competition(other + 100).unwrap().is_none());
+
+        // Moving on an open competition changes nothing.
+        assert!(!store.advance_competition(id, None, Some("x"), &[], false, 1000).unwrap(), "{name}");
+        let first = [competing(7, vec![c, b]), competing(7, vec![b, c])];
+        assert!(store.start_competition(id, &[c, b, a], Some("{\"r\":0}"), &first, 1000).unwrap(), "{name}");
+        assert!(!store.start_competition(id, &[a], None, &first, 1001).unwrap(), "{name}: started once");
+        let running = store.competition(id).unwrap().unwrap();
+        assert_eq!((running.state, running.entrants.clone()), (CompetitionState::Running, vec![c, b, a]), "{name}");
+        assert_eq!(running.bracket.as_deref(), Some("{\"r\":0}"));
+        let matches = store.competition_matches(id).unwrap();
+        assert_eq!(matches.len(), 2, "{name}");
+        assert!(matches.iter().all(|one| one.kind == MatchKind::Competition && one.state == MatchState::Queued));
+        assert!(store.competition_matches(other).unwrap().is_empty());
+
+        // Claimed after scrimmages, before ranked matches; never in the ladder's results.
+        let ranked_id = store.enqueue(&[ranked(1, vec![a, b])], 1000).unwrap()[0];
+        let claimed = store.claim("n/w", i64::MAX).unwrap().unwrap();
+        assert_eq!((claimed.id, claimed.kind), (matches[0].id, MatchKind::Competition), "{name}");
+        assert!(store.finish_match(claimed.id, &first_seat_won()).unwrap());
+        assert!(store.ranked_results("azul").unwrap().is_empty(), "{name}: a competition match is not rated");
+        assert_eq!(store.ranked_pending("azul").unwrap().iter().map(|one| one.id).collect::<Vec<_>>(), [ranked_id]);
+        assert_eq!(store.competition_matches(id).unwrap()[0].state, MatchState::Done);
+
+        // Moving on from a bracket that moved meanwhile changes nothing; from the one stored, it does.
+        let next = [competing(8, vec![a, c])];
+        assert!(!store.advance_competition(id, Some("stale"), Some("{}"), &next, false, 1002).unwrap(), "{name}");
+        assert_eq!(store.competition_matches(id).unwrap().len(), 2);
+        assert!(store.advance_competition(id, Some("{\"r\":0}"), Some("{\"r\":1}"), &next, false, 1002).unwrap());
+        assert_eq!(store.competition_matches(id).unwrap().len(), 3, "{name}");
+        assert!(store.advance_competition(id, Some("{\"r\":1}"), Some("{\"r\":2}"), &[], true, 1003).unwrap());
+        let done = store.competition(id).unwrap().unwrap();
+        assert_eq!((done.state, done.bracket.as_deref()), (CompetitionState::Done, Some("{\"r\":2}")), "{name}");
+        assert!(!store.advance_competition(id, Some("{\"r\":2}"), None, &[], true, 1004).unwrap(), "{name}: done");
+
+        assert!(store.set_competition_release(id, Release::Public).unwrap());
+        assert!(!store.set_competition_release(other + 100, Release::Public).unwrap(), "{name}: no such");
+        assert_eq!(store.competition(id).unwrap().unwrap().release, Release::Public, "{name}");
+        assert_eq!(store.competition(other).unwrap().unwrap().release, Release::Hidden, "{name}");
     }
 }
 

@@ -113,19 +113,7 @@ fn print_text(profiles: &[FuelProfile], budget: &Budget) {
             profile.turns_of_work_per_turn_budget(budget),
             profile.median_turns_per_game_budget(budget),
             profile.total,
-            status(profile, budget)
+            profile.status(budget)
         );
-    }
-}
-
-/// `ok`, `forfeit` (traps: the game budget does not stop a measured match), or `over (N.Nx)` when
-/// the whole match needs more than the game budget.
-fn status(profile: &FuelProfile, budget: &Budget) -> String {
-    if profile.forfeit {
-        "forfeit".into()
-    } else if profile.fits_game_budget(budget) {
-        "ok".into()
-    } else {
-        format!("over ({:.1}x the game budget)", profile.total as f64 / budget.game_fuel.max(1) as f64)
     }
 }

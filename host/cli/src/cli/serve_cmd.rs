@@ -26,6 +26,8 @@ Examples:
   arena serve admin requeue 345              # a failed match, played again
   arena serve admin freeze paint             # no new ranked matches (--thaw)
   arena serve admin audit                    # every admin action, oldest first
+  arena serve admin competition create --game azul --format double-elimination --deadline now
+  arena serve admin competition release 1 --to public
 
 With no options the service listens on 127.0.0.1:8080 and keeps everything in ./arena-data/
 (the SQLite database, bots and replays by sha256, the compiled-artifact cache); it plays on
@@ -149,6 +151,9 @@ enum AdminCommand {
     },
     /// Print the audit log of admin actions, oldest first.
     Audit,
+    /// Competitions (seasons): create one, release its results.
+    #[command(subcommand)]
+    Competition(CompetitionCommand),
     /// Register a NATS worker and print its token (`NAME:SECRET`, for `arena worker --token`):
     /// the ladder records only results signed with a registered worker's key.
     #[cfg(feature = "nats")]
@@ -163,6 +168,37 @@ enum AdminCommand {
     /// their results.
     #[cfg(feature = "nats")]
     Workers,
+}
+
+#[derive(Debug, Subcommand)]
+enum CompetitionCommand {
+    /// Create a competition of one game and print its id: at the deadline each enabled bot's
+    /// current version is frozen, seeded by ladder rating, and the service's workers play it.
+    Create {
+        /// The game.
+        #[arg(long)]
+        game: String,
+        /// round-robin, single-elimination or double-elimination (swiss and gauntlet: not yet).
+        #[arg(long)]
+        format: String,
+        /// When entrants are frozen: RFC 3339 (2025-06-01T18:00:00Z) or `now`.
+        #[arg(long)]
+        deadline: String,
+        /// Its name on the pages (default: GAME FORMAT).
+        #[arg(long)]
+        name: Option<String>,
+        /// Seeds per pairing (round robin) or per series (elimination), each in both seat orders.
+        #[arg(long, default_value_t = 2)]
+        seeds: u32,
+    },
+    /// Release a competition's results: to its participants (the entrants' owners) or public.
+    Release {
+        /// The competition's id.
+        id: i64,
+        /// participants, public (or hidden again).
+        #[arg(long)]
+        to: String,
+    },
 }
 
 impl DataArgs {
@@ -254,6 +290,35 @@ fn admin(data: &DataArgs, action: AdminCommand) -> anyhow::Result<ExitCode> {
             let action = if thaw { "thaw" } else { "freeze" };
             store.audit(&actor, action, &game)?;
             eprintln!("{action}: {game}");
+        }
+        AdminCommand::Competition(CompetitionCommand::Create { game, format, deadline, name, seeds }) => {
+            use arena_serve::competition::{MAX_SEEDS, parse_deadline, parse_format};
+            if arena_host::registry::find_game(&game).is_none() {
+                bail!("no game {game:?} (games: {})", arena_host::registry::game_names().join(", "));
+            }
+            let format = parse_format(&format).map_err(anyhow::Error::msg)?;
+            let deadline = parse_deadline(&deadline, arena_serve::service::unix_now()).map_err(anyhow::Error::msg)?;
+            if !(1..=MAX_SEEDS).contains(&seeds) {
+                bail!("--seeds is 1 to {MAX_SEEDS}, not {seeds}");
+            }
+            let name = name.unwrap_or_else(|| format!("{game} {}", format.as_str()));
+            if name.is_empty() || name.chars().count() > 100 || name.chars().any(char::is_control) {
+                bail!("a competition's name is 1 to 100 characters, none of them control characters");
+            }
+            let new = arena_serve::store::NewCompetition { game: game.clone(), name, format, deadline, seeds };
+            let id = store.create_competition(&new, arena_serve::service::unix_now())?;
+            let detail = format!("competition {id}: {game} {} deadline {deadline} seeds {seeds}", format.as_str());
+            store.audit(&actor, "competition-create", &detail)?;
+            outln!("{id}");
+        }
+        AdminCommand::Competition(CompetitionCommand::Release { id, to }) => {
+            let release = arena_serve::store::Release::parse(&to)
+                .with_context(|| format!("--to is participants, public or hidden, not {to:?}"))?;
+            if !store.set_competition_release(id, release)? {
+                bail!("no competition {id}");
+            }
+            store.audit(&actor, "competition-release", &format!("competition {id} to {}", release.as_str()))?;
+            eprintln!("competition {id}: results released to {}", release.as_str());
         }
         AdminCommand::Audit => {
             for (actor, action, detail) in store.audit_log()? {

@@ -169,6 +169,14 @@ fn files_that_are_not_components_are_refused_with_one_line() {
     std::fs::write(&core, wat::parse_str("(module (func (export \"_start\")))").unwrap()).unwrap();
     let err = refusal(&core);
     assert!(err.contains("core WebAssembly module") && err.contains("arena:azul/player@0.2.0"), "{err}");
+    // It names what would be accepted and why this module is not that either.
+    assert!(err.contains("nor is it a wasm32-wasip1 command") && err.contains("imports nothing from WASI"), "{err}");
+    let library = scratch("library.wasm");
+    let imports =
+        "(module (import \"wasi_snapshot_preview1\" \"fd_write\" (func (param i32 i32 i32 i32) (result i32))))";
+    std::fs::write(&library, wat::parse_str(imports).unwrap()).unwrap();
+    let err = refusal(&library);
+    assert!(err.contains("exports no `_start` function") && !err.contains("imports nothing"), "{err}");
 
     let truncated = scratch("truncated.wasm");
     let real = std::fs::read(bot("azul-greedy")).unwrap();

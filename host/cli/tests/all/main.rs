@@ -28,6 +28,7 @@ mod ladder;
 #[cfg(feature = "nats")]
 mod ladder_audit;
 mod ladder_browser;
+mod ladder_competition;
 mod ladder_dump;
 #[cfg(feature = "nats")]
 mod ladder_nats;

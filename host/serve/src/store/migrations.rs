@@ -277,6 +277,54 @@ pub const MIGRATIONS: &[Migration] = &[
         CREATE INDEX audits_by_spec ON audits (spec_id, state);
     ",
     },
+    Migration {
+        version: 7,
+        summary: "competitions (seasons), their frozen entrants, and the competition of a match",
+        sqlite: "
+        CREATE TABLE competitions (
+            id INTEGER PRIMARY KEY,
+            game TEXT NOT NULL,
+            name TEXT NOT NULL,
+            format TEXT NOT NULL,
+            deadline INTEGER NOT NULL,
+            seeds INTEGER NOT NULL,
+            state TEXT NOT NULL,
+            release TEXT NOT NULL,
+            bracket TEXT,
+            created INTEGER NOT NULL
+        );
+        CREATE TABLE competition_entrants (
+            competition_id INTEGER NOT NULL REFERENCES competitions(id),
+            version_id INTEGER NOT NULL REFERENCES versions(id),
+            seed INTEGER NOT NULL,
+            PRIMARY KEY (competition_id, seed)
+        );
+        ALTER TABLE matches ADD COLUMN competition_id INTEGER REFERENCES competitions(id);
+        CREATE INDEX matches_by_competition ON matches (competition_id, id);
+    ",
+        postgres: "
+        CREATE TABLE competitions (
+            id BIGSERIAL PRIMARY KEY,
+            game TEXT NOT NULL,
+            name TEXT NOT NULL,
+            format TEXT NOT NULL,
+            deadline BIGINT NOT NULL,
+            seeds BIGINT NOT NULL,
+            state TEXT NOT NULL,
+            release TEXT NOT NULL,
+            bracket TEXT,
+            created BIGINT NOT NULL
+        );
+        CREATE TABLE competition_entrants (
+            competition_id BIGINT NOT NULL REFERENCES competitions(id),
+            version_id BIGINT NOT NULL REFERENCES versions(id),
+            seed BIGINT NOT NULL,
+            PRIMARY KEY (competition_id, seed)
+        );
+        ALTER TABLE matches ADD COLUMN competition_id BIGINT REFERENCES competitions(id);
+        CREATE INDEX matches_by_competition ON matches (competition_id, id);
+    ",
+    },
 ];
 
 /// The newest version this program knows.

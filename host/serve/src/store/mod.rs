@@ -171,6 +171,9 @@ pub enum MatchKind {
     Ranked,
     /// Requested by a competitor; not rated, played first.
     Scrimmage,
+    /// A competition's match: never rated on the ladder, played after scrimmages and before
+    /// ranked matches.
+    Competition,
 }
 
 impl MatchKind {
@@ -179,6 +182,7 @@ impl MatchKind {
         match self {
             MatchKind::Ranked => "ranked",
             MatchKind::Scrimmage => "scrimmage",
+            MatchKind::Competition => "competition",
         }
     }
 
@@ -186,10 +190,192 @@ impl MatchKind {
         match text {
             "ranked" => Ok(MatchKind::Ranked),
             "scrimmage" => Ok(MatchKind::Scrimmage),
+            "competition" => Ok(MatchKind::Competition),
             other => Err(StoreError::Corrupt { what: "match kind", detail: other.to_owned() }),
         }
     }
 }
+
+/// How a competition is played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CompetitionFormat {
+    /// Every pair of entrants, each seed in both seat orders.
+    RoundRobin,
+    /// A single-elimination bracket of seat-swapped series.
+    SingleElimination,
+    /// A double-elimination bracket of seat-swapped series.
+    DoubleElimination,
+}
+
+impl CompetitionFormat {
+    /// The name stored, shown and typed (`round-robin`, `single-elimination`,
+    /// `double-elimination`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CompetitionFormat::RoundRobin => "round-robin",
+            CompetitionFormat::SingleElimination => "single-elimination",
+            CompetitionFormat::DoubleElimination => "double-elimination",
+        }
+    }
+
+    /// The format called `text`, if this program plays it.
+    pub fn parse(text: &str) -> Option<CompetitionFormat> {
+        match text {
+            "round-robin" => Some(CompetitionFormat::RoundRobin),
+            "single-elimination" => Some(CompetitionFormat::SingleElimination),
+            "double-elimination" => Some(CompetitionFormat::DoubleElimination),
+            _ => None,
+        }
+    }
+
+    fn stored(text: &str) -> Result<CompetitionFormat, StoreError> {
+        CompetitionFormat::parse(text)
+            .ok_or_else(|| StoreError::Corrupt { what: "competition format", detail: text.to_owned() })
+    }
+}
+
+/// Where a competition stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CompetitionState {
+    /// Before its deadline: entrants may still upload.
+    Open,
+    /// Its entrants are frozen and its matches are being played.
+    Running,
+    /// Every match is played: the standings are final.
+    Done,
+}
+
+impl CompetitionState {
+    /// The name stored and shown.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CompetitionState::Open => "open",
+            CompetitionState::Running => "running",
+            CompetitionState::Done => "done",
+        }
+    }
+
+    fn parse(text: &str) -> Result<CompetitionState, StoreError> {
+        match text {
+            "open" => Ok(CompetitionState::Open),
+            "running" => Ok(CompetitionState::Running),
+            "done" => Ok(CompetitionState::Done),
+            other => Err(StoreError::Corrupt { what: "competition state", detail: other.to_owned() }),
+        }
+    }
+}
+
+/// Who may see a competition's results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Release {
+    /// The admins only.
+    Hidden,
+    /// The admins and the entrants' owners.
+    Participants,
+    /// Everyone.
+    Public,
+}
+
+impl Release {
+    /// The name stored, shown and typed.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Release::Hidden => "hidden",
+            Release::Participants => "participants",
+            Release::Public => "public",
+        }
+    }
+
+    /// The release called `text`.
+    pub fn parse(text: &str) -> Option<Release> {
+        match text {
+            "hidden" => Some(Release::Hidden),
+            "participants" => Some(Release::Participants),
+            "public" => Some(Release::Public),
+            _ => None,
+        }
+    }
+
+    fn stored(text: &str) -> Result<Release, StoreError> {
+        Release::parse(text).ok_or_else(|| StoreError::Corrupt { what: "competition release", detail: text.to_owned() })
+    }
+}
+
+/// A competition to create.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewCompetition {
+    /// The game.
+    pub game: String,
+    /// Its name, for the pages.
+    pub name: String,
+    /// How it is played.
+    pub format: CompetitionFormat,
+    /// When its entrants are frozen (Unix seconds).
+    pub deadline: i64,
+    /// Seeds per pairing (round robin) or per series (elimination), each in both seat orders.
+    pub seeds: u32,
+}
+
+/// A competition (a season) of one game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Competition {
+    /// Its id.
+    pub id: i64,
+    /// The game.
+    pub game: String,
+    /// Its name.
+    pub name: String,
+    /// How it is played.
+    pub format: CompetitionFormat,
+    /// When its entrants are frozen (Unix seconds).
+    pub deadline: i64,
+    /// Seeds per pairing or series.
+    pub seeds: u32,
+    /// Where it stands.
+    pub state: CompetitionState,
+    /// Who may see its results.
+    pub release: Release,
+    /// The bracket's state as JSON (elimination formats, once running).
+    #[serde(skip)]
+    pub bracket: Option<String>,
+    /// When it was created (Unix seconds).
+    pub created: i64,
+    /// The entrants' versions, frozen at the deadline, in seed order (best first).
+    pub entrants: Vec<i64>,
+}
+
+impl Competition {
+    /// Reads a stored row (format, state and release as text).
+    #[allow(clippy::too_many_arguments)]
+    fn of_row(
+        (id, game, name, format, deadline, seeds, state, release, bracket, created): CompetitionRow,
+        entrants: Vec<i64>,
+    ) -> Result<Competition, StoreError> {
+        Ok(Competition {
+            id,
+            game,
+            name,
+            format: CompetitionFormat::stored(&format)?,
+            deadline,
+            seeds: u32::try_from(seeds)
+                .map_err(|_| StoreError::Corrupt { what: "competition seeds", detail: seeds.to_string() })?,
+            state: CompetitionState::parse(&state)?,
+            release: Release::stored(&release)?,
+            bracket,
+            created,
+            entrants,
+        })
+    }
+}
+
+/// A competition row as read, before its text fields are parsed.
+type CompetitionRow = (i64, String, String, String, i64, i64, String, String, Option<String>, i64);
+
+/// The columns of a competition row, in [`CompetitionRow`]'s order.
+const COMPETITION_COLUMNS: &str = "id, game, name, format, deadline, seeds, state, release, bracket, created";
 
 /// Where a match stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -661,9 +847,11 @@ pub trait Store: Send + Sync {
     fn requeue_running(&self) -> Result<u64, StoreError>;
     /// The match `id`.
     fn match_by_id(&self, id: i64) -> Result<Option<Match>, StoreError>;
-    /// The latest `limit` matches of `game` that are done, newest first (all kinds).
+    /// The latest `limit` matches of `game` that are done, newest first: ranked matches and
+    /// scrimmages (a competition's are released on its own page).
     fn recent_matches(&self, game: Option<&str>, limit: u32) -> Result<Vec<Match>, StoreError>;
-    /// The latest `limit` matches with `version` in a seat, newest first.
+    /// The latest `limit` matches with `version` in a seat, newest first, a competition's left
+    /// out (as in [`Store::recent_matches`]).
     fn matches_of_version(&self, version: i64, limit: u32) -> Result<Vec<Match>, StoreError>;
     /// Every ranked match of `game` that is done, oldest first (what the ratings are fitted on).
     fn ranked_results(&self, game: &str) -> Result<Vec<Match>, StoreError>;
@@ -688,6 +876,40 @@ pub trait Store: Send + Sync {
     fn set_frozen(&self, game: &str, frozen: bool) -> Result<(), StoreError>;
     /// The frozen games, by name.
     fn frozen_games(&self) -> Result<Vec<String>, StoreError>;
+
+    /// Creates a competition (open, hidden) at `now` (Unix seconds); its id.
+    fn create_competition(&self, new: &NewCompetition, now: i64) -> Result<i64, StoreError>;
+    /// The competition `id`, with its entrants.
+    fn competition(&self, id: i64) -> Result<Option<Competition>, StoreError>;
+    /// Every competition, newest first, with their entrants.
+    fn competitions(&self) -> Result<Vec<Competition>, StoreError>;
+    /// Sets who may see a competition's results; whether there is such a competition.
+    fn set_competition_release(&self, id: i64, release: Release) -> Result<bool, StoreError>;
+    /// Starts an open competition, in one transaction: its entrants (versions in seed order),
+    /// its bracket's state, its first matches (enqueued as of `now`, tagged with it); `false`
+    /// (nothing changed) when it is not open, as when another node started it first.
+    fn start_competition(
+        &self,
+        id: i64,
+        entrants: &[i64],
+        bracket: Option<&str>,
+        matches: &[NewMatch],
+        now: i64,
+    ) -> Result<bool, StoreError>;
+    /// Moves a running competition on, in one transaction, if its bracket is still `from`: the
+    /// bracket becomes `to`, `matches` are enqueued (tagged with it) and, when `done`, it is
+    /// done; `false` (nothing changed) when it is not running or its bracket moved meanwhile.
+    fn advance_competition(
+        &self,
+        id: i64,
+        from: Option<&str>,
+        to: Option<&str>,
+        matches: &[NewMatch],
+        done: bool,
+        now: i64,
+    ) -> Result<bool, StoreError>;
+    /// Every match of competition `id` (any state), oldest first.
+    fn competition_matches(&self, id: i64) -> Result<Vec<Match>, StoreError>;
 
     /// Appends to the admin audit log.
     fn audit(&self, actor: &str, action: &str, detail: &str) -> Result<(), StoreError>;

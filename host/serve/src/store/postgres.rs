@@ -16,8 +16,9 @@
 
 use super::migrations::{MIGRATIONS, latest};
 use super::{
-    Audit, AuditState, Bot, BotPage, Finished, Match, MatchKind, MatchState, NewMatch, QueueCounts, RatingPoint, Seat,
-    SeatOutcome, Step, Store, StoreError, User, Version, VersionStatus, Worker,
+    Audit, AuditState, Bot, BotPage, COMPETITION_COLUMNS, Competition, CompetitionRow, Finished, Match, MatchKind,
+    MatchState, NewCompetition, NewMatch, QueueCounts, RatingPoint, Release, Seat, SeatOutcome, Step, Store,
+    StoreError, User, Version, VersionStatus, Worker,
 };
 use postgres::error::SqlState;
 use postgres::{Client, Config, IsolationLevel, NoTls, Row, Transaction};
@@ -293,8 +294,9 @@ fn latest_matches(tx: &mut Transaction<'_>, versions: &[i64], limit: u32) -> Res
     let sql = format!(
         "SELECT {MATCH_COLUMNS} FROM matches WHERE id IN \
          (SELECT latest.match_id FROM unnest($1::BIGINT[]) AS chosen(version_id) CROSS JOIN LATERAL \
-          (SELECT DISTINCT match_id FROM match_seats WHERE match_seats.version_id = chosen.version_id \
-           ORDER BY match_id DESC LIMIT $2) AS latest) \
+          (SELECT DISTINCT match_seats.match_id FROM match_seats JOIN matches ON matches.id = match_seats.match_id \
+           WHERE match_seats.version_id = chosen.version_id AND matches.kind <> 'competition' \
+           ORDER BY match_seats.match_id DESC LIMIT $2) AS latest) \
          ORDER BY id DESC LIMIT $2"
     );
     let rows = tx.query(&sql, &[&versions, &i64::from(limit)])?;
@@ -362,6 +364,64 @@ fn audit_of(row: &Row) -> Result<Audit, StoreError> {
         audit_result: row.try_get(6)?,
         state: AuditState::parse(&state)?,
     })
+}
+
+/// Inserts queued matches (of `competition`, if one) with their seats; their ids.
+fn insert_matches(
+    tx: &mut Transaction<'_>,
+    matches: &[NewMatch],
+    now: i64,
+    competition: Option<i64>,
+) -> Result<Vec<i64>, StoreError> {
+    // Prepared once for the whole batch (a round trip less per row).
+    let insert_match = tx.prepare(
+        "INSERT INTO matches (game, seed, kind, state, requested_by, requested, competition_id) \
+         VALUES ($1, $2, $3, 'queued', $4, $5, $6) RETURNING id",
+    )?;
+    let insert_seat = tx.prepare("INSERT INTO match_seats (match_id, seat, version_id) VALUES ($1, $2, $3)")?;
+    let mut ids = Vec::with_capacity(matches.len());
+    for new in matches {
+        let row = tx.query_one(
+            &insert_match,
+            &[&new.game, &(new.seed as i64), &new.kind.as_str(), &new.requested_by, &now, &competition],
+        )?;
+        let id: i64 = row.try_get(0)?;
+        for (seat, version) in new.seats.iter().enumerate() {
+            tx.execute(&insert_seat, &[&id, &(seat as i64), version])?;
+        }
+        ids.push(id);
+    }
+    Ok(ids)
+}
+
+/// The competitions `WHERE` selects (`$1` bound to `param`), with their entrants.
+fn competitions_where(
+    tx: &mut Transaction<'_>,
+    clause: &str,
+    param: Option<i64>,
+) -> Result<Vec<Competition>, StoreError> {
+    let sql = format!("SELECT {COMPETITION_COLUMNS} FROM competitions WHERE {clause} ORDER BY id DESC");
+    let rows = tx.query(&sql, &[&param])?;
+    let mut competitions = Vec::with_capacity(rows.len());
+    for row in rows {
+        let row: CompetitionRow = (
+            row.try_get(0)?,
+            row.try_get(1)?,
+            row.try_get(2)?,
+            row.try_get(3)?,
+            row.try_get(4)?,
+            row.try_get(5)?,
+            row.try_get(6)?,
+            row.try_get(7)?,
+            row.try_get(8)?,
+            row.try_get(9)?,
+        );
+        let entrants =
+            tx.query("SELECT version_id FROM competition_entrants WHERE competition_id = $1 ORDER BY seed", &[&row.0])?;
+        let versions = entrants.iter().map(|entrant| entrant.try_get(0)).collect::<Result<Vec<i64>, _>>()?;
+        competitions.push(Competition::of_row(row, versions)?);
+    }
+    Ok(competitions)
 }
 
 fn count(row: &Row) -> Result<u64, StoreError> {
@@ -559,27 +619,7 @@ impl Store for PostgresStore {
     }
 
     fn enqueue(&self, matches: &[NewMatch], now: i64) -> Result<Vec<i64>, StoreError> {
-        self.write(|tx| {
-            // Prepared once for the whole batch (a round trip less per row).
-            let insert_match = tx.prepare(
-                "INSERT INTO matches (game, seed, kind, state, requested_by, requested) \
-                 VALUES ($1, $2, $3, 'queued', $4, $5) RETURNING id",
-            )?;
-            let insert_seat = tx.prepare("INSERT INTO match_seats (match_id, seat, version_id) VALUES ($1, $2, $3)")?;
-            let mut ids = Vec::with_capacity(matches.len());
-            for new in matches {
-                let row = tx.query_one(
-                    &insert_match,
-                    &[&new.game, &(new.seed as i64), &new.kind.as_str(), &new.requested_by, &now],
-                )?;
-                let id: i64 = row.try_get(0)?;
-                for (seat, version) in new.seats.iter().enumerate() {
-                    tx.execute(&insert_seat, &[&id, &(seat as i64), version])?;
-                }
-                ids.push(id);
-            }
-            Ok(ids)
-        })
+        self.write(|tx| insert_matches(tx, matches, now, None))
     }
 
     fn scrimmages_since(&self, user: i64, since: i64) -> Result<u64, StoreError> {
@@ -597,7 +637,7 @@ impl Store for PostgresStore {
         let sql = format!(
             "UPDATE matches SET state = 'running', claimed_by = $1, lease_until = $2 WHERE id = \
              (SELECT id FROM matches WHERE state = 'queued' \
-              ORDER BY CASE kind WHEN 'scrimmage' THEN 0 ELSE 1 END, id LIMIT 1 FOR UPDATE SKIP LOCKED) \
+              ORDER BY CASE kind WHEN 'scrimmage' THEN 0 WHEN 'competition' THEN 1 ELSE 2 END, id LIMIT 1 FOR UPDATE SKIP LOCKED) \
              RETURNING {MATCH_COLUMNS}"
         );
         self.write(|tx| {
@@ -807,6 +847,7 @@ impl Store for PostgresStore {
     fn recent_matches(&self, game: Option<&str>, limit: u32) -> Result<Vec<Match>, StoreError> {
         let sql = format!(
             "SELECT {MATCH_COLUMNS} FROM matches WHERE state = 'done' AND ($1::TEXT IS NULL OR game = $1) \
+             AND kind <> 'competition' \
              ORDER BY id DESC LIMIT $2"
         );
         self.read(|tx| {
@@ -916,6 +957,92 @@ impl Store for PostgresStore {
         self.read(|tx| {
             let rows = tx.query("SELECT game FROM frozen_games ORDER BY game COLLATE \"C\"", &[])?;
             Ok(rows.iter().map(|row| row.try_get(0)).collect::<Result<_, _>>()?)
+        })
+    }
+
+    fn create_competition(&self, new: &NewCompetition, now: i64) -> Result<i64, StoreError> {
+        self.write(|tx| {
+            let row = tx.query_one(
+                "INSERT INTO competitions (game, name, format, deadline, seeds, state, release, created) \
+                 VALUES ($1, $2, $3, $4, $5, 'open', 'hidden', $6) RETURNING id",
+                &[&new.game, &new.name, &new.format.as_str(), &new.deadline, &i64::from(new.seeds), &now],
+            )?;
+            Ok(row.try_get(0)?)
+        })
+    }
+
+    fn competition(&self, id: i64) -> Result<Option<Competition>, StoreError> {
+        self.read(|tx| Ok(competitions_where(tx, "id = $1", Some(id))?.pop()))
+    }
+
+    fn competitions(&self) -> Result<Vec<Competition>, StoreError> {
+        self.read(|tx| competitions_where(tx, "$1::BIGINT IS NULL", None))
+    }
+
+    fn set_competition_release(&self, id: i64, release: Release) -> Result<bool, StoreError> {
+        self.write(|tx| {
+            let updated =
+                tx.execute("UPDATE competitions SET release = $2 WHERE id = $1", &[&id, &release.as_str()])?;
+            Ok(updated == 1)
+        })
+    }
+
+    fn start_competition(
+        &self,
+        id: i64,
+        entrants: &[i64],
+        bracket: Option<&str>,
+        matches: &[NewMatch],
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        self.write(|tx| {
+            let started = tx.execute(
+                "UPDATE competitions SET state = 'running', bracket = $2 WHERE id = $1 AND state = 'open'",
+                &[&id, &bracket],
+            )?;
+            if started == 0 {
+                return Ok(false);
+            }
+            for (seed, version) in entrants.iter().enumerate() {
+                tx.execute(
+                    "INSERT INTO competition_entrants (competition_id, version_id, seed) VALUES ($1, $2, $3)",
+                    &[&id, version, &(seed as i64)],
+                )?;
+            }
+            insert_matches(tx, matches, now, Some(id))?;
+            Ok(true)
+        })
+    }
+
+    fn advance_competition(
+        &self,
+        id: i64,
+        from: Option<&str>,
+        to: Option<&str>,
+        matches: &[NewMatch],
+        done: bool,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let state = if done { "done" } else { "running" };
+        self.write(|tx| {
+            let moved = tx.execute(
+                "UPDATE competitions SET bracket = $3, state = $4 \
+                 WHERE id = $1 AND state = 'running' AND bracket IS NOT DISTINCT FROM $2",
+                &[&id, &from, &to, &state],
+            )?;
+            if moved == 0 {
+                return Ok(false);
+            }
+            insert_matches(tx, matches, now, Some(id))?;
+            Ok(true)
+        })
+    }
+
+    fn competition_matches(&self, id: i64) -> Result<Vec<Match>, StoreError> {
+        let sql = format!("SELECT {MATCH_COLUMNS} FROM matches WHERE competition_id = $1 ORDER BY id");
+        self.read(|tx| {
+            let rows = tx.query(&sql, &[&id])?;
+            matches_of(tx, rows)
         })
     }
 

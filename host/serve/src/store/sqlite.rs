@@ -10,8 +10,9 @@
 
 use super::migrations::{MIGRATIONS, latest};
 use super::{
-    Audit, AuditState, Bot, BotPage, Finished, Match, MatchKind, MatchState, NewMatch, QueueCounts, RatingPoint, Seat,
-    SeatOutcome, Step, Store, StoreError, User, Version, VersionStatus, Worker,
+    Audit, AuditState, Bot, BotPage, COMPETITION_COLUMNS, Competition, CompetitionRow, Finished, Match, MatchKind,
+    MatchState, NewCompetition, NewMatch, QueueCounts, RatingPoint, Release, Seat, SeatOutcome, Step, Store,
+    StoreError, User, Version, VersionStatus, Worker,
 };
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, params};
 use std::collections::{BTreeMap, BTreeSet};
@@ -280,7 +281,8 @@ fn matches_by_ids(connection: &Connection, ids: &[i64]) -> Result<Vec<Match>, St
 /// version's latest from its index, merged.
 fn latest_match_ids(connection: &Connection, versions: &[i64], limit: u32) -> Result<Vec<i64>, StoreError> {
     let mut statement = connection.prepare_cached(
-        "SELECT DISTINCT match_id FROM match_seats WHERE version_id = ?1 ORDER BY match_id DESC LIMIT ?2",
+        "SELECT DISTINCT match_seats.match_id FROM match_seats JOIN matches ON matches.id = match_seats.match_id \
+         WHERE match_seats.version_id = ?1 AND matches.kind <> 'competition' ORDER BY match_seats.match_id DESC LIMIT ?2",
     )?;
     let mut ids = BTreeSet::new();
     for version in versions {
@@ -289,6 +291,52 @@ fn latest_match_ids(connection: &Connection, versions: &[i64], limit: u32) -> Re
         }
     }
     Ok(ids.into_iter().rev().take(limit as usize).collect())
+}
+
+/// Inserts queued matches (of `competition`, if one) with their seats; their ids.
+fn insert_matches(
+    connection: &Connection,
+    matches: &[NewMatch],
+    now: i64,
+    competition: Option<i64>,
+) -> Result<Vec<i64>, StoreError> {
+    let mut ids = Vec::with_capacity(matches.len());
+    for new in matches {
+        connection.execute(
+            "INSERT INTO matches (game, seed, kind, state, requested_by, requested, competition_id) \
+             VALUES (?1, ?2, ?3, 'queued', ?4, ?5, ?6)",
+            params![new.game, new.seed as i64, new.kind.as_str(), new.requested_by, now, competition],
+        )?;
+        let id = connection.last_insert_rowid();
+        for (seat, version) in new.seats.iter().enumerate() {
+            connection.execute(
+                "INSERT INTO match_seats (match_id, seat, version_id) VALUES (?1, ?2, ?3)",
+                params![id, seat as i64, version],
+            )?;
+        }
+        ids.push(id);
+    }
+    Ok(ids)
+}
+
+/// The competitions `WHERE` selects (`?1` bound to `param`), with their entrants.
+fn competitions_where(
+    connection: &Connection,
+    clause: &str,
+    param: Option<i64>,
+) -> Result<Vec<Competition>, StoreError> {
+    let sql = format!("SELECT {COMPETITION_COLUMNS} FROM competitions WHERE {clause} ORDER BY id DESC");
+    let mut statement = connection.prepare_cached(&sql)?;
+    let rows: Vec<CompetitionRow> =
+        statement.query_map([param], |row| CompetitionRow::try_from(row))?.collect::<Result<_, _>>()?;
+    let mut entrants = connection
+        .prepare_cached("SELECT version_id FROM competition_entrants WHERE competition_id = ?1 ORDER BY seed")?;
+    let mut competitions = Vec::with_capacity(rows.len());
+    for row in rows {
+        let versions: Vec<i64> = entrants.query_map([row.0], |row| row.get(0))?.collect::<Result<_, _>>()?;
+        competitions.push(Competition::of_row(row, versions)?);
+    }
+    Ok(competitions)
 }
 
 fn bot_by_id(connection: &Connection, id: i64) -> Result<Option<Bot>, StoreError> {
@@ -569,22 +617,7 @@ impl Store for SqliteStore {
     fn enqueue(&self, matches: &[NewMatch], now: i64) -> Result<Vec<i64>, StoreError> {
         let mut connection = self.lock();
         let transaction = connection.transaction()?;
-        let mut ids = Vec::with_capacity(matches.len());
-        for new in matches {
-            transaction.execute(
-                "INSERT INTO matches (game, seed, kind, state, requested_by, requested) \
-                 VALUES (?1, ?2, ?3, 'queued', ?4, ?5)",
-                params![new.game, new.seed as i64, new.kind.as_str(), new.requested_by, now],
-            )?;
-            let id = transaction.last_insert_rowid();
-            for (seat, version) in new.seats.iter().enumerate() {
-                transaction.execute(
-                    "INSERT INTO match_seats (match_id, seat, version_id) VALUES (?1, ?2, ?3)",
-                    params![id, seat as i64, version],
-                )?;
-            }
-            ids.push(id);
-        }
+        let ids = insert_matches(&transaction, matches, now, None)?;
         transaction.commit()?;
         Ok(ids)
     }
@@ -606,7 +639,7 @@ impl Store for SqliteStore {
         let next: Option<i64> = transaction
             .query_row(
                 "SELECT id FROM matches WHERE state = 'queued' \
-                 ORDER BY CASE kind WHEN 'scrimmage' THEN 0 ELSE 1 END, id LIMIT 1",
+                 ORDER BY CASE kind WHEN 'scrimmage' THEN 0 WHEN 'competition' THEN 1 ELSE 2 END, id LIMIT 1",
                 [],
                 |row| row.get(0),
             )
@@ -806,6 +839,7 @@ impl Store for SqliteStore {
     fn recent_matches(&self, game: Option<&str>, limit: u32) -> Result<Vec<Match>, StoreError> {
         let sql = format!(
             "SELECT {MATCH_COLUMNS} FROM matches WHERE state = 'done' AND (?1 IS NULL OR game = ?1) \
+             AND kind <> 'competition' \
              ORDER BY id DESC LIMIT ?2"
         );
         self.read(|connection| {
@@ -921,6 +955,91 @@ impl Store for SqliteStore {
         self.read(|connection| {
             let mut statement = connection.prepare_cached("SELECT game FROM frozen_games ORDER BY game")?;
             Ok(statement.query_map([], |row| row.get(0))?.collect::<Result<_, _>>()?)
+        })
+    }
+
+    fn create_competition(&self, new: &NewCompetition, now: i64) -> Result<i64, StoreError> {
+        let connection = self.lock();
+        connection.execute(
+            "INSERT INTO competitions (game, name, format, deadline, seeds, state, release, created) \
+             VALUES (?1, ?2, ?3, ?4, ?5, 'open', 'hidden', ?6)",
+            params![new.game, new.name, new.format.as_str(), new.deadline, i64::from(new.seeds), now],
+        )?;
+        Ok(connection.last_insert_rowid())
+    }
+
+    fn competition(&self, id: i64) -> Result<Option<Competition>, StoreError> {
+        self.read(|connection| Ok(competitions_where(connection, "id = ?1", Some(id))?.pop()))
+    }
+
+    fn competitions(&self) -> Result<Vec<Competition>, StoreError> {
+        self.read(|connection| competitions_where(connection, "?1 IS NULL", None))
+    }
+
+    fn set_competition_release(&self, id: i64, release: Release) -> Result<bool, StoreError> {
+        let updated =
+            self.lock().execute("UPDATE competitions SET release = ?2 WHERE id = ?1", params![id, release.as_str()])?;
+        Ok(updated == 1)
+    }
+
+    fn start_competition(
+        &self,
+        id: i64,
+        entrants: &[i64],
+        bracket: Option<&str>,
+        matches: &[NewMatch],
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let mut connection = self.lock();
+        let transaction = connection.transaction()?;
+        let started = transaction.execute(
+            "UPDATE competitions SET state = 'running', bracket = ?2 WHERE id = ?1 AND state = 'open'",
+            params![id, bracket],
+        )?;
+        if started == 0 {
+            return Ok(false);
+        }
+        for (seed, version) in entrants.iter().enumerate() {
+            transaction.execute(
+                "INSERT INTO competition_entrants (competition_id, version_id, seed) VALUES (?1, ?2, ?3)",
+                params![id, version, seed as i64],
+            )?;
+        }
+        insert_matches(&transaction, matches, now, Some(id))?;
+        transaction.commit()?;
+        Ok(true)
+    }
+
+    fn advance_competition(
+        &self,
+        id: i64,
+        from: Option<&str>,
+        to: Option<&str>,
+        matches: &[NewMatch],
+        done: bool,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let mut connection = self.lock();
+        let transaction = connection.transaction()?;
+        let state = if done { "done" } else { "running" };
+        let moved = transaction.execute(
+            "UPDATE competitions SET bracket = ?3, state = ?4 WHERE id = ?1 AND state = 'running' AND bracket IS ?2",
+            params![id, from, to, state],
+        )?;
+        if moved == 0 {
+            return Ok(false);
+        }
+        insert_matches(&transaction, matches, now, Some(id))?;
+        transaction.commit()?;
+        Ok(true)
+    }
+
+    fn competition_matches(&self, id: i64) -> Result<Vec<Match>, StoreError> {
+        let sql = format!("SELECT {MATCH_COLUMNS} FROM matches WHERE competition_id = ?1 ORDER BY id");
+        self.read(|connection| {
+            let mut statement = connection.prepare_cached(&sql)?;
+            let rows: Vec<MatchRow> = statement.query_map([id], match_row)?.collect::<Result<_, _>>()?;
+            matches_of(connection, rows)
         })
     }
 

@@ -36,6 +36,8 @@ pub fn routes() -> Router<Shared> {
         .route("/api/matches", get(matches))
         .route("/api/matches/{id}", get(one_match))
         .route("/api/queue", get(queue))
+        .route("/api/competitions", get(competitions))
+        .route("/api/competitions/{id}", get(competition))
         .route("/api/signup", post(signup))
         .route("/api/tokens", post(tokens))
         .route("/api/openapi.json", get(openapi))
@@ -182,9 +184,16 @@ async fn matches(
     .await
 }
 
-async fn one_match(State(service): State<Shared>, Path(id): Path<i64>) -> Result<Json<Match>, WebError> {
+async fn one_match(
+    State(service): State<Shared>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+) -> Result<Json<Match>, WebError> {
+    let viewer = super::any_caller(&service, &headers).await?;
     blocking(&service, move |service| {
-        Ok(Json(service.store.match_by_id(id)?.ok_or_else(|| WebError::NotFound(format!("match {id}")))?))
+        let one = service.store.match_by_id(id)?.ok_or_else(|| WebError::NotFound(format!("match {id}")))?;
+        super::hidden_match(&one, viewer.as_ref())?;
+        Ok(Json(one))
     })
     .await
 }
@@ -380,6 +389,30 @@ pub async fn upload(
 
 /// The OpenAPI document of this API.
 pub const OPENAPI: &str = include_str!("openapi.json");
+
+/// Every competition, newest first (no results: those are at `/api/competitions/{id}`).
+async fn competitions(State(service): State<Shared>) -> Result<Json<Vec<crate::store::Competition>>, WebError> {
+    blocking(&service, |service| Ok(Json(service.store.competitions()?))).await
+}
+
+/// A competition with what the caller may see of its results: its release decides (hidden:
+/// admins, participants: also the entrants' owners, public: everyone); an API token, if sent,
+/// says who asks.
+async fn competition(
+    State(service): State<Shared>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+) -> Result<Json<crate::competition::CompetitionView>, WebError> {
+    let viewer = match headers.contains_key(header::AUTHORIZATION) {
+        true => Some(token_caller(&service, &headers).await?),
+        false => None,
+    };
+    blocking(&service, move |service| {
+        let found = service.store.competition(id)?.ok_or_else(|| WebError::NotFound(format!("competition {id}")))?;
+        Ok(Json(crate::competition::view(&*service.store, found, viewer.as_ref())?))
+    })
+    .await
+}
 
 async fn openapi() -> Response {
     ([(axum::http::header::CONTENT_TYPE, "application/json")], OPENAPI).into_response()

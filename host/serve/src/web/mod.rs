@@ -230,6 +230,25 @@ pub async fn caller(service: &Shared, headers: &HeaderMap) -> Result<Caller, Web
     })
 }
 
+/// The account of the request: its API token when it sends one (401 when that is not valid),
+/// else its session cookie's, else none.
+pub async fn any_caller(service: &Shared, headers: &HeaderMap) -> Result<Option<User>, WebError> {
+    if headers.contains_key(header::AUTHORIZATION) {
+        return token_caller(service, headers).await.map(Some);
+    }
+    Ok(caller(service, headers).await?.user)
+}
+
+/// A match `viewer` may not see: a competition's, whose results are released on its own page
+/// (round by round, to participants, then to all), unless the viewer is an admin. The ladder's
+/// lists leave competition matches out ([`crate::store::Store::recent_matches`]).
+pub fn hidden_match(one: &crate::store::Match, viewer: Option<&User>) -> Result<(), WebError> {
+    if one.kind == crate::store::MatchKind::Competition && !viewer.is_some_and(|user| user.admin) {
+        return Err(WebError::NotFound(format!("match {} (a competition's: see its page)", one.id)));
+    }
+    Ok(())
+}
+
 /// The account of the request's API token (`Authorization: Bearer TOKEN`); 401 without a valid
 /// one (a session cookie is not looked at: the API has no CSRF tokens).
 pub async fn token_caller(service: &Shared, headers: &HeaderMap) -> Result<User, WebError> {

@@ -34,6 +34,7 @@ pub fn routes() -> Router<Shared> {
         .route("/matches/{id}/viewer", get(viewer))
         .route("/matches/{id}/replay.json", get(replay_download))
         .route("/versions/{id}/bot.wasm", get(bot_download))
+        .route("/competitions/{id}", get(competition_page))
         .route("/live", get(live_page))
         .route("/signup", get(signup_form).post(signup_post))
         .route("/login", get(login_form).post(login_post))
@@ -239,6 +240,82 @@ async fn game_page(State(service): State<Shared>, headers: HeaderMap, Path(game)
         h2 { "Latest matches" }
         div #latest data-refresh={ "/games/" (board.game) "/latest" } { (recent) }
     })
+    .into_response())
+}
+
+/// A competition: its entrants, and (as its release allows the signed-in account) its standings
+/// and, for a bracket, its series round by round.
+async fn competition_page(State(service): State<Shared>, headers: HeaderMap, Path(id): Path<i64>) -> PageResult {
+    let caller = caller(&service, &headers).await?;
+    let viewer = caller.user.clone();
+    let view = blocking(&service, move |service| {
+        let found = service.store.competition(id)?.ok_or_else(|| WebError::NotFound(format!("competition {id}")))?;
+        Ok(crate::competition::view(&*service.store, found, viewer.as_ref())?)
+    })
+    .await?;
+    let one = &view.competition;
+    let mut rounds: Vec<(&str, Vec<&crate::competition::SeriesView>)> = Vec::new();
+    for series in &view.series {
+        match rounds.last_mut() {
+            Some((round, list)) if *round == series.round => list.push(series),
+            _ => rounds.push((&series.round, vec![series])),
+        }
+    }
+    let name = |name: &Option<String>| name.clone().unwrap_or_else(|| "?".into());
+    Ok(layout(
+        &caller,
+        &one.name,
+        html! {
+            h1 { (one.name) }
+            p {
+                (one.game) ", " (one.format.as_str()) ", " (one.seeds) " seed(s) per pairing, both seat orders; "
+                (one.state.as_str()) "; results " (one.release.as_str()) "; "
+                (view.matches[1]) " of " (view.matches[0]) " matches played."
+            }
+            h2 { "Entrants" }
+            @if view.entrant_list.is_empty() { p { "Frozen at the deadline." } }
+            ol { @for entrant in &view.entrant_list { li { (entrant.bot) " (version " (entrant.version_id) ")" } } }
+            @if !view.results_visible {
+                p { "The results are not released to you yet." }
+            } @else {
+                h2 { "Standings" }
+                table {
+                    tr { th { "Place" } th { "Bot" } @if one.bracket.is_none() { th { "Rating" } th { "Wins" } } }
+                    @for line in &view.standings {
+                        tr {
+                            td { @if line.first == line.last { (line.first) } @else { (line.first) "–" (line.last) } }
+                            td { (line.bot) }
+                            @if let (Some(rating), Some(wins)) = (line.rating, line.wins) {
+                                td { (format!("{rating:.0}")) } td { (wins) }
+                            }
+                        }
+                    }
+                }
+                @for (round, list) in &rounds {
+                    h3 { "Round " (round) }
+                    table {
+                        tr { th { "Series" } th { "Entrants" } th { "Wins" } th { "Score" } th { "Advanced" } }
+                        @for series in list {
+                            tr {
+                                td { (series.id) }
+                                td { (name(&series.names[0])) " – " (name(&series.names[1])) }
+                                @if let Some(result) = &series.result {
+                                    td { (result.wins[0]) "–" (result.wins[1]) }
+                                    td { (result.tiebreak[0]) "–" (result.tiebreak[1]) }
+                                } @else { td { "-" } td { "-" } }
+                                td {
+                                    @if let Some(winner) = series.winner {
+                                        (view.entrant_list.iter().find(|entrant| entrant.version_id == winner)
+                                            .map_or("?", |entrant| entrant.bot.as_str()))
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        },
+    )
     .into_response())
 }
 
@@ -482,8 +559,10 @@ async fn signed_in(service: &Shared, headers: &HeaderMap, csrf: &str) -> Result<
 
 async fn match_page(State(service): State<Shared>, headers: HeaderMap, Path(id): Path<i64>) -> PageResult {
     let caller = caller(&service, &headers).await?;
+    let viewer = caller.user.clone();
     let (one, seats, budget) = blocking(&service, move |service| {
         let one = service.store.match_by_id(id)?.ok_or_else(|| WebError::NotFound(format!("match {id}")))?;
+        super::hidden_match(&one, viewer.as_ref())?;
         let seats: Vec<VersionView> =
             one.seats.iter().map(|seat| version_view(service, seat.version_id)).collect::<Result<_, _>>()?;
         let budget = service.settings.budget(&one.game);
@@ -539,9 +618,10 @@ async fn match_page(State(service): State<Shared>, headers: HeaderMap, Path(id):
     .into_response())
 }
 
-/// The replay of a done match, as JSON text, and the match.
-fn replay_text(service: &Service, id: i64) -> Result<(Match, String), WebError> {
+/// The replay of a done match `viewer` may see, as JSON text, and the match.
+fn replay_text(service: &Service, id: i64, viewer: Option<&crate::store::User>) -> Result<(Match, String), WebError> {
     let one = service.store.match_by_id(id)?.ok_or_else(|| WebError::NotFound(format!("match {id}")))?;
+    super::hidden_match(&one, viewer)?;
     let text = service.replay_text(&one)?;
     Ok((one, text))
 }
@@ -568,16 +648,18 @@ fn with_ladder_names(service: &Service, one: &Match, replay: &str) -> Result<Str
     Ok(json.to_string())
 }
 
-async fn replay_download(State(service): State<Shared>, Path(id): Path<i64>) -> PageResult {
-    let (_, text) = blocking(&service, move |service| replay_text(service, id)).await?;
+async fn replay_download(State(service): State<Shared>, headers: HeaderMap, Path(id): Path<i64>) -> PageResult {
+    let viewer = super::any_caller(&service, &headers).await?;
+    let (_, text) = blocking(&service, move |service| replay_text(service, id, viewer.as_ref())).await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
 }
 
 /// The viewer's page of a match: arena-view's page, whose inline scripts and styles the policy
 /// allows by their sha256 and nothing else.
-async fn viewer(State(service): State<Shared>, Path(id): Path<i64>) -> PageResult {
+async fn viewer(State(service): State<Shared>, headers: HeaderMap, Path(id): Path<i64>) -> PageResult {
+    let caller = super::any_caller(&service, &headers).await?;
     let page = blocking(&service, move |service| {
-        let (one, text) = replay_text(service, id)?;
+        let (one, text) = replay_text(service, id, caller.as_ref())?;
         let game = one.game.clone();
         let text = with_ladder_names(service, &one, &text)?;
         // A name of its own per request: two views of one match at once must not share a file.

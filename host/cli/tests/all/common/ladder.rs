@@ -150,6 +150,12 @@ impl Ladder {
         Answer { status, policy, cookies, location, body }
     }
 
+    /// `GET PATH` with the API token `token`.
+    pub fn get_with_token(&self, path: &str, token: &str) -> Answer {
+        let request = Ladder::agent().get(&format!("{}{path}", self.url));
+        Ladder::answer(request.header("Authorization", &format!("Bearer {token}")).call().unwrap())
+    }
+
     /// `GET PATH`, with `cookie` if given.
     pub fn get(&self, path: &str, cookie: Option<&str>) -> Answer {
         let mut request = Ladder::agent().get(&format!("{}{path}", self.url));
