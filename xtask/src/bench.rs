@@ -4,6 +4,10 @@
 //! (`arena_game::bench::verdict`) is recorded and the table of `docs/performance.md` rewritten:
 //! one row per goal, the latest measurement and its date; rows of sections not run this time
 //! are kept as they were.
+//!
+//! `cargo xtask soak [--matches N] [--workers N] [--nats] [--write]` is the benchmarks' `soak` section
+//! (`benches/soak.rs`: ladder matches through a release `arena serve`, and the inputs of
+//! `docs/scaling.md`), which only runs when named, with its size passed in the environment.
 
 use crate::util::{cargo, run_command, target_dir};
 use crate::{debian, rust_bots, setup};
@@ -17,12 +21,57 @@ const TABLE_START: &str = "<!-- bench table: written by `cargo xtask bench --wri
 const TABLE_END: &str = "<!-- end of bench table -->";
 const HEADER: &str = "| measurement | goal | measured | status | on |\n| --- | --- | --- | --- | --- |";
 
+/// The soak's settings: `benches/soak.rs`'s `MATCHES_ENV`, `WORKERS_ENV` and `NATS_ENV` (xtask
+/// does not build the benchmarks).
+const SOAK_MATCHES_ENV: &str = "ARENA_SOAK_MATCHES";
+const SOAK_WORKERS_ENV: &str = "ARENA_SOAK_WORKERS";
+const SOAK_NATS_ENV: &str = "ARENA_SOAK_NATS";
+const SOAK_USAGE: &str = "usage: cargo xtask soak [--matches N] [--workers N] [--nats] [--write]";
+
 pub fn bench(root: &Path, args: &[String]) -> Result<()> {
     let write = args.iter().any(|arg| arg == "--write");
     let sections: Vec<&str> = args.iter().map(String::as_str).filter(|arg| *arg != "--write").collect();
     if let Some(flag) = sections.iter().find(|section| section.starts_with('-')) {
         bail!("unknown option {flag}; usage: cargo xtask bench [--write] [SECTION...]");
     }
+    run_benches(root, &sections, write, &[])
+}
+
+/// `cargo xtask soak [--matches N] [--workers N] [--nats] [--write]`: the `soak` section, N
+/// matches (default 100,000) with N workers (default 2): the server's threads, or `arena
+/// worker`s on a NATS server with `--nats` (Debian's `nats-server`, installed when missing).
+pub fn soak(root: &Path, args: &[String]) -> Result<()> {
+    let (mut matches, mut workers, mut write, mut nats) = ("100000".to_owned(), "2".to_owned(), false, false);
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let target = match arg.as_str() {
+            "--write" => {
+                write = true;
+                continue;
+            }
+            "--nats" => {
+                nats = true;
+                continue;
+            }
+            "--matches" => &mut matches,
+            "--workers" => &mut workers,
+            _ => bail!("unknown argument {arg:?}; {SOAK_USAGE}"),
+        };
+        let value = rest.next().with_context(|| format!("{arg} needs a count; {SOAK_USAGE}"))?;
+        value.replace([',', '_'], "").parse::<u64>().with_context(|| format!("{arg} {value:?}: not a count"))?;
+        *target = value.clone();
+    }
+    let mut env = vec![(SOAK_MATCHES_ENV, matches), (SOAK_WORKERS_ENV, workers)];
+    if nats {
+        debian::NATS.ensure()?;
+        env.push((SOAK_NATS_ENV, "1".to_owned()));
+    }
+    run_benches(root, &["soak"], write, &env)
+}
+
+/// Sets up, builds the bots and runs the benchmarks' `sections` (every one but the soak when
+/// none is named) with `env` set; with `write`, rewrites the table from what they measured.
+fn run_benches(root: &Path, sections: &[&str], write: bool, env: &[(&str, String)]) -> Result<()> {
     setup(root)?;
     rust_bots::build_all(root)?;
     // The queue section (`benches/queue.rs`) starts a NATS server, as the cluster tests do.
@@ -39,8 +88,9 @@ pub fn bench(root: &Path, args: &[String]) -> Result<()> {
     }
     let mut benches = vec![Command::new(cargo())];
     benches[0].args(["bench", "-p", "arena-cli", "--bench", "arena"]);
+    benches[0].envs(env.iter().map(|(name, value)| (name, value)));
     if !sections.is_empty() {
-        benches[0].arg("--").args(&sections);
+        benches[0].arg("--").args(sections);
     } else {
         // Engine-only speed of the largest engine.
         let mut speed = Command::new(cargo());

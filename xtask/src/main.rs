@@ -29,6 +29,11 @@
 //! - `bench`: installs the wasm targets, builds the Rust bots, then runs the benchmarks
 //!   (`cargo bench -p arena-cli --bench arena`); further arguments pick sections by name, and
 //!   `--write` rewrites the table of docs/performance.md from what they measured.
+//! - `soak [--matches N] [--workers N] [--nats] [--write]`: the benchmarks' `soak` section alone
+//!   (not in `bench` or `test` unless named): N ladder matches (default 100,000) through a
+//!   release `arena serve` with N workers (default 2; `arena worker`s on NATS, audited, with
+//!   `--nats`), resident memory and throughput, a determinism check of a sample, and the
+//!   measured inputs of docs/scaling.md ([`bench::soak`]).
 
 mod bench;
 mod debian;
@@ -78,8 +83,15 @@ tasks:
   bench [--write] [SECTION...]
                          set up, build the bots, run the benchmarks (optionally only the sections
                          named: greedy, search, turn, instantiate, load, glue, tournament, profile,
-                         hostcalls, stack, queue); --write puts what they measured in the table of
-                         docs/performance.md";
+                         hostcalls, stack, queue, ladder, soak; soak runs only when named); --write
+                         puts what they measured in the table of docs/performance.md
+  soak [--matches N] [--workers N] [--nats] [--write]
+                         set up, build the bots, play N ladder matches (default 100,000) through a
+                         release `arena serve` with N workers (default 2; with --nats, audited
+                         `arena worker`s on a NATS server, installing Debian's nats-server if
+                         missing): resident memory sampled (flat within 10% from the 10,000th
+                         match), the throughput, the audits, a sample re-played by `arena ladder
+                         verify`, and the inputs of docs/scaling.md";
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -95,6 +107,7 @@ fn main() -> Result<()> {
         "deny" => deny::check(&root),
         "fuzz" => fuzz::fuzz(&root, rest),
         "bench" => bench::bench(&root, rest),
+        "soak" => bench::soak(&root, rest),
         "fuel-table" => fuel_table::run(&root, rest),
         "templates" => templates::check(&root),
         "readme-commands" => readme_commands::check(&root),

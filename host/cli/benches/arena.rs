@@ -31,16 +31,22 @@
 //! 10. The NATS work queue ([`queue`]): its cost per match against one process, by batch size.
 //! 11. The ladder ([`ladder`]): a leaderboard's refit at 100,000 matches, its throughput against
 //!     `arena tournament run`, upload to first rated result, and API latency under load.
+//! 12. The soak ([`soak`], only when named: it runs for many minutes): 100,000 ladder matches
+//!     (`cargo xtask soak --matches N` sets how many) through `arena serve` with 2 workers (its
+//!     threads, or audited `arena worker`s on NATS), their resident memory and throughput, the
+//!     audits and a determinism check of a sample, and the figures `docs/scaling.md` sizes a
+//!     large ladder from.
 //!
 //! 1 and 2 run on the default (on-demand) arena and on a pooling one (16 bots, 64 MiB).
 //! `cargo bench -p arena-cli --bench arena -- turn` runs only the sections named `turn`
 //! (`greedy`, `search`, `turn`, `instantiate`, `load`, `glue`, `tournament`, `profile`,
-//! `hostcalls`, `stack`, `queue`, `ladder`).
+//! `hostcalls`, `stack`, `queue`, `ladder`; `soak` runs only when named).
 
 mod hostcalls;
 mod ladder;
 mod profiling;
 mod queue;
+mod soak;
 #[path = "../tests/all/common/stack_fuel.rs"]
 mod stack_fuel;
 mod tournament;
@@ -143,6 +149,10 @@ fn main() -> Result<()> {
     }
     if wanted("ladder") {
         ladder::ladder(&bot_path, std::path::Path::new(env!("CARGO_BIN_EXE_arena")))?;
+    }
+    // Many minutes: only when named.
+    if !filters.is_empty() && wanted("soak") {
+        soak::soak(&bot_path, std::path::Path::new(env!("CARGO_BIN_EXE_arena")))?;
     }
     Ok(())
 }

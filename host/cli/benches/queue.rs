@@ -14,7 +14,7 @@ use std::time::Instant;
 
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test support: a failed start stops the run
 #[path = "../tests/all/common/nats.rs"]
-mod nats;
+pub(super) mod nats;
 
 /// Seconds `command` takes, which must succeed, with the bots' artifact cache at `cache`.
 fn timed(command: &mut Command, cache: &Path) -> Result<f64> {

@@ -126,8 +126,14 @@ fn median(rates: &mut [f64]) -> f64 {
 
 /// This process's resident memory, from `/proc/self/status` (Linux), in KiB.
 fn resident_kib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
+    status_kib("self", "VmRSS")
+}
+
+/// A memory figure (`VmRSS`, `RssAnon`, ...) of the process `pid` (a number, or `self`), from
+/// `/proc/PID/status` (Linux), in KiB.
+pub(super) fn status_kib(pid: &str, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|line| line.strip_prefix(field).is_some_and(|rest| rest.starts_with(':')))?;
     line.split_whitespace().nth(1)?.parse().ok()
 }
 

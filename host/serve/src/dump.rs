@@ -219,8 +219,9 @@ pub enum DumpError {
     Results(#[from] MergeError),
 }
 
-/// Whether `bot`'s files are public. Every bot is today; per-bot privacy (issue 38, item 2)
-/// decides it here, and then also keeps a private bot's file from `/blobs/bots/`.
+/// Whether `bot`'s files are public. Every bot is today; per-bot privacy (private bots played
+/// only by trusted workers, planned) decides it here, and then also keeps a private bot's file
+/// from `/blobs/bots/`.
 fn public(_bot: &Bot) -> bool {
     true
 }
