@@ -5,7 +5,8 @@
 //!   cache, the compile worker, the reference components).
 //! - [`loader`]: reads a bot file (never blocking on a named pipe, [`regular_file`]), hashes
 //!   it, compiles it once per run and checks it exports a game's world ([`loader::World`]) or
-//!   is a WASI command; [`wasip1`] wraps a `wasm32-wasip1` command into a component first.
+//!   is a WASI command; [`wasip1`] wraps a `wasm32-wasip1` command into a component first
+//!   ([`core_module`] tells one from another core module, and why not).
 //! - [`shape`]: static limits on a bot's code, checked before compiling; [`compile`]: compiling
 //!   (in a bounded worker process when the arena has one); [`typecheck`]: export types checked
 //!   against a game's WIT without running bot code.
@@ -20,6 +21,7 @@ use arena_sandbox::{budget, engine, limits, stack, store};
 
 pub mod cache;
 pub mod compile;
+pub mod core_module;
 pub mod loader;
 pub mod regular_file;
 pub mod runtime;

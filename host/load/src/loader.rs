@@ -501,7 +501,7 @@ fn compile_hashed(
     let path_buf = path.to_owned();
     match bytes.get(..8) {
         Some([0, b'a', b's', b'm', 1, 0, 0, 0]) => {
-            let why = crate::wasip1::not_a_command(bytes).unwrap_or("it cannot be read as one");
+            let why = crate::core_module::not_a_command(bytes).unwrap_or("it cannot be read as one");
             return Err(LoadError::CoreModule { path: path_buf, expected, why });
         }
         Some([0, b'a', b's', b'm', ..]) => {}
