@@ -656,7 +656,8 @@ pub fn sample(len: usize, count: usize, seed: u64) -> Vec<usize> {
     indices
 }
 
-/// A seed for a sample nobody can predict (the operating system's randomness).
+/// A number nobody can predict (the operating system's randomness, else the clock): a verify
+/// sample's seed, and the service's node names, message ids and audit draws.
 pub fn random_seed() -> u64 {
     let mut bytes = [0u8; 8];
     if getrandom::fill(&mut bytes).is_err() {

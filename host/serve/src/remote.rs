@@ -20,6 +20,7 @@
 //! the match, checked against that digest ([`Service::replay_text`]).
 
 use crate::config::NatsSettings;
+use crate::dump::random_seed;
 use crate::service::{Service, ServiceError};
 use crate::store::{Audit, AuditState, Finished, Match, SeatOutcome};
 use arena_host::budget::WASMTIME_VERSION;
@@ -40,8 +41,13 @@ const CLAIMER: &str = "nats";
 struct Out {
     /// By match spec id: the matches waiting for its result, and when each is due again.
     sent: BTreeMap<String, Vec<(Match, Instant)>>,
-    /// Matches in `sent`.
-    count: usize,
+}
+
+impl Out {
+    /// Matches out (at most `in_flight`, so counting them is cheap).
+    fn count(&self) -> usize {
+        self.sent.values().map(Vec::len).sum()
+    }
 }
 
 /// Connects to the NATS server, creates the streams and the workers' consumer if missing, and
@@ -94,9 +100,7 @@ pub fn start(service: &Arc<Service>, nats: &NatsSettings) -> Result<Vec<std::thr
 fn dispatch(service: &Service, queue: &Queue, nats: &NatsSettings, out: &Mutex<Out>) {
     // Message ids unique to this run of this node (the stream's duplicate detection is for a
     // client's retries; a re-send after the result timeout must not be taken for one).
-    let mut nonce = [0u8; 8];
-    let _ = getrandom::fill(&mut nonce);
-    let run = hex::encode(nonce);
+    let run = format!("{:016x}", random_seed());
     let mut sequence = 0u64;
     while !service.stopping() {
         let seen = service.wake_count();
@@ -117,7 +121,7 @@ fn dispatch(service: &Service, queue: &Queue, nats: &NatsSettings, out: &Mutex<O
         }
         let room = {
             let out = out.lock().unwrap_or_else(PoisonError::into_inner);
-            nats.in_flight.saturating_sub(out.count)
+            nats.in_flight.saturating_sub(out.count())
         };
         let mut claimed = 0;
         while claimed < room.min(nats.batch) {
@@ -169,7 +173,6 @@ fn dispatch(service: &Service, queue: &Queue, nats: &NatsSettings, out: &Mutex<O
                 known.1 = due;
             } else {
                 waiting.push((one, due));
-                out.count += 1;
             }
         }
     }
@@ -241,11 +244,7 @@ fn collect(service: &Service, queue: &Queue, nats: &NatsSettings, out: &Mutex<Ou
             return;
         }
     };
-    {
-        let mut out = out.lock().unwrap_or_else(PoisonError::into_inner);
-        let mine = out.sent.remove(&stored.id).map_or(0, |waiting| waiting.len());
-        out.count -= mine;
-    }
+    out.lock().unwrap_or_else(PoisonError::into_inner).sent.remove(&stored.id);
     let outcome = match service.store.open_audit_for_spec(&stored.id) {
         Ok(Some(audit)) => audited(service, queue, &nats.ladder, &audit, stored, &worker.name),
         Ok(None) => service.store.unfinished_with_spec(&stored.id).map_err(ServiceError::from).and_then(|waiting| {
@@ -275,9 +274,7 @@ fn maybe_audit(
     worker: &str,
 ) -> Result<(), ServiceError> {
     let Some(counted) = service.store.tally_worker(worker, [1, 0, 0], None)? else { return Ok(()) };
-    let mut draw = [0u8; 8];
-    let _ = getrandom::fill(&mut draw);
-    let chance = u64::from_le_bytes(draw) as f64 / u64::MAX as f64;
+    let chance = random_seed() as f64 / u64::MAX as f64;
     if counted.results > nats.audit_first && chance >= nats.audit_share {
         return Ok(());
     }
@@ -300,9 +297,7 @@ fn send_again(
     exclude: &[String],
 ) -> Result<(), ServiceError> {
     let line = plan_line(service, one)?;
-    let mut nonce = [0u8; 8];
-    let _ = getrandom::fill(&mut nonce);
-    let id = format!("audit-{}-{}", one.id, hex::encode(nonce));
+    let id = format!("audit-{}-{:016x}", one.id, random_seed());
     queue.publish_work(ladder, &id, &[line], exclude).map_err(|err| ServiceError::Refused(err.to_string()))?;
     Ok(())
 }

@@ -147,11 +147,7 @@ impl Service {
             pools: Mutex::new(BTreeMap::new()),
             scheduling: Mutex::new(BTreeMap::new()),
             stopping: AtomicBool::new(false),
-            node: {
-                let mut bytes = [0u8; 6];
-                let _ = getrandom::fill(&mut bytes);
-                format!("node-{}", hex::encode(bytes))
-            },
+            node: format!("node-{:012x}", crate::dump::random_seed() >> 16),
         }))
     }
 
