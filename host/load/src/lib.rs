@@ -6,7 +6,8 @@
 //! - [`loader`]: reads a bot file (never blocking on a named pipe, [`regular_file`]), hashes
 //!   it, compiles it once per run and checks it exports a game's world ([`loader::World`]) or
 //!   is a WASI command; [`wasip1`] wraps a `wasm32-wasip1` command into a component first
-//!   ([`core_module`] tells one from another core module, and why not).
+//!   ([`core_module`] tells one from another core module, and why not; [`stdio_pipes`] makes
+//!   its stdio answer positional calls as pipes do).
 //! - [`shape`]: static limits on a bot's code, checked before compiling; [`compile`]: compiling
 //!   (in a bounded worker process when the arena has one); [`typecheck`]: export types checked
 //!   against a game's WIT without running bot code.
@@ -26,6 +27,7 @@ pub mod loader;
 pub mod regular_file;
 pub mod runtime;
 pub mod shape;
+pub mod stdio_pipes;
 pub mod typecheck;
 pub mod wasip1;
 

@@ -58,10 +58,14 @@ const COMMAND_EXPORTS: &str = r#"(module (memory (export "memory") 1) (func (exp
 
 /// What wasm-smith's command-shaped modules may import: preview1 functions only (wasm-smith
 /// takes most of what it is offered, and one import the adapter lacks refuses the whole module
-/// before it is wrapped; the edited command template covers such imports).
+/// before it is wrapped; the edited command template covers such imports). `fd_pread` and
+/// `fd_seek` are positional calls, which the wrapper redirects before wrapping
+/// (`arena_load::stdio_pipes`), re-encoding the module.
 const COMMAND_IMPORTS: &str = r#"(module
   (import "wasi_snapshot_preview1" "fd_write" (func (param i32 i32 i32 i32) (result i32)))
   (import "wasi_snapshot_preview1" "fd_read" (func (param i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_pread" (func (param i32 i32 i32 i64 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_seek" (func (param i32 i64 i32 i32) (result i32)))
   (import "wasi_snapshot_preview1" "proc_exit" (func (param i32)))
   (import "wasi_snapshot_preview1" "random_get" (func (param i32 i32) (result i32)))
   (import "wasi_snapshot_preview1" "clock_time_get" (func (param i32 i64 i32) (result i32))))"#;

@@ -24,6 +24,7 @@ mod profiler;
 mod protocol;
 mod sandbox;
 mod stdio_js;
+mod stdio_pipes;
 mod stdio_python;
 mod suitebot;
 mod suitebot_protocol;
