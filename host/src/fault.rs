@@ -196,6 +196,66 @@ pub enum BotFault {
     },
 }
 
+/// A fault in words, as the ladder's pages and `arena match` show it: its kind (`suspended`,
+/// `trap`, `invalid action` or `forfeit`) and what happened, bounded ([`MAX_DETAIL_BYTES`]).
+/// The detail is partly the bot's own words (a trap's message, its answer), kept as they are:
+/// whoever shows it escapes it for its medium (a page's HTML, a terminal's control characters).
+pub fn in_words(fault: &BotFault) -> (&'static str, String) {
+    let (kind, detail) = match fault {
+        BotFault::Suspended => ("suspended", "out of turn fuel: no action this turn".to_owned()),
+        BotFault::Trapped { phase, trap } => ("trap", format!("{}: {}", words(phase), words(trap))),
+        BotFault::InvalidAction { reason } => ("invalid action", words(reason)),
+        BotFault::Forfeit { reason } => ("forfeit", words(reason)),
+    };
+    (kind, bounded_detail(&detail))
+}
+
+/// A part of a fault in words, from its serialised form (so a new kind of trap or refusal needs
+/// nothing here): an enum's variant name with spaces for underscores, a variant with fields as
+/// `name: fields`, a field as `name value`, except the fields that are the text itself
+/// (`detail`, `line`, `reason`, `error`), bare, and a line-protocol answer's error (tagged by
+/// `error`) as `name: fields`. A game's own reason for refusing an action is its JSON.
+fn words(value: &impl Serialize) -> String {
+    use serde_json::Value;
+    const BARE: [&str; 4] = ["detail", "line", "reason", "error"];
+    fn name(text: &str) -> String {
+        text.replace('_', " ")
+    }
+    fn of_value(value: &Value) -> String {
+        match value {
+            Value::String(variant) => name(variant),
+            // A variant with fields (`{"exited": {"code": 1}}`).
+            Value::Object(map)
+                if map.len() == 1
+                    && map.iter().all(|(key, field)| field.is_object() && !BARE.contains(&key.as_str())) =>
+            {
+                map.iter().map(|(variant, fields)| format!("{}: {}", name(variant), of_value(fields))).collect()
+            }
+            // Fields (of a variant, or of an answer's error tagged by `error`).
+            Value::Object(map) => {
+                let tag = map.get("error").and_then(Value::as_str).map(name);
+                let fields: Vec<String> = map
+                    .iter()
+                    .filter(|(key, _)| tag.is_none() || key.as_str() != "error")
+                    .map(|(key, field)| match field {
+                        Value::String(text) if BARE.contains(&key.as_str()) => text.clone(),
+                        Value::Object(_) if BARE.contains(&key.as_str()) => of_value(field),
+                        Value::String(text) => format!("{} {text}", name(key)),
+                        other => format!("{} {other}", name(key)),
+                    })
+                    .collect();
+                match tag {
+                    Some(tag) if fields.is_empty() => tag,
+                    Some(tag) => format!("{tag}: {}", fields.join(", ")),
+                    None => fields.join(", "),
+                }
+            }
+            other => other.to_string(),
+        }
+    }
+    serde_json::to_value(value).map_or_else(|err| err.to_string(), |value| of_value(&value))
+}
+
 /// Maps a wasmtime error from a bot call to a [`TrapKind`]; a WASI `exit` is
 /// [`TrapKind::Exited`].
 pub fn classify(err: &wasmtime::Error) -> TrapKind {
@@ -262,6 +322,46 @@ mod tests {
         assert!(cut.len() <= MAX_DETAIL_BYTES + '…'.len_utf8());
         assert!(cut.ends_with('…'));
         assert_eq!(bounded_detail("short"), "short");
+    }
+
+    fn words_of(fault: BotFault) -> (String, String) {
+        let (kind, detail) = in_words(&fault);
+        (kind.to_owned(), detail)
+    }
+
+    #[test]
+    fn faults_are_put_in_words_with_the_bots_text_as_it_is_and_bounded() {
+        let trapped = |phase, trap| words_of(BotFault::Trapped { phase, trap });
+        assert_eq!(trapped(Phase::Turn, TrapKind::Unreachable), ("trap".into(), "turn: unreachable".into()));
+        assert_eq!(trapped(Phase::Init, TrapKind::StartupFuelExhausted).1, "init: startup fuel exhausted");
+        assert_eq!(trapped(Phase::Turn, TrapKind::Exited { code: 3 }).1, "turn: exited: code 3");
+        let other = TrapKind::Other { detail: "<script>alert(1)</script> a_b".into() };
+        assert_eq!(trapped(Phase::Turn, other).1, "turn: other: <script>alert(1)</script> a_b", "the text untouched");
+        let invalid = |reason| words_of(BotFault::InvalidAction { reason });
+        assert_eq!(
+            invalid(InvalidReason::Malformed { detail: "bad enum".into() }),
+            ("invalid action".into(), "malformed: bad enum".into())
+        );
+        assert_eq!(
+            invalid(InvalidReason::Refused { reason: serde_json::json!({"tile": "red", "row": 3}) }).1,
+            "refused: row 3, tile red"
+        );
+        assert_eq!(
+            invalid(InvalidReason::Protocol { error: AnswerError::NotJson { detail: "line 1".into() } }).1,
+            "protocol: not json: line 1"
+        );
+        assert_eq!(
+            invalid(InvalidReason::Protocol { error: AnswerError::WrongNonce { expected: 3, got: 2 } }).1,
+            "protocol: wrong nonce: expected 3, got 2"
+        );
+        assert_eq!(invalid(InvalidReason::Protocol { error: AnswerError::NoAnswer }).1, "protocol: no answer");
+        assert_eq!(
+            words_of(BotFault::Forfeit { reason: ForfeitReason::GameFuelExhausted }),
+            ("forfeit".into(), "game fuel exhausted".into())
+        );
+        assert_eq!(words_of(BotFault::Suspended).0, "suspended");
+        let long = TrapKind::Other { detail: "x".repeat(5000) };
+        assert!(trapped(Phase::Turn, long).1.len() <= MAX_DETAIL_BYTES + '…'.len_utf8(), "bounded");
     }
 
     #[test]

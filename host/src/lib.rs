@@ -18,7 +18,8 @@
 //!   ([`bindings::common`]: the `arena:common` types every game shares).
 //! - [`protocol`]: line-protocol bots (WASI commands speaking a game's original text protocol).
 //! - [`play`]: the match loop; [`record`]: what a match leaves (the replay record, the result);
-//!   [`replay`]: the replay file and its verification.
+//!   [`replay`]: the replay file and its verification; [`post_mortem`]: why a seat forfeited for
+//!   its traps (its last trap, exit code and stderr), for the terminal.
 //! - [`registry`]: every game by name, for front ends (the viewer, `arena-view`, and whole
 //!   competitions, `arena-tournament`, are crates above this one).
 //!
@@ -30,6 +31,7 @@ pub mod bindings;
 pub mod bot;
 pub mod fault;
 pub mod play;
+pub mod post_mortem;
 pub mod protocol;
 pub mod record;
 pub mod registry;

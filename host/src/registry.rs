@@ -20,11 +20,12 @@ use crate::loader::{
     load_command_component, open_bot,
 };
 use crate::play::{MatchError, play_contestants};
+use crate::post_mortem::PostMortem;
 use crate::protocol::azul::AzulText;
 use crate::protocol::paint::PaintJson;
 use crate::protocol::suitebot::SuitebotJson;
 use crate::protocol::{CommandContestant, LineProtocol};
-use crate::record::{MatchResult, SeatTurn, TurnRecord};
+use crate::record::{MatchRecord, MatchResult, SeatTurn, TurnRecord};
 use crate::replay::{ReplayError, SeatLoader, Verdict, read_replay, verify, verify_with};
 use crate::runtime::Arena;
 use crate::seat::Contestant;
@@ -81,6 +82,9 @@ pub struct PlayedMatch {
     pub result: MatchResult,
     /// The replay, as JSON.
     pub replay: String,
+    /// Per seat, why it forfeited for its traps, if it did: picked out of the match record for
+    /// the terminal (the replay already holds all of it, so nothing is added to it).
+    pub post_mortems: Vec<Option<PostMortem>>,
 }
 
 /// Why a match could not be played.
@@ -266,20 +270,33 @@ impl<G: Game> BotPool for Pool<G> {
         budget: Budget,
         replay: ReplayText,
     ) -> Result<PoolMatch, PlayError> {
-        let (min, max) = (G::MIN_PLAYERS, G::MAX_PLAYERS);
-        let seated: Vec<Arc<dyn Contestant<G>>> =
-            seating.iter().filter_map(|&index| self.bots.get(index)?.as_ref().ok().map(Arc::clone)).collect();
-        if seated.len() != seating.len() || !(min..=max).contains(&seated.len()) {
-            return Err(PlayError::Players { game: G::NAME, min, max, given: seated.len() });
-        }
-        let record = play_contestants(arena, &seated, &self.config, seed, budget)?;
-        let (seat_turns, seat_faults) = seat_tallies(seated.len(), &record.setup, &record.turns);
+        let record = self.play_record(arena, seating, seed, budget)?;
+        let (seat_turns, seat_faults) = seat_tallies(seating.len(), &record.setup, &record.turns);
         let digest = record.digest()?;
         let replay = match replay {
             ReplayText::Json => Some(serde_json::to_string(&record)?),
             ReplayText::DigestOnly => None,
         };
         Ok(PoolMatch { digest, replay, result: record.result, seat_turns, seat_faults })
+    }
+}
+
+impl<G: Game> Pool<G> {
+    /// Plays one match whose seat `s` is bot `seating[s]` and returns its record.
+    fn play_record(
+        &self,
+        arena: &Arena,
+        seating: &[usize],
+        seed: u64,
+        budget: Budget,
+    ) -> Result<MatchRecord<G>, PlayError> {
+        let (min, max) = (G::MIN_PLAYERS, G::MAX_PLAYERS);
+        let seated: Vec<Arc<dyn Contestant<G>>> =
+            seating.iter().filter_map(|&index| self.bots.get(index)?.as_ref().ok().map(Arc::clone)).collect();
+        if seated.len() != seating.len() || !(min..=max).contains(&seated.len()) {
+            return Err(PlayError::Players { game: G::NAME, min, max, given: seated.len() });
+        }
+        Ok(play_contestants(arena, &seated, &self.config, seed, budget)?)
     }
 }
 
@@ -491,8 +508,10 @@ fn play_series_files<G: Game>(
     let pool = Pool::<G> { config, bots: bots.into_iter().map(Ok).collect() };
     let mut played = Vec::with_capacity(plan.len());
     for (seed, seating) in plan {
-        let PoolMatch { result, replay, .. } = pool.play(arena, seating, *seed, budget, ReplayText::Json)?;
-        played.push(PlayedMatch { result, replay: replay.unwrap_or_default() });
+        let record = pool.play_record(arena, seating, *seed, budget)?;
+        let replay = serde_json::to_string(&record)?;
+        let post_mortems = PostMortem::of_match(&record);
+        played.push(PlayedMatch { result: record.result, replay, post_mortems });
     }
     Ok(played)
 }

@@ -1,6 +1,6 @@
 //! `arena match`: load the bots, play one match, print the result, write the replay.
 
-use super::output::print_table;
+use super::output::{MatchJson, print_table};
 use super::series;
 use anyhow::Context;
 use arena_host::Budget;
@@ -79,9 +79,9 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("writing the replay to {}", path.display()))?;
     }
     if args.json {
-        outln!("{}", serde_json::to_string(&played.result)?);
+        outln!("{}", serde_json::to_string(&MatchJson::of(&played.result, &played.post_mortems))?);
     } else {
-        print_table(&played.result);
+        print_table(&played.result, &played.post_mortems);
         if let Some(path) = &args.replay {
             outln!("replay: {}", path.display());
         }

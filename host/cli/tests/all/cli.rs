@@ -48,6 +48,75 @@ fn match_prints_a_table_by_default() {
     assert_eq!(text.lines().count(), 4, "{text}");
 }
 
+/// A wasm32-wasip1 command (so a line-protocol bot) whose `_start` writes `stderr_text` to fd 2 and
+/// then does `then` (`(call $exit (i32.const 3))`, `unreachable`), written to a scratch file.
+fn failing_command(name: &str, stderr_text: &str, then: &str) -> PathBuf {
+    let wat = format!(
+        r#"(module
+            (import "wasi_snapshot_preview1" "fd_write" (func $write (param i32 i32 i32 i32) (result i32)))
+            (import "wasi_snapshot_preview1" "proc_exit" (func $exit (param i32)))
+            (memory (export "memory") 1)
+            (data (i32.const 16) "{text}")
+            (func (export "_start")
+                (i32.store (i32.const 0) (i32.const 16))
+                (i32.store (i32.const 4) (i32.const {len}))
+                (drop (call $write (i32.const 2) (i32.const 0) (i32.const 1) (i32.const 8)))
+                {then}))"#,
+        text = stderr_text.replace('\n', "\\n"),
+        len = stderr_text.len(),
+    );
+    let path = scratch(name);
+    std::fs::write(&path, wat::parse_str(wat).unwrap()).unwrap();
+    path
+}
+
+/// A line-protocol bot that exits at start-up forfeits, and the table says why under its line:
+/// the exit in words, its exit code and its stderr's last lines (`--json`: its `post_mortem`).
+/// It calls `proc_exit(3)`, which reaches the host as 1 (WASI 0.2's `exit` carries success or
+/// failure only), and the table says so.
+#[test]
+fn a_bot_that_exits_at_start_up_shows_its_exit_code_and_stderr() {
+    let stderr_text = "starting\nreading the greeting\ngiving up: no config\n";
+    let bot_file = failing_command("exits-3.wasm", stderr_text, "(call $exit (i32.const 3))");
+    let greedy = bot("azul-greedy");
+    let out = arena(&["match", "--game", "azul", bot_file.to_str().unwrap(), &greedy]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    let seat = lines.iter().position(|line| line.starts_with("0 ")).expect("seat 0's line");
+    assert!(lines[seat].ends_with("forfeit (too_many_traps)"), "{text}");
+    // Restarted on its turns after the start-up, it trapped on each: the last one is shown.
+    assert!(lines[seat + 1].trim().starts_with("last trap (turn "), "{text}");
+    assert!(lines[seat + 1].ends_with("): init: exited: code 1"), "{text}");
+    assert!(lines[seat + 2].trim().starts_with("exit code: 1 (a failure: WASI reports any failing"), "{text}");
+    assert_eq!(lines[seat + 3].trim(), "stderr of its last run (3 lines):", "{text}");
+    assert_eq!(lines[seat + 6].trim(), "| giving up: no config", "{text}");
+    assert!(lines[seat + 7].starts_with("1 "), "seat 1 follows, without a post mortem: {text}");
+
+    let out = arena(&["match", "--game", "azul", bot_file.to_str().unwrap(), &greedy, "--json"]);
+    let json: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let post_mortem = &json["players"][0]["post_mortem"];
+    assert_eq!(post_mortem["exit_code"], 1, "{json}");
+    assert_eq!(post_mortem["stderr_tail"][2], "giving up: no config", "{json}");
+    assert!(json["players"][1].get("post_mortem").is_none(), "{json}");
+}
+
+/// A line-protocol bot that traps at start-up: the trap in words, no exit code.
+#[test]
+fn a_bot_that_traps_at_start_up_shows_the_trap_in_words() {
+    let bot_file = failing_command("traps.wasm", "about to fail\n", "unreachable");
+    let out = arena(&["match", "--game", "azul", &bot("azul-greedy"), bot_file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    let seat = lines.iter().position(|line| line.starts_with("1 ")).expect("seat 1's line");
+    assert!(lines[seat].ends_with("forfeit (too_many_traps)"), "{text}");
+    assert!(lines[seat + 1].ends_with("): init: unreachable"), "{text}");
+    assert_eq!(lines[seat + 2].trim(), "stderr of its last run (1 line):", "{text}");
+    assert_eq!(lines[seat + 3].trim(), "| about to fail", "{text}");
+    assert!(!text.contains("exit code"), "{text}");
+}
+
 /// Issue: exit status 0 when the match was played, whatever the bots did: a turn budget far too
 /// small suspends every bot on every turn, and the match still completes.
 #[test]
