@@ -14,7 +14,7 @@
 
 use anyhow::{Context, Result};
 use arena_host::record::PlayerSummary;
-use arena_serve::ratings::leaderboard;
+use arena_serve::ratings::leaderboard_of;
 use arena_serve::store::{Bot, Match, MatchKind, MatchState, Seat, SeatOutcome, Version, VersionStatus};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -80,6 +80,7 @@ pub(super) fn refit_seconds(matches: i64, versions_count: i64) -> f64 {
             game: "azul".into(),
             name: format!("bot-{id}"),
             disabled: false,
+            private: false,
         })
         .collect();
     let versions: Vec<Version> = (0..versions_count)
@@ -124,7 +125,7 @@ pub(super) fn refit_seconds(matches: i64, versions_count: i64) -> f64 {
         })
         .collect();
     let started = Instant::now();
-    let board = leaderboard("azul", &bots, &versions, &current, &results);
+    let board = leaderboard_of("azul", &bots, &versions, &current, &results);
     let seconds = started.elapsed().as_secs_f64();
     assert_eq!(board.leaderboard.len(), versions_count as usize);
     seconds

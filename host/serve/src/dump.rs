@@ -9,7 +9,7 @@
 //! A dump read back is untrusted input: [`Dump::parse`] checks its shape and every reference in
 //! it (a sha256 becomes a file name), and nothing here panics on what it holds.
 
-use crate::ratings::{Leaderboard, Line, leaderboard};
+use crate::ratings::{Leaderboard, Line, leaderboard_of};
 use crate::service::{Service, ServiceError};
 use crate::store::{Bot, Match, MatchKind, MatchState, Seat, SeatOutcome, Version, VersionStatus};
 use arena_host::Arena;
@@ -70,8 +70,8 @@ pub struct DumpBot {
     /// Its current version's id (its latest accepted one), if it has one.
     pub current: Option<i64>,
     /// Whether its files are public: downloadable, so its matches can be re-played by anyone.
-    /// Every bot is today; a private bot's matches stay in the dump (and in the ratings) but are
-    /// not re-played by [`verify`].
+    /// A private bot's are not: its matches stay in the dump (and in the ratings) but are not
+    /// re-played by [`verify`].
     pub public: bool,
 }
 
@@ -219,11 +219,10 @@ pub enum DumpError {
     Results(#[from] MergeError),
 }
 
-/// Whether `bot`'s files are public. Every bot is today; per-bot privacy (private bots played
-/// only by trusted workers, planned) decides it here, and then also keeps a private bot's file
-/// from `/blobs/bots/`.
-fn public(_bot: &Bot) -> bool {
-    true
+/// Whether `bot`'s files are public: not a private bot's (whose file `/blobs/bots/` serves only
+/// to its owner, the admins and the trusted workers, and `arena ladder dump` does not fetch).
+fn public(bot: &Bot) -> bool {
+    !bot.private
 }
 
 /// The dump of `game`'s ladder: its ranked results as one store call reads them, then its bots
@@ -233,13 +232,18 @@ pub fn of_game(service: &Service, game: &str) -> Result<Dump, ServiceError> {
     if find_game(game).is_none() {
         return Err(ServiceError::UnknownGame(game.to_owned()));
     }
-    let mut results = service.store.ranked_results(game)?;
+    of_results(service, game, service.store.ranked_results(game)?)
+}
+
+/// The dump of `results`, done matches of `game` (a ladder's ranked ones, or a competition's),
+/// with the bots and versions they seat, read after them, and the leaderboard fitted on them.
+pub fn of_results(service: &Service, game: &str, mut results: Vec<Match>) -> Result<Dump, ServiceError> {
     // A done match has every seat's result; one without is left out (and so out of the
     // leaderboard dumped with it), said in the log.
     results.retain(|one| {
         let whole = one.seats.iter().all(|seat| seat.outcome.is_some());
         if !whole {
-            tracing::warn!(id = one.id, game, "a ranked match without its seats' results is left out of the dump");
+            tracing::warn!(id = one.id, game, "a match without its seats' results is left out of the dump");
         }
         whole
     });
@@ -250,7 +254,7 @@ pub fn of_game(service: &Service, game: &str) -> Result<Dump, ServiceError> {
     }
     let current: BTreeMap<i64, i64> =
         service.current_versions(&bots)?.into_iter().map(|(bot, version)| (bot, version.id)).collect();
-    let board = leaderboard(game, &bots, &versions, &current, &results);
+    let board = leaderboard_of(game, &bots, &versions, &current, &results);
     let seated: BTreeSet<i64> = results.iter().flat_map(|one| one.seats.iter().map(|seat| seat.version_id)).collect();
     let versions: Vec<DumpVersion> = versions
         .into_iter()
@@ -379,7 +383,7 @@ impl Dump {
     }
 
     /// The leaderboard of the dump's matches, recomputed from the dump alone with the function
-    /// the pages use ([`crate::ratings::leaderboard`]).
+    /// the pages use ([`crate::ratings::leaderboard_of`]).
     pub fn recompute(&self) -> Leaderboard {
         let bots: Vec<Bot> = self
             .bots
@@ -391,6 +395,7 @@ impl Dump {
                 game: self.game.clone(),
                 name: bot.name.clone(),
                 disabled: false,
+                private: !bot.public,
             })
             .collect();
         let versions: Vec<Version> = self
@@ -432,7 +437,7 @@ impl Dump {
                 error: None,
             })
             .collect();
-        leaderboard(&self.game, &bots, &versions, &current, &results)
+        leaderboard_of(&self.game, &bots, &versions, &current, &results)
     }
 
     /// Why a re-play here may differ from the ladder's for a reason other than the results: the

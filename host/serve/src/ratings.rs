@@ -1,10 +1,10 @@
 //! A game's leaderboard from its ranked results: the tournament's standings
-//! ([`arena_tournament::leaderboard::standings`]: records, fault counts, fuel, and the
+//! ([`arena_tournament::leaderboard::Tally`], folded result by result: records, fault counts, fuel, and the
 //! Bradley-Terry fit over every result at once, with its 95% interval), one line per bot version.
 //! The fit is order-independent, so anyone holding the results computes the same ratings.
 
 use crate::store::{Bot, Match, RatingPoint, Version};
-use arena_tournament::leaderboard::{Standing, standings};
+use arena_tournament::leaderboard::{Standing, Tally};
 use arena_tournament::store::SeatRow;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -53,36 +53,62 @@ pub struct Leaderboard {
     pub leaderboard: Vec<Line>,
 }
 
+/// A game's ranked results folded per version as they are read ([`Results::add`]), in memory
+/// proportional to the versions and the pairs that met, not to the results: what a leaderboard
+/// is fitted on.
+#[derive(Debug, Clone)]
+pub struct Results {
+    /// Each version's index in the tally: the order of the versions it was made for.
+    index: BTreeMap<i64, usize>,
+    tally: Tally,
+    matches: u64,
+}
+
+impl Results {
+    /// No results yet, for `versions` (every version a result may seat; a seat of another
+    /// counts for nobody).
+    pub fn new(versions: &[Version]) -> Results {
+        let index = versions.iter().enumerate().map(|(i, version)| (version.id, i)).collect();
+        Results { index, tally: Tally::new(versions.len()), matches: 0 }
+    }
+
+    /// Adds one ranked result (its seats without an outcome count for nobody).
+    pub fn add(&mut self, one: &Match) {
+        let rows: Vec<(usize, SeatRow)> = one
+            .seats
+            .iter()
+            .enumerate()
+            .filter_map(|(seat, taken)| {
+                let outcome = taken.outcome.as_ref()?;
+                let bot = *self.index.get(&taken.version_id)?;
+                // The tally keys seats by index: the row's match id and key are not read.
+                Some((bot, SeatRow::of(String::new(), seat as u32, String::new(), &outcome.player, outcome.turns)))
+            })
+            .collect();
+        self.tally.add_match(rows.iter().map(|(bot, row)| (*bot, row)));
+        self.matches += 1;
+    }
+}
+
 /// The leaderboard of `game` from its ranked `results`, for the versions of `bots` that played
-/// (`versions`: every version of those bots; `current`: each bot's current version id).
+/// (`versions`: every version of those bots, as [`Results::new`] was given them; `current`:
+/// each bot's current version id).
 pub fn leaderboard(
     game: &str,
     bots: &[Bot],
     versions: &[Version],
     current: &BTreeMap<i64, i64>,
-    results: &[Match],
+    results: &Results,
 ) -> Leaderboard {
     let bot_of: BTreeMap<i64, &Bot> = bots.iter().map(|bot| (bot.id, bot)).collect();
     // The standings are keyed by a text per entrant: the version's id.
-    let played: Vec<&Version> = versions
-        .iter()
-        .filter(|version| results.iter().any(|m| m.seats.iter().any(|seat| seat.version_id == version.id)))
-        .collect();
     let keys: Vec<(String, String, Option<String>)> =
-        played.iter().map(|version| (version.id.to_string(), version.sha256.clone(), None)).collect();
-    let mut seats = Vec::new();
-    for one in results {
-        for (seat, taken) in one.seats.iter().enumerate() {
-            let Some(outcome) = &taken.outcome else { continue };
-            let key = taken.version_id.to_string();
-            seats.push(SeatRow::of(one.id.to_string(), seat as u32, key, &outcome.player, outcome.turns));
-        }
-    }
-    let by_key: BTreeMap<String, &Version> = played.iter().map(|version| (version.id.to_string(), *version)).collect();
-    let mut lines: Vec<Line> = standings(&keys, &seats)
-        .into_iter()
-        .filter_map(|standing: Standing| {
-            let version = by_key.get(&standing.sha256)?;
+        versions.iter().map(|version| (version.id.to_string(), version.sha256.clone(), None)).collect();
+    let mut lines: Vec<Line> = versions
+        .iter()
+        .zip(results.tally.standings(&keys))
+        .filter(|(_, standing)| standing.matches > 0)
+        .filter_map(|(version, standing): (&Version, Standing)| {
             let bot = bot_of.get(&version.bot_id)?;
             Some(Line {
                 bot_id: bot.id,
@@ -103,7 +129,23 @@ pub fn leaderboard(
         })
         .collect();
     lines.sort_by(|a, b| b.rating.total_cmp(&a.rating).then(a.bot.cmp(&b.bot)).then(a.version_id.cmp(&b.version_id)));
-    Leaderboard { game: game.to_owned(), matches: results.len() as u64, leaderboard: lines }
+    Leaderboard { game: game.to_owned(), matches: results.matches, leaderboard: lines }
+}
+
+/// The leaderboard of `game` from `results` in memory (a dump's, a competition's): folded into
+/// [`Results`], then as [`leaderboard`].
+pub fn leaderboard_of(
+    game: &str,
+    bots: &[Bot],
+    versions: &[Version],
+    current: &BTreeMap<i64, i64>,
+    results: &[Match],
+) -> Leaderboard {
+    let mut folded = Results::new(versions);
+    for one in results {
+        folded.add(one);
+    }
+    leaderboard(game, bots, versions, current, &folded)
 }
 
 /// The lines of `board` that are new or moved (rating, interval or matches) since `previous`

@@ -18,29 +18,43 @@
 //! or published again) has its first result recorded and the copy ignored. Results carry the
 //! record's digest, not the replay: the match page's replay is made here on demand by re-playing
 //! the match, checked against that digest ([`Service::replay_text`]).
+//!
+//! A private bot's matches (one of its seats is a private bot's version) go to the workers the
+//! operator marked trusted only: they are sent in batches of their own that name those workers
+//! ([`Eligible`]; another worker hands such a batch back), their audits' re-runs too, and a result
+//! of one signed by a worker not marked trusted is refused ([`Refusal::Untrusted`]) and the match
+//! sent again. While no worker is marked trusted, such a match waits here, said in the log.
 
 use crate::config::NatsSettings;
 use crate::dump::random_seed;
 use crate::service::{Service, ServiceError};
-use crate::store::{Audit, AuditState, Finished, Match, SeatOutcome};
+use crate::store::{Audit, AuditState, Bot, Finished, Match, SeatOutcome, Version, Worker};
 use arena_host::budget::WASMTIME_VERSION;
 use arena_host::record::MatchResult;
 use arena_tournament::nats::Queue;
 use arena_tournament::nats::feed::Delivery;
+use arena_tournament::nats::identity::Eligible;
 use arena_tournament::plan::{MatchSpec, PlanBot, PlanLine};
 use arena_tournament::store::StoredMatch;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// The worker name of this node's claims of matches out on NATS.
 const CLAIMER: &str = "nats";
 
+/// How long a private bot's match waits before it is looked at again while no worker is marked
+/// trusted.
+const HOLD: Duration = Duration::from_secs(30);
+
 /// What this node has out on the queue.
 #[derive(Default)]
 struct Out {
     /// By match spec id: the matches waiting for its result, and when each is due again.
     sent: BTreeMap<String, Vec<(Match, Instant)>>,
+    /// Those of them not sent but held (a private bot's, with no trusted worker to send it to):
+    /// due again, they are looked at again without a word of a missing result.
+    held: BTreeSet<i64>,
 }
 
 impl Out {
@@ -104,17 +118,20 @@ fn dispatch(service: &Service, queue: &Queue, nats: &NatsSettings, out: &Mutex<O
     let mut sequence = 0u64;
     while !service.stopping() {
         let seen = service.wake_count();
-        let mut batch: Vec<(Match, PlanLine)> = Vec::new();
-        // Matches due again: sent, no result within the timeout.
+        let mut batch: Vec<(Match, PlanLine, bool)> = Vec::new();
+        // Matches due again: sent, no result within the timeout (or held, to look at again).
         {
-            let mut out = out.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut guard = out.lock().unwrap_or_else(PoisonError::into_inner);
+            let Out { sent, held } = &mut *guard;
             let now = Instant::now();
-            for waiting in out.sent.values_mut() {
+            for waiting in sent.values_mut() {
                 for (one, due) in waiting.iter_mut().filter(|(_, due)| *due <= now) {
                     *due = now + nats.result_timeout;
-                    if let Ok(line) = plan_line(service, one) {
-                        tracing::warn!(id = one.id, "no result from the NATS workers in time: sent again");
-                        batch.push((one.clone(), line));
+                    if let Ok((line, private)) = plan_line(service, one) {
+                        if !held.remove(&one.id) {
+                            tracing::warn!(id = one.id, "no result from the NATS workers in time: sent again");
+                        }
+                        batch.push((one.clone(), line, private));
                     }
                 }
             }
@@ -141,8 +158,8 @@ fn dispatch(service: &Service, queue: &Queue, nats: &NatsSettings, out: &Mutex<O
                 }
             };
             claimed += 1;
-            match plan_line(service, &one).and_then(|line| Ok((service.store.set_spec_id(one.id, &line.id)?, line))) {
-                Ok(((), line)) => batch.push((one, line)),
+            match plan_line(service, &one).and_then(|line| Ok((service.store.set_spec_id(one.id, &line.0.id)?, line))) {
+                Ok(((), (line, private))) => batch.push((one, line, private)),
                 Err(err) => {
                     if let Err(err) = service.store.fail_match(one.id, &err.to_string()) {
                         tracing::error!(id = one.id, "recording a failed match: {err}");
@@ -154,33 +171,88 @@ fn dispatch(service: &Service, queue: &Queue, nats: &NatsSettings, out: &Mutex<O
             service.sleep_unless_woken(seen, Duration::from_secs(1));
             continue;
         }
-        sequence += 1;
-        let lines: Vec<PlanLine> = batch.iter().map(|(_, line)| line.clone()).collect();
-        let published = queue.publish_work(&nats.ladder, &format!("{}-{run}-{sequence}", nats.ladder), &lines, &[]);
-        // Sent or not, the matches are out: one that could not be published is tried again soon.
-        let due = Instant::now()
-            + match &published {
-                Ok(_) => nats.result_timeout,
-                Err(err) => {
-                    tracing::error!("sending matches to the NATS workers: {err}");
-                    Duration::from_secs(5)
+        // A private bot's matches go in a batch of their own, for the trusted workers only.
+        let (private, public): (Vec<_>, Vec<_>) = batch.into_iter().partition(|(_, _, private)| *private);
+        let mut parts = Vec::new();
+        for (part, private) in [(public, false), (private, true)] {
+            if part.is_empty() {
+                continue;
+            }
+            let eligible = if private { trusted_only(service) } else { Some(Eligible::default()) };
+            let (due, held) = match eligible {
+                Some(eligible) => {
+                    sequence += 1;
+                    let id = format!("{}-{run}-{sequence}", nats.ladder);
+                    (publish(queue, nats, &id, &part, &eligible), false)
                 }
+                None => (Instant::now() + HOLD, true),
             };
+            parts.push((part, due, held));
+        }
         let mut out = out.lock().unwrap_or_else(PoisonError::into_inner);
-        for (one, line) in batch {
-            let waiting = out.sent.entry(line.id).or_default();
-            if let Some(known) = waiting.iter_mut().find(|(known, _)| known.id == one.id) {
-                known.1 = due;
-            } else {
-                waiting.push((one, due));
+        for (part, due, held) in parts {
+            for (one, line, _) in part {
+                if held {
+                    out.held.insert(one.id);
+                }
+                let waiting = out.sent.entry(line.id).or_default();
+                if let Some(known) = waiting.iter_mut().find(|(known, _)| known.id == one.id) {
+                    known.1 = due;
+                } else {
+                    waiting.push((one, due));
+                }
             }
         }
     }
 }
 
-/// What a worker is sent for `one`: its spec (the budget this ladder gives its game) and bots.
-fn plan_line(service: &Service, one: &Match) -> Result<PlanLine, ServiceError> {
-    let mut bots = Vec::with_capacity(one.seats.len());
+/// Publishes `part` as one batch for the workers `eligible` admits; when its matches are due
+/// again. Sent or not, the matches are out: a batch that could not be published is tried again
+/// soon.
+fn publish(
+    queue: &Queue,
+    nats: &NatsSettings,
+    id: &str,
+    part: &[(Match, PlanLine, bool)],
+    eligible: &Eligible,
+) -> Instant {
+    let lines: Vec<PlanLine> = part.iter().map(|(_, line, _)| line.clone()).collect();
+    Instant::now()
+        + match queue.publish_work(&nats.ladder, id, &lines, eligible) {
+            Ok(_) => nats.result_timeout,
+            Err(err) => {
+                tracing::error!("sending matches to the NATS workers: {err}");
+                Duration::from_secs(5)
+            }
+        }
+}
+
+/// The workers the operator marked trusted, by name.
+fn trusted_workers(service: &Service) -> Result<Vec<String>, ServiceError> {
+    Ok(service.store.workers()?.into_iter().filter(|worker| worker.trusted).map(|worker| worker.name).collect())
+}
+
+/// Who may play a private bot's match: the trusted workers; `None` (said in the log) while there
+/// are none, or they cannot be read: the match waits.
+fn trusted_only(service: &Service) -> Option<Eligible> {
+    match trusted_workers(service) {
+        Ok(names) if !names.is_empty() => Some(Eligible::only(names)),
+        Ok(_) => {
+            tracing::warn!(
+                "a private bot's matches wait: no NATS worker is marked trusted (arena serve admin add-worker NAME --trusted)"
+            );
+            None
+        }
+        Err(err) => {
+            tracing::error!("reading the trusted workers: {err}");
+            None
+        }
+    }
+}
+
+/// Each seat's version of `one` and its bot, in seat order.
+fn seat_bots(service: &Service, one: &Match) -> Result<Vec<(Version, Bot)>, ServiceError> {
+    let mut seats = Vec::with_capacity(one.seats.len());
     for seat in &one.seats {
         let version = service
             .store
@@ -190,7 +262,24 @@ fn plan_line(service: &Service, one: &Match) -> Result<PlanLine, ServiceError> {
             .store
             .bot(version.bot_id)?
             .ok_or_else(|| ServiceError::NotFound(format!("bot {}", version.bot_id)))?;
+        seats.push((version, bot));
+    }
+    Ok(seats)
+}
+
+/// Whether `one` seats a private bot's version: for trusted workers only.
+fn seats_private(service: &Service, one: &Match) -> Result<bool, ServiceError> {
+    Ok(seat_bots(service, one)?.iter().any(|(_, bot)| bot.private))
+}
+
+/// What a worker is sent for `one`: its spec (the budget this ladder gives its game) and bots;
+/// and whether it seats a private bot (for trusted workers only).
+fn plan_line(service: &Service, one: &Match) -> Result<(PlanLine, bool), ServiceError> {
+    let mut bots = Vec::with_capacity(one.seats.len());
+    let mut private = false;
+    for (version, bot) in seat_bots(service, one)? {
         let path = service.bot_file(&version)?;
+        private |= bot.private;
         bots.push(PlanBot { name: bot.name, sha256: version.sha256, path });
     }
     let spec = MatchSpec {
@@ -202,13 +291,98 @@ fn plan_line(service: &Service, one: &Match) -> Result<PlanLine, ServiceError> {
         seed: one.seed,
         seats: bots.iter().map(|bot| bot.sha256.clone()).collect(),
     };
-    Ok(PlanLine { id: spec.id(), spec, bots })
+    Ok((PlanLine { id: spec.id(), spec, bots }, private))
 }
 
-/// Takes a result that came back: from a registered worker whose signature checks, or dropped.
-/// A result of a match under audit moves the audit on ([`audited`]); otherwise it is recorded for
-/// every match sent with its spec id and not done yet (by this node or another), and may be
-/// audited ([`maybe_audit`]); a result of nothing waiting is a copy, dropped.
+/// Why a result that came back is not taken.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// Signed by no worker: dropped, its matches sent again.
+    #[error("an unsigned result, dropped: a ladder's workers need a token (arena serve admin add-worker)")]
+    Unsigned,
+    /// Signed as a worker the ladder does not know, or not with its key: dropped, its matches
+    /// sent again.
+    #[error("a result signed as {0:?}, a worker this ladder does not know, or badly: dropped")]
+    Unknown(String),
+    /// A private bot's match played by a worker the operator did not mark trusted: dropped, its
+    /// matches sent again (to the trusted workers).
+    #[error(
+        "a result of a private bot's match signed by {0:?}, a worker not marked trusted: dropped (a private bot's \
+         matches are for trusted workers only)"
+    )]
+    Untrusted(String),
+    /// The database could not say: the result is left unrecorded, its matches to the result
+    /// timeout.
+    #[error("{0}")]
+    Unreadable(String),
+}
+
+/// The worker a result is from, if the result may be taken: signed as `signer` by a registered
+/// worker (`signed_with` checks the signature against that worker's key, as the ladder keeps it)
+/// and, when a match waiting for it (its spec id `spec_id`) seats a private bot, one marked
+/// trusted.
+fn admit(
+    service: &Service,
+    signer: Option<&str>,
+    signed_with: impl Fn(&str) -> bool,
+    spec_id: &str,
+) -> Result<Worker, Refusal> {
+    let name = signer.ok_or(Refusal::Unsigned)?;
+    let worker = service
+        .store
+        .worker(name)
+        .map_err(|err| Refusal::Unreadable(format!("reading worker {name}: {err}")))?
+        .filter(|worker| signed_with(&worker.key))
+        .ok_or_else(|| Refusal::Unknown(name.to_owned()))?;
+    if !worker.trusted
+        && private_spec(service, spec_id).map_err(|err| Refusal::Unreadable(format!("reading its matches: {err}")))?
+    {
+        return Err(Refusal::Untrusted(worker.name));
+    }
+    Ok(worker)
+}
+
+/// Whether a match waiting for the result `spec_id` (sent with it, or under audit) seats a
+/// private bot.
+fn private_spec(service: &Service, spec_id: &str) -> Result<bool, ServiceError> {
+    let mut waiting = service.store.unfinished_with_spec(spec_id)?;
+    if let Some(audit) = service.store.open_audit_for_spec(spec_id)? {
+        waiting.extend(service.store.match_by_id(audit.match_id)?);
+    }
+    for one in &waiting {
+        if seats_private(service, one)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Sends again at once the matches waiting for a result that was dropped (for a worker that
+/// counts), rather than let them wait for the result timeout: those sent with its spec id, and
+/// the run an open audit of it waits for (for a worker neither audited nor auditing).
+fn resend(service: &Service, queue: &Queue, ladder: &str, spec_id: &str) {
+    for one in service.store.unfinished_with_spec(spec_id).unwrap_or_default() {
+        if let Err(err) = send_again(service, queue, ladder, &one, &[]) {
+            tracing::error!(id = one.id, "sending a match again: {err}");
+        }
+    }
+    let Ok(Some(audit)) = service.store.open_audit_for_spec(spec_id) else { return };
+    let exclude: Vec<String> = std::iter::once(audit.worker.clone()).chain(audit.auditor.clone()).collect();
+    let sent = service
+        .store
+        .match_by_id(audit.match_id)
+        .map_err(ServiceError::from)
+        .and_then(|one| one.map_or(Ok(()), |one| send_again(service, queue, ladder, &one, &exclude)));
+    if let Err(err) = sent {
+        tracing::error!(id = audit.match_id, "sending an audit's run again: {err}");
+    }
+}
+
+/// Takes a result that came back: from a registered worker whose signature checks (a trusted one
+/// for a private bot's match), or dropped ([`admit`]). A result of a match under audit moves the
+/// audit on ([`audited`]); otherwise it is recorded for every match sent with its spec id and not
+/// done yet (by this node or another), and may be audited ([`maybe_audit`]); a result of nothing
+/// waiting is a copy, dropped.
 fn collect(service: &Service, queue: &Queue, nats: &NatsSettings, out: &Mutex<Out>, delivery: &Delivery) {
     let stored = match &delivery.result {
         Ok(stored) => stored,
@@ -217,30 +391,15 @@ fn collect(service: &Service, queue: &Queue, nats: &NatsSettings, out: &Mutex<Ou
             return;
         }
     };
-    // A result from no registered worker is dropped, and its matches are sent again at once
-    // (for a worker that counts), rather than wait for the result timeout.
-    let drop_and_resend = |why: &str| {
-        tracing::warn!(worker = %delivery.worker, "{why}");
-        for one in service.store.unfinished_with_spec(&stored.id).unwrap_or_default() {
-            if let Err(err) = send_again(service, queue, &nats.ladder, &one, &[]) {
-                tracing::error!(id = one.id, "sending a match again: {err}");
-            }
-        }
-    };
-    let Some(name) = delivery.signer() else {
-        drop_and_resend("an unsigned result, dropped: a ladder's workers need a token (arena serve admin add-worker)");
-        return;
-    };
-    let worker = match service.store.worker(name) {
-        Ok(Some(worker)) if delivery.signed_with(&worker.key) => worker,
-        Ok(_) => {
-            drop_and_resend(&format!(
-                "a result signed as {name:?}, a worker this ladder does not know, or badly: dropped"
-            ));
+    let worker = match admit(service, delivery.signer(), |key| delivery.signed_with(key), &stored.id) {
+        Ok(worker) => worker,
+        Err(Refusal::Unreadable(why)) => {
+            tracing::error!(worker = %delivery.worker, "a result not recorded: {why}");
             return;
         }
-        Err(err) => {
-            tracing::error!("reading worker {name}: {err}");
+        Err(refusal) => {
+            tracing::warn!(worker = %delivery.worker, "{refusal}");
+            resend(service, queue, &nats.ladder, &stored.id);
             return;
         }
     };
@@ -278,8 +437,9 @@ fn maybe_audit(
     if counted.results > nats.audit_first && chance >= nats.audit_share {
         return Ok(());
     }
-    // A re-run needs another worker: with one registered, it would go round the queue for ever.
-    if service.store.workers()?.len() < 2 {
+    // A re-run needs another worker (a trusted one, for a private bot's match): with none, it
+    // would go round the queue for ever.
+    if others(service, one, &[worker])? == 0 {
         return Ok(());
     }
     let result = serde_json::to_string(stored).map_err(|err| ServiceError::Refused(err.to_string()))?;
@@ -288,7 +448,17 @@ fn maybe_audit(
     send_again(service, queue, &nats.ladder, one, &[worker.to_owned()])
 }
 
-/// Publishes `one` again for any worker but those of `exclude` (an audit's run).
+/// The registered workers but `besides` that may play `one` (trusted ones only, when it seats
+/// a private bot): how many.
+fn others(service: &Service, one: &Match, besides: &[&str]) -> Result<usize, ServiceError> {
+    let private = seats_private(service, one)?;
+    let workers = service.store.workers()?;
+    Ok(workers.iter().filter(|other| !besides.contains(&other.name.as_str()) && (other.trusted || !private)).count())
+}
+
+/// Publishes `one` again for any worker but those of `exclude` (an audit's run), and, when it
+/// seats a private bot, for the trusted workers only (not at all while there are none: it is sent
+/// again at its result timeout, if it waits for one).
 fn send_again(
     service: &Service,
     queue: &Queue,
@@ -296,9 +466,20 @@ fn send_again(
     one: &Match,
     exclude: &[String],
 ) -> Result<(), ServiceError> {
-    let line = plan_line(service, one)?;
+    let (line, private) = plan_line(service, one)?;
+    let mut eligible = Eligible { exclude: exclude.to_vec(), only: None };
+    if private {
+        let trusted = trusted_workers(service)?;
+        if trusted.is_empty() {
+            return Err(ServiceError::Refused(format!(
+                "match {} seats a private bot and no NATS worker is marked trusted: not sent",
+                one.id
+            )));
+        }
+        eligible.only = Some(trusted);
+    }
     let id = format!("audit-{}-{:016x}", one.id, random_seed());
-    queue.publish_work(ladder, &id, &[line], exclude).map_err(|err| ServiceError::Refused(err.to_string()))?;
+    queue.publish_work(ladder, &id, &[line], &eligible).map_err(|err| ServiceError::Refused(err.to_string()))?;
     Ok(())
 }
 
@@ -337,12 +518,16 @@ fn audited(
             service.results_changed(&one.game);
             service.store.tally_worker(&audit.worker, [0, 0, 1], Some(true))?;
             service.store.tally_worker(runner, [0, 0, 1], None)?;
-            // The third run needs a third worker (it would go round the queue for ever without
-            // one): with two, the match stays disputed, shown by `arena serve admin workers`.
-            if service.store.workers()?.len() >= 3 {
+            // The third run needs a third worker (a trusted one, for a private bot's match: it
+            // would go round the queue for ever without one): without, the match stays disputed,
+            // shown by `arena serve admin workers`.
+            if others(service, &one, &[&audit.worker, runner])? > 0 {
                 send_again(service, queue, ladder, &one, &[audit.worker.clone(), runner.to_owned()])?;
             } else {
-                tracing::warn!(id = one.id, "a disputed match needs a third worker to decide it: register one");
+                tracing::warn!(
+                    id = one.id,
+                    "a disputed match needs a third worker (trusted, for a private bot's) to decide it: register one"
+                );
             }
         }
         AuditState::Disputed => {
@@ -421,4 +606,111 @@ fn finished(one: &Match, stored: &StoredMatch) -> Result<Finished, String> {
         digest,
         replay_sha256: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Flags, Settings};
+    use crate::store::sqlite::SqliteStore;
+    use crate::store::{MatchKind, MatchState, NewMatch, Store};
+    use arena_host::record::PlayerSummary;
+    use std::sync::Arc;
+
+    /// A service on a database in memory (no thread started), its data in a scratch folder.
+    fn service() -> (Arc<Service>, std::path::PathBuf) {
+        let data = std::env::temp_dir().join(format!("arena-remote-{}-{:016x}", std::process::id(), random_seed()));
+        let settings = Settings::resolve(&Flags { data: Some(data.clone()), workers: Some(1), ..Flags::default() });
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+        (Service::new(settings.unwrap(), store, arena_host::Arena::new().unwrap()).unwrap(), data)
+    }
+
+    /// A worker's result of `one`: seat 0 won, in 7 turns.
+    fn result_of(one: &Match, spec_id: &str) -> StoredMatch {
+        let player = |rank: u32| PlayerSummary {
+            bot: "b".into(),
+            sha256: "a".repeat(64),
+            score: 10 - i64::from(rank),
+            rank,
+            forfeit: false,
+            forfeit_reason: None,
+            fuel_total: 100,
+            fuel_max_turn: 10,
+            skipped_turns: 0,
+            traps: 0,
+            invalid_actions: 0,
+        };
+        let result = MatchResult {
+            game: one.game.clone(),
+            seed: one.seed,
+            turns: 7,
+            winner: Some(0),
+            players: vec![player(1), player(2)],
+        };
+        StoredMatch {
+            id: spec_id.into(),
+            spec: "{}".into(),
+            played: true,
+            detail: None,
+            turns: Some(7),
+            winner: Some(0),
+            result: Some(serde_json::to_string(&result).unwrap()),
+            replay_digest: Some(format!("blake3:{}", "d".repeat(64))),
+            seat_turns: Some("[4,3]".into()),
+        }
+    }
+
+    #[test]
+    fn a_private_bots_result_is_taken_from_a_trusted_worker_and_refused_from_another() {
+        let (service, data) = service();
+        let store = &service.store;
+        let alice = store.create_user("alice", "", false).unwrap();
+        let version = |name: &str, file: char| {
+            let bot = store.bot_for_upload(alice.id, "azul", name).unwrap();
+            store.add_version(bot.id, &file.to_string().repeat(64), 1, 0).unwrap().0.id
+        };
+        let (secret, open, other) = (version("secret", 'a'), version("open", 'b'), version("other", 'c'));
+        let secret_bot = store.version(secret).unwrap().unwrap().bot_id;
+        store.set_bot_private(secret_bot, true).unwrap();
+        let ranked = |seats: Vec<i64>| NewMatch {
+            game: "azul".into(),
+            seed: 1,
+            kind: MatchKind::Ranked,
+            seats,
+            requested_by: None,
+        };
+        let ids = store.enqueue(&[ranked(vec![secret, open]), ranked(vec![open, other])], 0).unwrap();
+        store.set_spec_id(ids[0], "spec-private").unwrap();
+        store.set_spec_id(ids[1], "spec-public").unwrap();
+        store.add_worker("trusted", "key-t", true).unwrap();
+        store.add_worker("untrusted", "key-u", false).unwrap();
+        let signed = |key: &'static str| move |checked: &str| checked == key;
+
+        // Violated: a private bot's match played by a worker not marked trusted is refused, typed.
+        let refused = admit(&service, Some("untrusted"), signed("key-u"), "spec-private");
+        assert_eq!(refused.unwrap_err(), Refusal::Untrusted("untrusted".into()));
+        assert!(Refusal::Untrusted("untrusted".into()).to_string().contains("a worker not marked trusted"));
+        // The other refusals stand whatever the match: no signature, a stranger, a bad signature.
+        assert_eq!(admit(&service, None, signed("key-t"), "spec-public").unwrap_err(), Refusal::Unsigned);
+        let stranger = admit(&service, Some("stranger"), signed("key-t"), "spec-public");
+        assert_eq!(stranger.unwrap_err(), Refusal::Unknown("stranger".into()));
+        let forged = admit(&service, Some("trusted"), signed("key-u"), "spec-private");
+        assert_eq!(forged.unwrap_err(), Refusal::Unknown("trusted".into()), "a trusted name signed with another key");
+        // A public match: any registered worker's.
+        assert_eq!(admit(&service, Some("untrusted"), signed("key-u"), "spec-public").unwrap().name, "untrusted");
+
+        // Obeyed: the trusted worker's result of the private match is taken and recorded.
+        let worker = admit(&service, Some("trusted"), signed("key-t"), "spec-private").unwrap();
+        assert!(worker.trusted);
+        let one = store.match_by_id(ids[0]).unwrap().unwrap();
+        assert!(record(&service, &one, &result_of(&one, "spec-private"), &worker.name));
+        let recorded = store.match_by_id(ids[0]).unwrap().unwrap();
+        assert_eq!((recorded.state, recorded.winner, recorded.turns), (MatchState::Done, Some(0), Some(7)));
+
+        // Who else may play it: trusted workers only for a private bot's match.
+        assert_eq!(others(&service, &one, &["trusted"]).unwrap(), 0, "no other trusted worker to audit it");
+        let public = store.match_by_id(ids[1]).unwrap().unwrap();
+        assert_eq!(others(&service, &public, &["trusted"]).unwrap(), 1);
+        let _ = std::fs::remove_dir_all(data);
+    }
 }

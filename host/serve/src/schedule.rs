@@ -37,6 +37,48 @@ pub struct Entrant {
     pub matches: u64,
 }
 
+/// What a game's scheduler has counted of its ranked matches, every one ever queued (played,
+/// pending, disputed or failed: a failed table still counts, so its seed is not dealt again):
+/// kept between top-ups and brought up to date from the matches queued since
+/// ([`Scheduled::add`] for each, in id order), so a top-up reads what is new, not the ladder.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Scheduled {
+    /// The last match counted: the next reading starts after it.
+    pub after: i64,
+    /// Matches per pair of versions (`a < b`) that sat at one table.
+    pub met: BTreeMap<(i64, i64), u64>,
+    /// Matches per version.
+    pub played: BTreeMap<i64, u64>,
+    /// Matches per table (its versions in increasing order), for the next one's seed.
+    pub tables: BTreeMap<Vec<i64>, u64>,
+    /// The table dealt last (not dealt again while another exists).
+    pub last_table: Option<Vec<i64>>,
+}
+
+impl Scheduled {
+    /// Counts match `id` seating `versions` (any order; a version twice counts once).
+    pub fn add(&mut self, id: i64, versions: &[i64]) {
+        self.after = self.after.max(id);
+        let table: Vec<i64> =
+            versions.iter().copied().collect::<std::collections::BTreeSet<i64>>().into_iter().collect();
+        self.count(&table, 1);
+    }
+
+    /// Counts `times` matches more at `table` (versions in increasing order), as a top-up does
+    /// for a table it is about to queue, before the store gives them ids.
+    pub fn count(&mut self, table: &[i64], times: u64) {
+        for version in table {
+            *self.played.entry(*version).or_default() += times;
+        }
+        for (i, a) in table.iter().enumerate() {
+            for b in &table[i + 1..] {
+                *self.met.entry((*a, *b)).or_default() += times;
+            }
+        }
+        *self.tables.entry(table.to_vec()).or_default() += times;
+    }
+}
+
 /// The pair `(a, b)` with `a < b`.
 fn pair(a: i64, b: i64) -> (i64, i64) {
     (a.min(b), a.max(b))

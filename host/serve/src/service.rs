@@ -9,17 +9,17 @@
 
 use crate::blobs::{BlobError, BlobWriter, Blobs};
 use crate::config::Settings;
-use crate::ratings::{Leaderboard, leaderboard, moved_lines};
-use crate::schedule::{Entrant, next_table, pairing_seed, table_seed};
+use crate::ratings::{Leaderboard, Results, leaderboard, moved_lines};
+use crate::schedule::{Entrant, Scheduled, next_table, pairing_seed, table_seed};
 use crate::store::{
-    Bot, Finished, Match, MatchKind, MatchState, NewMatch, SeatFault, SeatOutcome, Store, StoreError, User, Version,
-    VersionStatus,
+    Bot, Finished, Match, MatchKind, MatchState, NewMatch, RESULTS_PAGE, SeatFault, SeatOutcome, Store, StoreError,
+    User, Version, VersionStatus,
 };
 use crate::validate::check;
 use arena_host::Arena;
 use arena_host::registry::{BotPool, PlayError, ReplayText, find_game, game_names};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -118,8 +118,8 @@ pub struct Service {
     wake: (Mutex<u64>, Condvar),
     /// Each game's loaded bots, shared by the workers ([`Service::pool_for`]).
     pools: Mutex<BTreeMap<String, Arc<GamePool>>>,
-    /// One scheduler at a time; the table each game played last.
-    scheduling: Mutex<BTreeMap<String, Vec<i64>>>,
+    /// One scheduler at a time; what it has counted of each game's matches.
+    scheduling: Mutex<BTreeMap<String, Scheduled>>,
     stopping: AtomicBool,
     /// This node's name in its claims (`NODE/WORKER`): random per start.
     node: String,
@@ -287,18 +287,24 @@ impl Service {
 
     /// Stores an upload for `user`'s bot `name` in `game`: `writer` holds the file, already
     /// capped and hashed. A new version is checked in the background; the same file uploaded
-    /// again is the version it already is (`false`).
+    /// again is the version it already is (`false`). `private`, when given, makes the bot private
+    /// or public, before the version exists (so no match of it is ever sent as a public one).
     pub fn upload(
         &self,
         user: &User,
         game: &str,
         name: &str,
         writer: BlobWriter,
+        private: Option<bool>,
     ) -> Result<(Bot, Version, bool), ServiceError> {
         self.may_upload(user, game, name)?;
         let now = unix_now();
         let (sha256, size) = writer.finish()?;
-        let bot = self.store.bot_for_upload(user.id, game, name)?;
+        let mut bot = self.store.bot_for_upload(user.id, game, name)?;
+        if let Some(private) = private.filter(|private| *private != bot.private) {
+            self.store.set_bot_private(bot.id, private)?;
+            bot.private = private;
+        }
         let (version, new) = self.store.add_version(bot.id, &sha256, size as i64, now)?;
         if new {
             self.queue_validation(version.id);
@@ -412,7 +418,9 @@ impl Service {
             versions.extend(self.store.versions_of_bot(bot.id)?);
         }
         let current = self.current_versions(&bots)?.into_iter().map(|(bot, version)| (bot, version.id)).collect();
-        let results = self.store.ranked_results(game)?;
+        // Folded a page at a time: memory holds the versions' sums, not the results.
+        let mut results = Results::new(&versions);
+        self.store.for_each_ranked_result(game, &mut |one| results.add(one))?;
         let board = Arc::new(leaderboard(game, &bots, &versions, &current, &results));
         let fitted = (now, std::time::Instant::now(), Arc::clone(&board));
         self.leaderboards.lock().unwrap_or_else(PoisonError::into_inner).insert(game.to_owned(), fitted);
@@ -491,15 +499,15 @@ impl Service {
     /// Enqueues the next tables of every game whose ranked queue is short (a game for more than
     /// two bots seats [`Settings::seats`] of them at a table); whether any was.
     pub(crate) fn top_up(&self) -> Result<bool, ServiceError> {
-        let mut last_tables = self.scheduling.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut scheduled = self.scheduling.lock().unwrap_or_else(PoisonError::into_inner);
         let mut queued = false;
         let frozen = self.store.frozen_games()?;
         for game in game_names().into_iter().filter(|game| !frozen.iter().any(|cold| cold == game)) {
             // Matches out on NATS are still pending here (running): they count on top.
             let remote = self.settings.nats.as_ref().map_or(0, |nats| nats.in_flight as u64);
             let wanted = QUEUED_PER_WORKER * self.settings.workers.max(1) as u64 + remote;
-            let pending = self.store.ranked_pending(game)?;
-            if pending.len() as u64 >= wanted {
+            let pending = self.store.ranked_pending(game)?.len() as u64;
+            if pending >= wanted {
                 continue;
             }
             let bots: Vec<Bot> = self.store.bots_of_game(game)?.into_iter().filter(|bot| !bot.disabled).collect();
@@ -508,25 +516,8 @@ impl Service {
                 continue;
             }
             let board = self.leaderboard(game)?;
-            // Matches played and queued both count: a pairing is not scheduled twice.
-            let results = self.store.ranked_results(game)?;
-            let mut met: BTreeMap<(i64, i64), u64> = BTreeMap::new();
-            let mut played: BTreeMap<i64, u64> = BTreeMap::new();
-            // Matches per table (its versions in increasing order), for the next one's seed.
-            let mut tables: BTreeMap<Vec<i64>, u64> = BTreeMap::new();
-            for one in results.iter().chain(&pending) {
-                let versions: BTreeSet<i64> = one.seats.iter().map(|seat| seat.version_id).collect();
-                for version in &versions {
-                    *played.entry(*version).or_default() += 1;
-                }
-                let table: Vec<i64> = versions.into_iter().collect();
-                for (i, a) in table.iter().enumerate() {
-                    for b in &table[i + 1..] {
-                        *met.entry((*a, *b)).or_default() += 1;
-                    }
-                }
-                *tables.entry(table).or_default() += 1;
-            }
+            let counted = scheduled.entry(game.to_owned()).or_default();
+            self.count_new_tables(game, counted)?;
             let mut entrants: Vec<Entrant> = current
                 .values()
                 .map(|version| {
@@ -535,21 +526,23 @@ impl Service {
                         version: version.id,
                         rating: line.map_or(1500.0, |line| line.rating),
                         width: line.map_or(1000.0, |line| line.interval[1] - line.interval[0]),
-                        matches: played.get(&version.id).copied().unwrap_or(0),
+                        matches: counted.played.get(&version.id).copied().unwrap_or(0),
                     }
                 })
                 .collect();
             let size = self.settings.seats(game).min(entrants.len());
-            // Tables until the queue is full, as if each one just chosen were already queued
-            // (its meetings and matches counted): one read of the results serves them all.
+            // Tables until the queue is full, each one chosen counted as if already queued (on a
+            // copy: the queued matches are counted from the store once they have ids).
+            let mut planned = counted.clone();
             let mut batch = Vec::new();
-            let mut queued_now = pending.len() as u64;
+            let mut queued_now = pending;
             while queued_now < wanted {
-                let last = last_tables.get(game).map(Vec::as_slice);
-                let Some(table) = next_table(&entrants, &met, last, size) else { break };
+                let Some(table) = next_table(&entrants, &planned.met, planned.last_table.as_deref(), size) else {
+                    break;
+                };
                 // Every seat order by rotation, one seed: each bot once in each seat.
                 let seats = table.len() as u64;
-                let times = tables.get(&table).copied().unwrap_or(0) / seats;
+                let times = planned.tables.get(&table).copied().unwrap_or(0) / seats;
                 let seed = table_seed(game, &table, times);
                 for rotation in 0..table.len() {
                     let mut order = table.clone();
@@ -562,24 +555,34 @@ impl Service {
                         requested_by: None,
                     });
                 }
-                for (i, a) in table.iter().enumerate() {
-                    for b in &table[i + 1..] {
-                        *met.entry((*a, *b)).or_default() += seats;
-                    }
-                }
+                planned.count(&table, seats);
                 for entrant in entrants.iter_mut().filter(|entrant| table.contains(&entrant.version)) {
                     entrant.matches += seats;
                 }
-                *tables.entry(table.clone()).or_default() += seats;
-                last_tables.insert(game.to_owned(), table);
+                planned.last_table = Some(table);
                 queued_now += seats;
             }
+            counted.last_table = planned.last_table;
             if !batch.is_empty() {
                 self.store.enqueue(&batch, unix_now())?;
                 queued = true;
             }
         }
         Ok(queued)
+    }
+
+    /// Brings `counted` up to date with `game`'s ranked matches queued since it last looked (by
+    /// this node or another), a page at a time.
+    fn count_new_tables(&self, game: &str, counted: &mut Scheduled) -> Result<(), ServiceError> {
+        loop {
+            let page = self.store.ranked_tables_page(game, counted.after, RESULTS_PAGE)?;
+            for (id, versions) in &page {
+                counted.add(*id, versions);
+            }
+            if page.len() < RESULTS_PAGE as usize {
+                return Ok(());
+            }
+        }
     }
 
     /// Plays a claimed match and records it (or why it could not be played).
@@ -768,7 +771,7 @@ impl Service {
                 })?;
                 let mut writer = self.bot_files.writer(self.settings.max_upload)?;
                 writer.write(&bytes)?;
-                let (_, _, new) = self.upload(&demo, info.name, name, writer)?;
+                let (_, _, new) = self.upload(&demo, info.name, name, writer, None)?;
                 entered += usize::from(new);
             }
         }

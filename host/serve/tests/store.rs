@@ -135,6 +135,32 @@ fn bots_belong_to_one_account_and_versions_are_idempotent() {
 }
 
 #[test]
+fn a_bot_is_made_private_and_public_again_and_a_file_names_the_bots_holding_it() {
+    for (name, store) in backends() {
+        let (_, bot, versions) = alices_bot(&*store, "ab");
+        assert!(!bot.private, "{name}: a new bot is public");
+        store.set_bot_private(bot.id, true).unwrap();
+        assert!(store.bot(bot.id).unwrap().unwrap().private, "{name}");
+        assert!(store.bots_of_game("azul").unwrap()[0].private, "{name}: every read of a bot says so");
+        assert!(store.bot_for_upload(bot.owner, "azul", "a").unwrap().private, "{name}: a new version keeps it");
+        // Bob's bot holds the same file as one of Alice's versions: the file names both.
+        let bob = store.create_user("bob", "", false).unwrap();
+        let copy = store.bot_for_upload(bob.id, "azul", "copy").unwrap();
+        store.add_version(copy.id, &versions[0].sha256, 1, 0).unwrap();
+        let holders: Vec<(i64, bool)> =
+            store.bots_with_file(&versions[0].sha256).unwrap().iter().map(|bot| (bot.id, bot.private)).collect();
+        assert_eq!(holders, [(bot.id, true), (copy.id, false)], "{name}");
+        let only: Vec<i64> = store.bots_with_file(&versions[1].sha256).unwrap().iter().map(|bot| bot.id).collect();
+        assert_eq!(only, [bot.id], "{name}");
+        assert!(store.bots_with_file(&"c".repeat(64)).unwrap().is_empty(), "{name}: a file no version holds");
+        assert!(store.bot_page(bot.id, 10, 10).unwrap().unwrap().bot.private, "{name}: the bot page reads it");
+        store.set_bot_private(bot.id, false).unwrap();
+        assert!(!store.bot(bot.id).unwrap().unwrap().private, "{name}: public again");
+        assert!(!store.bots_with_file(&versions[0].sha256).unwrap().iter().any(|bot| bot.private), "{name}");
+    }
+}
+
+#[test]
 fn a_frozen_ladder_is_listed_until_it_thaws() {
     for (name, store) in backends() {
         store.set_frozen("azul", true).unwrap();
@@ -215,6 +241,52 @@ fn the_queue_claims_scrimmages_first_each_match_once_and_records_a_result_once()
     }
 }
 
+#[test]
+fn results_and_tables_are_read_a_page_at_a_time_after_an_id() {
+    for (name, store) in backends() {
+        let (_, _, versions) = alices_bot(&*store, "abc");
+        let (a, b, c) = (versions[0].id, versions[1].id, versions[2].id);
+        let ids = store
+            .enqueue(
+                &[ranked(1, vec![a, b]), ranked(2, vec![b, c, a]), ranked(3, vec![c, a]), ranked(4, vec![b, a])],
+                100,
+            )
+            .unwrap();
+        // Two done, one failed, one still queued; a scrimmage is not ranked.
+        let mut claimed = Vec::new();
+        while let Some(one) = store.claim("n1/w1", i64::MAX).unwrap() {
+            claimed.push(one.id);
+        }
+        assert_eq!(claimed, ids, "{name}");
+        let two = Finished { outcomes: vec![outcome(1), outcome(2)], ..first_seat_won() };
+        let three = Finished { outcomes: vec![outcome(1), outcome(2), outcome(3)], ..first_seat_won() };
+        assert!(store.finish_match(ids[0], &two).unwrap());
+        assert!(store.finish_match(ids[1], &three).unwrap());
+        store.fail_match(ids[2], "could not run").unwrap();
+
+        // Tables: every ranked match ever queued, whatever its state, seats in seat order.
+        let tables = store.ranked_tables_page("azul", 0, 1000).unwrap();
+        assert_eq!(
+            tables,
+            [(ids[0], vec![a, b]), (ids[1], vec![b, c, a]), (ids[2], vec![c, a]), (ids[3], vec![b, a])],
+            "{name}"
+        );
+        assert_eq!(store.ranked_tables_page("azul", ids[0], 2).unwrap(), tables[1..3], "{name}: after an id, a limit");
+        assert!(store.ranked_tables_page("azul", ids[3], 1000).unwrap().is_empty(), "{name}");
+        assert!(store.ranked_tables_page("paint", 0, 1000).unwrap().is_empty(), "{name}");
+
+        // Results: the done ones only, in pages, and all of them through the fold.
+        let page = store.ranked_results_page("azul", 0, 1).unwrap();
+        assert_eq!(page.iter().map(|one| one.id).collect::<Vec<_>>(), [ids[0]], "{name}");
+        let page = store.ranked_results_page("azul", ids[0], 1).unwrap();
+        assert_eq!(page.iter().map(|one| one.id).collect::<Vec<_>>(), [ids[1]], "{name}");
+        assert_eq!(page[0].seats.len(), 3, "{name}: the seats come with the page");
+        let mut folded = Vec::new();
+        assert_eq!(store.for_each_ranked_result("azul", &mut |one| folded.push(one.id)).unwrap(), 2, "{name}");
+        assert_eq!(folded, [ids[0], ids[1]], "{name}");
+    }
+}
+
 /// A match the first seat won, played elsewhere (no replay).
 fn first_seat_won() -> Finished {
     let digest = format!("sha256:{}", "e".repeat(64));
@@ -237,9 +309,20 @@ fn a_competition_starts_once_moves_on_only_from_its_bracket_and_its_matches_stay
             format: CompetitionFormat::SingleElimination,
             deadline: 1000,
             seeds: 2,
+            rounds: None,
+            pool: Vec::new(),
         };
         let id = store.create_competition(&new, 900).unwrap();
-        let other = store.create_competition(&NewCompetition { name: "two".into(), ..new.clone() }, 901).unwrap();
+        let gauntlet = NewCompetition {
+            name: "two".into(),
+            format: CompetitionFormat::Gauntlet,
+            rounds: Some(3),
+            pool: vec!["abc".into(), "<\"d\">".into()],
+            ..new.clone()
+        };
+        let other = store.create_competition(&gauntlet, 901).unwrap();
+        let two = store.competition(other).unwrap().unwrap();
+        assert_eq!((two.format, two.rounds, two.pool.clone()), (gauntlet.format, Some(3), gauntlet.pool), "{name}");
         let created = store.competition(id).unwrap().unwrap();
         assert_eq!(
             (created.name.as_str(), created.format, created.deadline, created.seeds, created.created),
@@ -247,9 +330,10 @@ fn a_competition_starts_once_moves_on_only_from_its_bracket_and_its_matches_stay
             "{name}"
         );
         assert_eq!(
-            (created.state, created.release, created.bracket, created.entrants),
-            (CompetitionState::Open, Release::Hidden, None, Vec::new())
+            (created.state, created.release, created.released_rounds, created.bracket, created.entrants),
+            (CompetitionState::Open, Release::Hidden, None, None, Vec::new())
         );
+        assert_eq!((created.rounds, created.pool), (None, Vec::<String>::new()), "{name}");
         assert_eq!(store.competitions().unwrap().iter().map(|one| one.id).collect::<Vec<_>>(), [other, id], "{name}");
         assert!(store.competition(other + 100).unwrap().is_none());
 
@@ -272,6 +356,9 @@ fn a_competition_starts_once_moves_on_only_from_its_bracket_and_its_matches_stay
         assert_eq!((claimed.id, claimed.kind), (matches[0].id, MatchKind::Competition), "{name}");
         assert!(store.finish_match(claimed.id, &first_seat_won()).unwrap());
         assert!(store.ranked_results("azul").unwrap().is_empty(), "{name}: a competition match is not rated");
+        assert_eq!(store.competition_of_match(claimed.id).unwrap(), Some(id), "{name}");
+        assert_eq!(store.competition_of_match(ranked_id).unwrap(), None, "{name}: a ranked match");
+        assert_eq!(store.competition_of_match(ranked_id + 100).unwrap(), None, "{name}: no such match");
         assert_eq!(store.ranked_pending("azul").unwrap().iter().map(|one| one.id).collect::<Vec<_>>(), [ranked_id]);
         assert_eq!(store.competition_matches(id).unwrap()[0].state, MatchState::Done);
 
@@ -286,9 +373,13 @@ fn a_competition_starts_once_moves_on_only_from_its_bracket_and_its_matches_stay
         assert_eq!((done.state, done.bracket.as_deref()), (CompetitionState::Done, Some("{\"r\":2}")), "{name}");
         assert!(!store.advance_competition(id, Some("{\"r\":2}"), None, &[], true, 1004).unwrap(), "{name}: done");
 
-        assert!(store.set_competition_release(id, Release::Public).unwrap());
-        assert!(!store.set_competition_release(other + 100, Release::Public).unwrap(), "{name}: no such");
-        assert_eq!(store.competition(id).unwrap().unwrap().release, Release::Public, "{name}");
+        assert!(store.set_competition_release(id, Release::Participants, Some(2)).unwrap());
+        let released = store.competition(id).unwrap().unwrap();
+        assert_eq!((released.release, released.released_rounds), (Release::Participants, Some(2)), "{name}");
+        assert!(store.set_competition_release(id, Release::Public, None).unwrap());
+        assert!(!store.set_competition_release(other + 100, Release::Public, None).unwrap(), "{name}: no such");
+        let released = store.competition(id).unwrap().unwrap();
+        assert_eq!((released.release, released.released_rounds), (Release::Public, None), "{name}");
         assert_eq!(store.competition(other).unwrap().unwrap().release, Release::Hidden, "{name}");
     }
 }
@@ -605,6 +696,7 @@ fn assert_first_schema_rows_survive(latest: &dyn Store) {
     let done = latest.match_by_id(2).unwrap().unwrap();
     let outcome = done.seats[0].outcome.as_ref().expect("an outcome stored before faults were kept");
     assert_eq!((outcome.player.traps, outcome.turns, outcome.faults.len()), (1, 12, 0));
+    assert!(latest.bot(1).unwrap().is_some_and(|bot| !bot.private), "a bot made before privacy is public");
 }
 
 fn assert_newer_schema_refused<S>(opened: Result<S, StoreError>) {

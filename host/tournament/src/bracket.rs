@@ -6,7 +6,8 @@
 //! caller documents), and each series (a seat-swapped run of matches over N seeds) is played by
 //! the caller, which records its [`SeriesResult`]. The bracket says which series can be played
 //! now ([`Bracket::ready`]), who advances (the tie rule of [`SeriesResult::advancing`]), when it
-//! is over and the final standings ([`Bracket::placements`]).
+//! is over, the final standings ([`Bracket::placements`]) and each series' round of play
+//! ([`Bracket::rounds`]: what results released round by round are cut at).
 //!
 //! - **Seeding**: a bracket of `P` = the next power of two ≥ `n` positions, seed 1 against seed
 //!   `P`, 2 against `P - 1` and so on, placed recursively so that seeds 1 and 2 can meet only in
@@ -104,6 +105,8 @@ pub struct ReadySeries {
 pub struct SeriesState {
     /// Its stable id (see [`ReadySeries::id`]).
     pub id: String,
+    /// Its round of play, from the bracket's shape alone ([`Bracket::rounds`]).
+    pub round: u32,
     /// Its entrants as far as they are known.
     pub entrants: [Option<usize>; 2],
     /// Its result, once recorded.
@@ -497,14 +500,52 @@ impl Bracket {
         placements
     }
 
+    /// Each position's round of play, in position order: 1 plus the latest round of the
+    /// positions its sides come from (an entrant or a bye: 0), the reset one after its grand
+    /// final. So `W<k>` is round `k`, `L<k>` round `k + 1`, and with `r` winners' rounds the
+    /// grand final is round `2r` and its reset `2r + 1`: a series of round `k` can only depend
+    /// on results of rounds before `k`, which is what lets results be released round by round.
+    /// Byes count as positions, so the rounds are the same whoever turns up.
+    pub fn rounds(&self) -> Vec<u32> {
+        let mut rounds: Vec<u32> = Vec::with_capacity(self.positions.len());
+        for position in &self.positions {
+            let of = |source: Source| match source {
+                Source::Entrant(_) | Source::Bye => 0,
+                Source::Winner(at) | Source::Loser(at) => rounds.get(at).copied().unwrap_or(0),
+            };
+            let after = match position.stage {
+                Stage::Reset { grand_final, .. } => rounds.get(grand_final).copied().unwrap_or(0),
+                Stage::Drops | Stage::Eliminates(_) | Stage::GrandFinal(_) => 0,
+            };
+            rounds.push(1 + of(position.sides[0]).max(of(position.sides[1])).max(after));
+        }
+        rounds
+    }
+
+    /// The bracket with only the results of the series of rounds up to `last` ([`Bracket::rounds`]):
+    /// what it looked like once those rounds were played, as results released round by round show
+    /// it. The later results are dropped, never re-decided: an earlier round never depends on them.
+    pub fn up_to_round(&self, last: u32) -> Bracket {
+        let mut earlier = self.clone();
+        for (position, round) in earlier.positions.iter_mut().zip(self.rounds()) {
+            if round > last {
+                position.result = None;
+            }
+        }
+        earlier
+    }
+
     /// Every series of the bracket, played or to be played, in bracket order: byes left out, and
     /// the reset left out once the grand final made it unnecessary.
     pub fn series(&self) -> Vec<SeriesState> {
         let resolved = self.resolve();
+        let rounds = self.rounds();
         self.positions
             .iter()
             .zip(&resolved)
-            .filter(|(position, state)| {
+            .zip(rounds)
+            .map(|((position, state), round)| (position, state, round))
+            .filter(|(position, state, _)| {
                 let unneeded = match position.stage {
                     Stage::Reset { grand_final, .. } => resolved.get(grand_final).is_some_and(|grand_final| {
                         grand_final.winner.entrant().is_some() && !grand_final.needs_reset()
@@ -513,8 +554,9 @@ impl Bracket {
                 };
                 !state.is_bye() && !unneeded
             })
-            .map(|(position, state)| SeriesState {
+            .map(|(position, state, round)| SeriesState {
                 id: position.id.clone(),
+                round,
                 entrants: state.sides.map(Slot::entrant),
                 result: position.result,
                 winner: position.result.and(state.winner.entrant()),
@@ -1014,6 +1056,50 @@ mod tests {
             let (mut original, mut restored) = (bracket, back);
             assert_eq!(play(&mut original, random(11)), play(&mut restored, random(11)));
             assert_eq!(original.placements(), restored.placements());
+        }
+    }
+
+    #[test]
+    fn rounds_follow_the_shape_and_a_round_depends_only_on_the_rounds_before_it() {
+        let rounds = |bracket: &Bracket| -> Vec<(String, u32)> {
+            bracket.series().into_iter().map(|series| (series.id, series.round)).collect()
+        };
+        let single = rounds(&fresh(Elimination::Single, 8));
+        assert!(single.iter().all(|(id, round)| id.starts_with(&format!("W{round}-"))), "{single:?}");
+        // Double elimination of 8 (3 winners' rounds): W<k> is k, L<k> is k + 1, then 6 and 7.
+        for (id, round) in rounds(&fresh(Elimination::Double, 8)) {
+            let expected = match id.split('-').next().unwrap_or_default() {
+                "GF1" => 6,
+                "GF2" => 7,
+                bracket_round if bracket_round.starts_with('W') => bracket_round[1..].parse().unwrap(),
+                bracket_round => bracket_round[1..].parse::<u32>().unwrap() + 1,
+            };
+            assert_eq!(round, expected, "{id}");
+        }
+        // Played to the end, the bracket cut at any round has every series of that round and
+        // before with the same entrants and results, and nothing recorded after it.
+        for elimination in [Elimination::Single, Elimination::Double] {
+            for entrants in SIZES {
+                let mut bracket = fresh(elimination, entrants);
+                play(&mut bracket, random(entrants as u64 + 7));
+                let whole = bracket.series();
+                let last = whole.iter().map(|series| series.round).max().unwrap();
+                assert!(!bracket.up_to_round(last - 1).is_finished());
+                assert_eq!(bracket.up_to_round(last), bracket);
+                for cut in 0..last {
+                    let earlier = bracket.up_to_round(cut);
+                    for series in earlier.series() {
+                        assert_eq!(
+                            series.result.is_some(),
+                            series.round <= cut,
+                            "{elimination:?} {entrants} {series:?}"
+                        );
+                        if series.round <= cut {
+                            assert!(whole.contains(&series), "{elimination:?} {entrants} cut {cut}: {series:?}");
+                        }
+                    }
+                }
+            }
         }
     }
 

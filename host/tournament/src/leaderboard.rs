@@ -1,7 +1,7 @@
 //! The leaderboard: per bot, its record and figures summed from the database, its rating
 //! ([`super::ratings`]), best first; and how it prints (table, JSON, CSV, Markdown).
 
-use super::ratings::{Game, bradley_terry};
+use super::ratings::{Game, Meetings, bradley_terry_of};
 use super::store::{SeatRow, Store, StoreError};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -77,36 +77,54 @@ pub fn read(store: &Store, digest: Option<&str>) -> Result<Option<Leaderboard>, 
 /// error), rated, best first (ties by name).
 pub fn standings(bots: &[(String, String, Option<String>)], seats: &[SeatRow]) -> Vec<Standing> {
     let index: BTreeMap<&str, usize> = bots.iter().enumerate().map(|(i, (sha, _, _))| (sha.as_str(), i)).collect();
-    let mut rows: Vec<Standing> = bots
-        .iter()
-        .map(|(sha256, name, load_error)| Standing {
-            bot: name.clone(),
-            sha256: sha256.clone(),
-            matches: 0,
-            wins: 0,
-            draws: 0,
-            losses: 0,
-            mean_score: 0.0,
-            rating: 0.0,
-            rating_low: 0.0,
-            rating_high: 0.0,
-            forfeits: 0,
-            traps: 0,
-            invalid_actions: 0,
-            skipped_turns: 0,
-            mean_fuel_per_turn: 0,
-            max_fuel_per_turn: 0,
-            load_error: load_error.clone(),
-        })
-        .collect();
-    let mut score_sum = vec![0i64; bots.len()];
-    let mut fuel = vec![(0u128, 0u128); bots.len()];
-    let mut games = Vec::new();
+    let mut tally = Tally::new(bots.len());
     for one_match in seats.chunk_by(|a, b| a.match_id == b.match_id) {
-        let firsts = one_match.iter().filter(|seat| seat.rank == 1).count();
-        for seat in one_match {
-            let Some(&bot) = index.get(seat.sha256.as_str()) else { continue };
-            let row = &mut rows[bot];
+        tally.add_match(one_match.iter().filter_map(|seat| Some((*index.get(seat.sha256.as_str())?, seat))));
+    }
+    let mut rows = tally.standings(bots);
+    rows.sort_by(|a, b| b.rating.total_cmp(&a.rating).then_with(|| a.bot.cmp(&b.bot)));
+    rows
+}
+
+/// Running sums of results, match by match, for bots known by index: everything a standing
+/// shows and the rating's pairwise totals, in memory proportional to the bots and the pairs
+/// that met, not to the matches (a ladder folds its results into one as it reads them).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Tally {
+    sums: Vec<Sums>,
+    meetings: Meetings,
+}
+
+/// One bot's sums.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+struct Sums {
+    matches: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    forfeits: u64,
+    traps: u64,
+    invalid_actions: u64,
+    skipped_turns: u64,
+    max_fuel_per_turn: u64,
+    score: i64,
+    fuel: u128,
+    turns: u128,
+}
+
+impl Tally {
+    /// Nothing yet for `bots` bots.
+    pub fn new(bots: usize) -> Tally {
+        Tally { sums: vec![Sums::default(); bots], meetings: Meetings::new(bots) }
+    }
+
+    /// Adds one match: its seats, each with its bot's index (a seat of a bot out of range
+    /// counts for nobody), in seat order.
+    pub fn add_match<'a>(&mut self, seats: impl IntoIterator<Item = (usize, &'a SeatRow)>) {
+        let seats: Vec<(usize, &SeatRow)> = seats.into_iter().filter(|(bot, _)| *bot < self.sums.len()).collect();
+        let firsts = seats.iter().filter(|(_, seat)| seat.rank == 1).count();
+        for &(bot, seat) in &seats {
+            let row = &mut self.sums[bot];
             row.matches += 1;
             match (seat.rank, firsts) {
                 (1, 1) => row.wins += 1,
@@ -118,37 +136,58 @@ pub fn standings(bots: &[(String, String, Option<String>)], seats: &[SeatRow]) -
             row.invalid_actions += u64::from(seat.invalid_actions);
             row.skipped_turns += u64::from(seat.skipped_turns);
             row.max_fuel_per_turn = row.max_fuel_per_turn.max(seat.fuel_max_turn);
-            score_sum[bot] += seat.score;
-            fuel[bot].0 += u128::from(seat.fuel_total);
-            fuel[bot].1 += u128::from(seat.turns);
+            row.score += seat.score;
+            row.fuel += u128::from(seat.fuel_total);
+            row.turns += u128::from(seat.turns);
         }
-        for (i, first) in one_match.iter().enumerate() {
-            for second in &one_match[i + 1..] {
-                let (Some(&a), Some(&b)) = (index.get(first.sha256.as_str()), index.get(second.sha256.as_str())) else {
-                    continue;
-                };
+        for (i, &(a, first)) in seats.iter().enumerate() {
+            for &(b, second) in &seats[i + 1..] {
                 let score_a = match first.rank.cmp(&second.rank) {
                     std::cmp::Ordering::Less => 1.0,
                     std::cmp::Ordering::Equal => 0.5,
                     std::cmp::Ordering::Greater => 0.0,
                 };
-                games.push(Game { a, b, score_a });
+                self.meetings.add(Game { a, b, score_a });
             }
         }
     }
-    for (bot, rating) in bradley_terry(bots.len(), &games).into_iter().enumerate() {
-        let row = &mut rows[bot];
-        row.rating = rating.rating;
-        row.rating_low = rating.low;
-        row.rating_high = rating.high;
-        if row.matches > 0 {
-            row.mean_score = score_sum[bot] as f64 / row.matches as f64;
-        }
-        let (total, turns) = fuel[bot];
-        row.mean_fuel_per_turn = total.checked_div(turns).map_or(0, |mean| u64::try_from(mean).unwrap_or(u64::MAX));
+
+    /// Matches bot `bot` played.
+    pub fn matches_of(&self, bot: usize) -> u64 {
+        self.sums.get(bot).map_or(0, |sums| sums.matches)
     }
-    rows.sort_by(|a, b| b.rating.total_cmp(&a.rating).then_with(|| a.bot.cmp(&b.bot)));
-    rows
+
+    /// The standings of `bots` (sha256, name, load error; by index, as many as the tally was
+    /// made for), rated, in index order.
+    pub fn standings(&self, bots: &[(String, String, Option<String>)]) -> Vec<Standing> {
+        let ratings = bradley_terry_of(&self.meetings);
+        bots.iter()
+            .zip(&self.sums)
+            .zip(ratings)
+            .map(|(((sha256, name, load_error), sums), rating)| Standing {
+                bot: name.clone(),
+                sha256: sha256.clone(),
+                matches: sums.matches,
+                wins: sums.wins,
+                draws: sums.draws,
+                losses: sums.losses,
+                mean_score: if sums.matches > 0 { sums.score as f64 / sums.matches as f64 } else { 0.0 },
+                rating: rating.rating,
+                rating_low: rating.low,
+                rating_high: rating.high,
+                forfeits: sums.forfeits,
+                traps: sums.traps,
+                invalid_actions: sums.invalid_actions,
+                skipped_turns: sums.skipped_turns,
+                mean_fuel_per_turn: sums
+                    .fuel
+                    .checked_div(sums.turns)
+                    .map_or(0, |mean| u64::try_from(mean).unwrap_or(u64::MAX)),
+                max_fuel_per_turn: sums.max_fuel_per_turn,
+                load_error: load_error.clone(),
+            })
+            .collect()
+    }
 }
 
 /// How `show` prints.

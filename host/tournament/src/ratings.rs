@@ -37,21 +37,55 @@ const MAX_ITERATIONS: usize = 100_000;
 /// Elo scale: rating points per natural-log unit of strength.
 const SCALE: f64 = 400.0 / std::f64::consts::LN_10;
 
+/// Pairwise totals, summed game by game: games played per pair that met and score won per bot.
+/// All a fit needs, so a ladder keeps these as results land instead of every game; every
+/// total is a count of half points, summed exactly in any order, so the fit of the same games
+/// is the same however they were added.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Meetings {
+    /// Per bot, its opponents (ascending) and the games played against each.
+    met: Vec<std::collections::BTreeMap<usize, f64>>,
+    /// Per bot, the score it won.
+    won: Vec<f64>,
+}
+
+impl Meetings {
+    /// No games yet between `bots` bots.
+    pub fn new(bots: usize) -> Meetings {
+        Meetings { met: vec![std::collections::BTreeMap::new(); bots], won: vec![0.0; bots] }
+    }
+
+    /// Adds one game (a game naming a bot out of range, or a bot against itself, is ignored).
+    pub fn add(&mut self, game: Game) {
+        let bots = self.won.len();
+        if game.a >= bots || game.b >= bots || game.a == game.b {
+            return;
+        }
+        *self.met[game.a].entry(game.b).or_default() += 1.0;
+        *self.met[game.b].entry(game.a).or_default() += 1.0;
+        self.won[game.a] += game.score_a;
+        self.won[game.b] += 1.0 - game.score_a;
+    }
+}
+
 /// Fits the ratings of `bots` bots from `games`.
 pub fn bradley_terry(bots: usize, games: &[Game]) -> Vec<Rating> {
-    // Pairwise totals: games played per pair that met (each bot's opponents in ascending order,
-    // so the sums below run in the order a dense table's would: the fit does not depend on how
-    // the totals are kept), and score won per bot. A ladder's bots meet a few others each: an
-    // iteration costs the pairs that met, not the square of the bots.
-    let mut met: Vec<std::collections::BTreeMap<usize, f64>> = vec![std::collections::BTreeMap::new(); bots];
-    let mut won = vec![0.0f64; bots];
-    for game in games.iter().filter(|game| game.a < bots && game.b < bots && game.a != game.b) {
-        *met[game.a].entry(game.b).or_default() += 1.0;
-        *met[game.b].entry(game.a).or_default() += 1.0;
-        won[game.a] += game.score_a;
-        won[game.b] += 1.0 - game.score_a;
+    let mut meetings = Meetings::new(bots);
+    for game in games {
+        meetings.add(*game);
     }
-    let played: Vec<Vec<(usize, f64)>> = met.into_iter().map(|opponents| opponents.into_iter().collect()).collect();
+    bradley_terry_of(&meetings)
+}
+
+/// Fits the ratings of the bots of `meetings` from their totals.
+pub fn bradley_terry_of(meetings: &Meetings) -> Vec<Rating> {
+    // Each bot's opponents in ascending order, so the sums below run in the order a dense
+    // table's would: the fit does not depend on how the totals are kept. A ladder's bots meet
+    // a few others each: an iteration costs the pairs that met, not the square of the bots.
+    let bots = meetings.won.len();
+    let won = &meetings.won;
+    let played: Vec<Vec<(usize, f64)>> =
+        meetings.met.iter().map(|opponents| opponents.iter().map(|(j, times)| (*j, *times)).collect()).collect();
     let mut strength = vec![1.0f64; bots];
     for _ in 0..MAX_ITERATIONS {
         let mut next = strength.clone();

@@ -27,7 +27,9 @@ Examples:
   arena serve admin freeze paint             # no new ranked matches (--thaw)
   arena serve admin audit                    # every admin action, oldest first
   arena serve admin competition create --game azul --format double-elimination --deadline now
-  arena serve admin competition release 1 --to public
+  arena serve admin competition create --game azul --format gauntlet --pool greedy --deadline 2025-06-01T18:00:00Z
+  arena serve admin competition release 1 --to public --rounds 2   # rounds 1 and 2 only
+  arena serve admin competition release 1 --to public              # every round
 
 With no options the service listens on 127.0.0.1:8080 and keeps everything in ./arena-data/
 (the SQLite database, bots and replays by sha256, the compiled-artifact cache); it plays on
@@ -135,6 +137,16 @@ enum AdminCommand {
         #[arg(long)]
         enable: bool,
     },
+    /// Make a bot private (its files served only to its owner, the admins and the trusted
+    /// workers; of the NATS workers only trusted ones play its matches, whose results stay
+    /// public), or public again.
+    SetPrivate {
+        /// The bot's id (its page is /bots/ID).
+        bot: i64,
+        /// on (private) or off (public).
+        #[arg(value_parser = ["on", "off"])]
+        state: String,
+    },
     /// Put a failed match back in the queue.
     Requeue {
         /// The match's id.
@@ -151,7 +163,7 @@ enum AdminCommand {
     },
     /// Print the audit log of admin actions, oldest first.
     Audit,
-    /// Competitions (seasons): create one, release its results.
+    /// Competitions (seasons): create one, release its results (round by round, if wanted).
     #[command(subcommand)]
     Competition(CompetitionCommand),
     /// Register a NATS worker and print its token (`NAME:SECRET`, for `arena worker --token`):
@@ -173,12 +185,15 @@ enum AdminCommand {
 #[derive(Debug, Subcommand)]
 enum CompetitionCommand {
     /// Create a competition of one game and print its id: at the deadline each enabled bot's
-    /// current version is frozen, seeded by ladder rating, and the service's workers play it.
+    /// current version is frozen, seeded by ladder rating, and the service's workers play it;
+    /// its results stay hidden (admins only) until released.
     Create {
         /// The game.
         #[arg(long)]
         game: String,
-        /// round-robin, single-elimination or double-elimination (swiss and gauntlet: not yet).
+        /// round-robin (every pair), swiss (rounds pairing entrants of similar standing that
+        /// have not met), gauntlet (every other entrant against each bot of --pool),
+        /// single-elimination or double-elimination (brackets of series).
         #[arg(long)]
         format: String,
         /// When entrants are frozen: RFC 3339 (2025-06-01T18:00:00Z) or `now`.
@@ -187,17 +202,35 @@ enum CompetitionCommand {
         /// Its name on the pages (default: GAME FORMAT).
         #[arg(long)]
         name: Option<String>,
-        /// Seeds per pairing (round robin) or per series (elimination), each in both seat orders.
+        /// Seeds per pairing (round robin, swiss, gauntlet) or per series (elimination), each in
+        /// both seat orders.
         #[arg(long, default_value_t = 2)]
         seeds: u32,
+        /// Swiss only: the rounds to play (default: enough to single out a winner, the
+        /// entrants' count's log2 rounded up).
+        #[arg(long)]
+        rounds: Option<u32>,
+        /// Gauntlet only: the pool, bots of the game by name (comma-separated or repeated);
+        /// each enters with its current version at the deadline, and every other entrant is a
+        /// challenger that plays each of them (round k: against the pool's k-th seed).
+        #[arg(long, value_delimiter = ',')]
+        pool: Vec<String>,
     },
-    /// Release a competition's results: to its participants (the entrants' owners) or public.
+    /// Release a competition's results: to its participants (the entrants' owners) or public,
+    /// every round or (with --rounds) only rounds 1 to R. Admins always see everything.
     Release {
         /// The competition's id.
         id: i64,
         /// participants, public (or hidden again).
         #[arg(long)]
         to: String,
+        /// Release only the results of rounds 1 to R (a later release may raise or lower it);
+        /// without it, every round. The rounds: a round robin's by the circle method, a
+        /// gauntlet's one per pool bot, a Swiss competition's as paired; in a bracket, winners'
+        /// round k is round k, losers' round k is round k + 1, the grand final and its reset
+        /// come last.
+        #[arg(long, value_name = "R")]
+        rounds: Option<u32>,
     },
 }
 
@@ -275,6 +308,13 @@ fn admin(data: &DataArgs, action: AdminCommand) -> anyhow::Result<ExitCode> {
             store.audit(&actor, action, &format!("bot {bot} ({} of {})", found.name, found.game))?;
             eprintln!("{}: bot {bot} ({} of {})", action, found.name, found.game);
         }
+        AdminCommand::SetPrivate { bot, state } => {
+            let found = store.bot(bot)?.with_context(|| format!("no bot {bot}"))?;
+            store.set_bot_private(bot, state == "on")?;
+            let detail = format!("bot {bot} ({} of {}) {state}", found.name, found.game);
+            store.audit(&actor, "set-private", &detail)?;
+            eprintln!("set-private: {detail}");
+        }
         AdminCommand::Requeue { r#match } => {
             if !store.requeue_failed(r#match)? {
                 bail!("match {} is not a failed match (only failed matches are requeued)", r#match);
@@ -291,8 +331,9 @@ fn admin(data: &DataArgs, action: AdminCommand) -> anyhow::Result<ExitCode> {
             store.audit(&actor, action, &game)?;
             eprintln!("{action}: {game}");
         }
-        AdminCommand::Competition(CompetitionCommand::Create { game, format, deadline, name, seeds }) => {
-            use arena_serve::competition::{MAX_SEEDS, parse_deadline, parse_format};
+        AdminCommand::Competition(CompetitionCommand::Create { game, format, deadline, name, seeds, rounds, pool }) => {
+            use arena_serve::competition::{MAX_ROUNDS, MAX_SEEDS, parse_deadline, parse_format};
+            use arena_serve::store::CompetitionFormat;
             if arena_host::registry::find_game(&game).is_none() {
                 bail!("no game {game:?} (games: {})", arena_host::registry::game_names().join(", "));
             }
@@ -301,24 +342,66 @@ fn admin(data: &DataArgs, action: AdminCommand) -> anyhow::Result<ExitCode> {
             if !(1..=MAX_SEEDS).contains(&seeds) {
                 bail!("--seeds is 1 to {MAX_SEEDS}, not {seeds}");
             }
+            match (format, rounds) {
+                (CompetitionFormat::Swiss, Some(rounds)) if !(1..=MAX_ROUNDS).contains(&rounds) => {
+                    bail!("--rounds is 1 to {MAX_ROUNDS}, not {rounds}")
+                }
+                (CompetitionFormat::Swiss, _) | (_, None) => {}
+                (_, Some(_)) => bail!("--rounds is for the swiss format only"),
+            }
+            let pool: Vec<String> = pool.into_iter().filter(|name| !name.is_empty()).collect();
+            match (format, pool.is_empty()) {
+                (CompetitionFormat::Gauntlet, true) => {
+                    bail!(
+                        "a gauntlet needs its pool: --pool BOT[,BOT...] (bots of {game} that every other entrant plays)"
+                    )
+                }
+                (CompetitionFormat::Gauntlet, false) => {
+                    let bots = store.bots_of_game(&game)?;
+                    if let Some(missing) = pool.iter().find(|name| !bots.iter().any(|bot| &bot.name == *name)) {
+                        bail!("--pool: no bot {missing:?} of {game}");
+                    }
+                }
+                (_, false) => bail!("--pool is for the gauntlet format only"),
+                (_, true) => {}
+            }
             let name = name.unwrap_or_else(|| format!("{game} {}", format.as_str()));
             if name.is_empty() || name.chars().count() > 100 || name.chars().any(char::is_control) {
                 bail!("a competition's name is 1 to 100 characters, none of them control characters");
             }
-            let new = arena_serve::store::NewCompetition { game: game.clone(), name, format, deadline, seeds };
+            let new = arena_serve::store::NewCompetition {
+                game: game.clone(),
+                name,
+                format,
+                deadline,
+                seeds,
+                rounds,
+                pool: pool.clone(),
+            };
             let id = store.create_competition(&new, arena_serve::service::unix_now())?;
-            let detail = format!("competition {id}: {game} {} deadline {deadline} seeds {seeds}", format.as_str());
+            let mut detail = format!("competition {id}: {game} {} deadline {deadline} seeds {seeds}", format.as_str());
+            if let Some(rounds) = rounds {
+                detail += &format!(" rounds {rounds}");
+            }
+            if !pool.is_empty() {
+                detail += &format!(" pool {}", pool.join(","));
+            }
             store.audit(&actor, "competition-create", &detail)?;
             outln!("{id}");
         }
-        AdminCommand::Competition(CompetitionCommand::Release { id, to }) => {
+        AdminCommand::Competition(CompetitionCommand::Release { id, to, rounds }) => {
             let release = arena_serve::store::Release::parse(&to)
                 .with_context(|| format!("--to is participants, public or hidden, not {to:?}"))?;
-            if !store.set_competition_release(id, release)? {
+            if rounds == Some(0) {
+                bail!("--rounds is a round from 1 (rounds 1 to R are released); --to hidden hides them all");
+            }
+            if !store.set_competition_release(id, release, rounds)? {
                 bail!("no competition {id}");
             }
-            store.audit(&actor, "competition-release", &format!("competition {id} to {}", release.as_str()))?;
-            eprintln!("competition {id}: results released to {}", release.as_str());
+            let which = rounds.map_or_else(|| "every round".to_owned(), |last| format!("rounds 1 to {last}"));
+            let detail = format!("competition {id} to {} ({which})", release.as_str());
+            store.audit(&actor, "competition-release", &detail)?;
+            eprintln!("competition {id}: results of {which} released to {}", release.as_str());
         }
         AdminCommand::Audit => {
             for (actor, action, detail) in store.audit_log()? {
@@ -378,6 +461,10 @@ pub struct SubmitArgs {
     /// The API token [default: $ARENA_TOKEN, else the token file].
     #[arg(long)]
     token: Option<String>,
+    /// Make the bot private: its files served only to you, the admins and the ladder's trusted
+    /// workers (without it, a bot stays as it is; a new one is public).
+    #[arg(long)]
+    private: bool,
     /// Wait until the checks finish and report them.
     #[arg(long)]
     wait: bool,
@@ -477,7 +564,8 @@ pub fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
     };
     check_name("bot", &name)?;
     let file = std::fs::File::open(&args.file).with_context(|| format!("{}: cannot read", args.file.display()))?;
-    let url = format!("{}/api/games/{}/bots/{}", base(&args.server), args.game, name);
+    let private = if args.private { "?private=true" } else { "" };
+    let url = format!("{}/api/games/{}/bots/{}{private}", base(&args.server), args.game, name);
     let agent = agent();
     let sent = agent
         .post(&url)

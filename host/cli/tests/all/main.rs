@@ -34,6 +34,8 @@ mod ladder_dump;
 mod ladder_nats;
 #[cfg(feature = "nats")]
 mod ladder_nodes;
+#[cfg(feature = "nats")]
+mod ladder_private;
 mod sandbox_runtime;
 mod structure;
 mod view;

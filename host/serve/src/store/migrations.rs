@@ -325,6 +325,34 @@ pub const MIGRATIONS: &[Migration] = &[
         CREATE INDEX matches_by_competition ON matches (competition_id, id);
     ",
     },
+    Migration {
+        version: 8,
+        summary: "private bots (their files served to their owner, the admins and trusted workers only)",
+        // The file index finds the bots holding a file when it is asked for by its sha256.
+        sqlite: "
+        ALTER TABLE bots ADD COLUMN private INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX versions_by_sha256 ON versions (sha256);
+    ",
+        postgres: "
+        ALTER TABLE bots ADD COLUMN private BOOLEAN NOT NULL DEFAULT FALSE;
+        CREATE INDEX versions_by_sha256 ON versions (sha256);
+    ",
+    },
+    Migration {
+        version: 9,
+        summary: "competitions: results released round by round, Swiss rounds, a gauntlet's pool",
+        // NULL released_rounds: every round released (as before); NULL rounds: the default.
+        sqlite: "
+        ALTER TABLE competitions ADD COLUMN released_rounds INTEGER;
+        ALTER TABLE competitions ADD COLUMN rounds INTEGER;
+        ALTER TABLE competitions ADD COLUMN pool TEXT;
+    ",
+        postgres: "
+        ALTER TABLE competitions ADD COLUMN released_rounds BIGINT;
+        ALTER TABLE competitions ADD COLUMN rounds BIGINT;
+        ALTER TABLE competitions ADD COLUMN pool TEXT;
+    ",
+    },
 ];
 
 /// The newest version this program knows.

@@ -14,7 +14,7 @@ pub mod migrations;
 pub mod postgres;
 pub mod sqlite;
 
-use arena_host::fault::{BotFault, bounded_detail};
+use arena_host::fault::BotFault;
 use arena_host::record::PlayerSummary;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -84,6 +84,10 @@ pub struct Bot {
     pub name: String,
     /// Taken off the ladder by an admin.
     pub disabled: bool,
+    /// Private (its owner's choice, or an admin's): its files are served only to its owner, the
+    /// admins and the trusted workers, so its matches go to trusted workers only; they stay on
+    /// the ladder and in the ratings.
+    pub private: bool,
 }
 
 /// Where a version stands in the upload pipeline.
@@ -202,6 +206,10 @@ impl MatchKind {
 pub enum CompetitionFormat {
     /// Every pair of entrants, each seed in both seat orders.
     RoundRobin,
+    /// Rounds pairing entrants of similar standing that have not met yet.
+    Swiss,
+    /// Every challenger against every bot of the organizer's pool.
+    Gauntlet,
     /// A single-elimination bracket of seat-swapped series.
     SingleElimination,
     /// A double-elimination bracket of seat-swapped series.
@@ -209,11 +217,22 @@ pub enum CompetitionFormat {
 }
 
 impl CompetitionFormat {
-    /// The name stored, shown and typed (`round-robin`, `single-elimination`,
-    /// `double-elimination`).
+    /// Every format, in the order they are listed to people.
+    pub const ALL: [CompetitionFormat; 5] = [
+        CompetitionFormat::RoundRobin,
+        CompetitionFormat::Swiss,
+        CompetitionFormat::Gauntlet,
+        CompetitionFormat::SingleElimination,
+        CompetitionFormat::DoubleElimination,
+    ];
+
+    /// The name stored, shown and typed (`round-robin`, `swiss`, `gauntlet`,
+    /// `single-elimination`, `double-elimination`).
     pub fn as_str(self) -> &'static str {
         match self {
             CompetitionFormat::RoundRobin => "round-robin",
+            CompetitionFormat::Swiss => "swiss",
+            CompetitionFormat::Gauntlet => "gauntlet",
             CompetitionFormat::SingleElimination => "single-elimination",
             CompetitionFormat::DoubleElimination => "double-elimination",
         }
@@ -221,12 +240,7 @@ impl CompetitionFormat {
 
     /// The format called `text`, if this program plays it.
     pub fn parse(text: &str) -> Option<CompetitionFormat> {
-        match text {
-            "round-robin" => Some(CompetitionFormat::RoundRobin),
-            "single-elimination" => Some(CompetitionFormat::SingleElimination),
-            "double-elimination" => Some(CompetitionFormat::DoubleElimination),
-            _ => None,
-        }
+        CompetitionFormat::ALL.into_iter().find(|format| format.as_str() == text)
     }
 
     fn stored(text: &str) -> Result<CompetitionFormat, StoreError> {
@@ -317,6 +331,10 @@ pub struct NewCompetition {
     pub deadline: i64,
     /// Seeds per pairing (round robin) or per series (elimination), each in both seat orders.
     pub seeds: u32,
+    /// Swiss: the rounds to play (`None`: enough to single out a winner, ⌈log2 entrants⌉).
+    pub rounds: Option<u32>,
+    /// Gauntlet: the pool, by bot name (every other entrant is a challenger).
+    pub pool: Vec<String>,
 }
 
 /// A competition (a season) of one game.
@@ -338,7 +356,14 @@ pub struct Competition {
     pub state: CompetitionState,
     /// Who may see its results.
     pub release: Release,
-    /// The bracket's state as JSON (elimination formats, once running).
+    /// The rounds whose results are released, `1..=R` (`None`: every round); admins see all.
+    pub released_rounds: Option<u32>,
+    /// Swiss: the rounds to play (`None`: ⌈log2 entrants⌉).
+    pub rounds: Option<u32>,
+    /// Gauntlet: the pool, by bot name.
+    pub pool: Vec<String>,
+    /// The format's state as JSON, once running: an elimination's bracket, a Swiss
+    /// competition's rounds paired so far, a gauntlet's pool as frozen (a round robin has none).
     #[serde(skip)]
     pub bracket: Option<String>,
     /// When it was created (Unix seconds).
@@ -351,9 +376,19 @@ impl Competition {
     /// Reads a stored row (format, state and release as text).
     #[allow(clippy::too_many_arguments)]
     fn of_row(
-        (id, game, name, format, deadline, seeds, state, release, bracket, created): CompetitionRow,
+        (id, game, name, format, deadline, seeds, state, release, bracket, created, released_rounds, rounds, pool): CompetitionRow,
         entrants: Vec<i64>,
     ) -> Result<Competition, StoreError> {
+        let count = |what: &'static str, value: Option<i64>| {
+            value
+                .map(|value| u32::try_from(value).map_err(|_| StoreError::Corrupt { what, detail: value.to_string() }))
+                .transpose()
+        };
+        let pool = match pool {
+            Some(text) => serde_json::from_str(&text)
+                .map_err(|_| StoreError::Corrupt { what: "competition pool", detail: text.clone() })?,
+            None => Vec::new(),
+        };
         Ok(Competition {
             id,
             game,
@@ -364,6 +399,9 @@ impl Competition {
                 .map_err(|_| StoreError::Corrupt { what: "competition seeds", detail: seeds.to_string() })?,
             state: CompetitionState::parse(&state)?,
             release: Release::stored(&release)?,
+            released_rounds: count("competition released rounds", released_rounds)?,
+            rounds: count("competition rounds", rounds)?,
+            pool,
             bracket,
             created,
             entrants,
@@ -372,10 +410,32 @@ impl Competition {
 }
 
 /// A competition row as read, before its text fields are parsed.
-type CompetitionRow = (i64, String, String, String, i64, i64, String, String, Option<String>, i64);
+type CompetitionRow = (
+    i64,
+    String,
+    String,
+    String,
+    i64,
+    i64,
+    String,
+    String,
+    Option<String>,
+    i64,
+    Option<i64>,
+    Option<i64>,
+    Option<String>,
+);
 
 /// The columns of a competition row, in [`CompetitionRow`]'s order.
-const COMPETITION_COLUMNS: &str = "id, game, name, format, deadline, seeds, state, release, bracket, created";
+const COMPETITION_COLUMNS: &str =
+    "id, game, name, format, deadline, seeds, state, release, bracket, created, released_rounds, rounds, pool";
+
+impl NewCompetition {
+    /// Its pool as stored: a JSON list of bot names (`None` when empty).
+    fn pool_column(&self) -> Option<String> {
+        (!self.pool.is_empty()).then(|| serde_json::Value::from(self.pool.clone()).to_string())
+    }
+}
 
 /// Where a match stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -522,6 +582,26 @@ pub struct SeatOutcome {
     pub faults: Vec<SeatFault>,
 }
 
+/// Seat rows (match id, version id), in match then seat order, grouped per match: what
+/// [`Store::ranked_tables_page`] returns.
+fn tables_of<E>(rows: impl IntoIterator<Item = Result<(i64, i64), E>>) -> Result<Vec<(i64, Vec<i64>)>, StoreError>
+where
+    StoreError: From<E>,
+{
+    let mut tables: Vec<(i64, Vec<i64>)> = Vec::new();
+    for row in rows {
+        let (id, version) = row?;
+        match tables.last_mut() {
+            Some((last, versions)) if *last == id => versions.push(version),
+            _ => tables.push((id, vec![version])),
+        }
+    }
+    Ok(tables)
+}
+
+/// Matches per page when results are read a page at a time ([`Store::for_each_ranked_result`]).
+pub const RESULTS_PAGE: u32 = 1000;
+
 /// Faults kept per seat of a match (its first ones; the counts cover them all).
 pub const FAULTS_KEPT: usize = 20;
 
@@ -540,65 +620,14 @@ pub struct SeatFault {
 impl SeatFault {
     /// The fault `fault` of turn `turn` (0: start-up) in words.
     pub fn of(turn: u32, fault: &BotFault) -> SeatFault {
-        let (kind, detail) = match fault {
-            BotFault::Suspended => ("suspended", "out of turn fuel: no action this turn".to_owned()),
-            BotFault::Trapped { phase, trap } => ("trap", format!("{}: {}", words(phase), words(trap))),
-            BotFault::InvalidAction { reason } => ("invalid action", words(reason)),
-            BotFault::Forfeit { reason } => ("forfeit", words(reason)),
-        };
-        SeatFault { turn, kind: kind.to_owned(), detail: bounded_detail(&detail) }
+        let (kind, detail) = arena_host::fault::in_words(fault);
+        SeatFault { turn, kind: kind.to_owned(), detail }
     }
 
     /// A seat's first [`FAULTS_KEPT`] faults, from the match record's (turn, fault) pairs.
     pub fn first_of(faults: &[(u32, BotFault)]) -> Vec<SeatFault> {
         faults.iter().take(FAULTS_KEPT).map(|(turn, fault)| SeatFault::of(*turn, fault)).collect()
     }
-}
-
-/// A part of a fault in words, from its serialised form (so a new kind of trap or refusal needs
-/// nothing here): an enum's variant name with spaces for underscores, a variant with fields as
-/// `name: fields`, a field as `name value`, except the fields that are the text itself
-/// (`detail`, `line`, `reason`, `error`), bare, and a line-protocol answer's error (tagged by
-/// `error`) as `name: fields`. A game's own reason for refusing an action is its JSON.
-fn words(value: &impl Serialize) -> String {
-    use serde_json::Value;
-    const BARE: [&str; 4] = ["detail", "line", "reason", "error"];
-    fn name(text: &str) -> String {
-        text.replace('_', " ")
-    }
-    fn of_value(value: &Value) -> String {
-        match value {
-            Value::String(variant) => name(variant),
-            // A variant with fields (`{"exited": {"code": 1}}`).
-            Value::Object(map)
-                if map.len() == 1
-                    && map.iter().all(|(key, field)| field.is_object() && !BARE.contains(&key.as_str())) =>
-            {
-                map.iter().map(|(variant, fields)| format!("{}: {}", name(variant), of_value(fields))).collect()
-            }
-            // Fields (of a variant, or of an answer's error tagged by `error`).
-            Value::Object(map) => {
-                let tag = map.get("error").and_then(Value::as_str).map(name);
-                let fields: Vec<String> = map
-                    .iter()
-                    .filter(|(key, _)| tag.is_none() || key.as_str() != "error")
-                    .map(|(key, field)| match field {
-                        Value::String(text) if BARE.contains(&key.as_str()) => text.clone(),
-                        Value::Object(_) if BARE.contains(&key.as_str()) => of_value(field),
-                        Value::String(text) => format!("{} {text}", name(key)),
-                        other => format!("{} {other}", name(key)),
-                    })
-                    .collect();
-                match tag {
-                    Some(tag) if fields.is_empty() => tag,
-                    Some(tag) => format!("{tag}: {}", fields.join(", ")),
-                    None => fields.join(", "),
-                }
-            }
-            other => other.to_string(),
-        }
-    }
-    serde_json::to_value(value).map_or_else(|err| err.to_string(), |value| of_value(&value))
 }
 
 /// A match of the ladder.
@@ -763,6 +792,11 @@ pub trait Store: Send + Sync {
     fn bots_of_owner(&self, owner: i64) -> Result<Vec<Bot>, StoreError>;
     /// Takes a bot off the ladder, or puts it back.
     fn set_bot_disabled(&self, bot: i64, disabled: bool) -> Result<(), StoreError>;
+    /// Makes a bot private, or public again.
+    fn set_bot_private(&self, bot: i64, private: bool) -> Result<(), StoreError>;
+    /// The bots with a version whose file is `sha256`, by id (one file may be several bots'
+    /// versions: it is private when one of them is).
+    fn bots_with_file(&self, sha256: &str) -> Result<Vec<Bot>, StoreError>;
 
     /// Records a version of `bot` (pending), uploaded at `now` (Unix seconds), for a file already
     /// in the blob store; the same file uploaded again to the same bot is the version it already
@@ -853,8 +887,39 @@ pub trait Store: Send + Sync {
     /// The latest `limit` matches with `version` in a seat, newest first, a competition's left
     /// out (as in [`Store::recent_matches`]).
     fn matches_of_version(&self, version: i64, limit: u32) -> Result<Vec<Match>, StoreError>;
-    /// Every ranked match of `game` that is done, oldest first (what the ratings are fitted on).
-    fn ranked_results(&self, game: &str) -> Result<Vec<Match>, StoreError>;
+    /// Up to `limit` ranked matches of `game` that are done, with ids above `after`, oldest
+    /// first: a page of what the ratings are fitted on.
+    fn ranked_results_page(&self, game: &str, after: i64, limit: u32) -> Result<Vec<Match>, StoreError>;
+    /// Every ranked match of `game` that is done, oldest first (what the ratings are fitted on),
+    /// handed to `visit` a page at a time, so memory holds a page, not the ladder; how many.
+    /// Pages are read one after the other: a result recorded meanwhile may be left out (the
+    /// next reading has it).
+    fn for_each_ranked_result(&self, game: &str, visit: &mut dyn FnMut(&Match)) -> Result<u64, StoreError> {
+        let (mut after, mut count) = (0, 0);
+        loop {
+            let page = self.ranked_results_page(game, after, RESULTS_PAGE)?;
+            for one in &page {
+                visit(one);
+                after = one.id;
+                count += 1;
+            }
+            if page.len() < RESULTS_PAGE as usize {
+                return Ok(count);
+            }
+        }
+    }
+    /// Every ranked match of `game` that is done, oldest first, in memory (a dump; the ratings
+    /// fold them with [`Store::for_each_ranked_result`]).
+    fn ranked_results(&self, game: &str) -> Result<Vec<Match>, StoreError> {
+        let mut all = Vec::new();
+        self.for_each_ranked_result(game, &mut |one| all.push(one.clone()))?;
+        Ok(all)
+    }
+    /// Up to `limit` ranked matches of `game` ever queued (whatever their state now), with ids
+    /// above `after`, oldest first: each one's id and its seats' versions in seat order. What
+    /// the scheduler counts meetings and tables from, reading only what is new since it last
+    /// looked.
+    fn ranked_tables_page(&self, game: &str, after: i64, limit: u32) -> Result<Vec<(i64, Vec<i64>)>, StoreError>;
     /// Ranked matches of `game` not settled yet: queued, running or disputed (an audit's third
     /// run to come), oldest first. The scheduler counts them with the results, so it never sets a
     /// match identical to one of them (same seats and seed: same spec id, whose results would be
@@ -883,8 +948,9 @@ pub trait Store: Send + Sync {
     fn competition(&self, id: i64) -> Result<Option<Competition>, StoreError>;
     /// Every competition, newest first, with their entrants.
     fn competitions(&self) -> Result<Vec<Competition>, StoreError>;
-    /// Sets who may see a competition's results; whether there is such a competition.
-    fn set_competition_release(&self, id: i64, release: Release) -> Result<bool, StoreError>;
+    /// Sets who may see a competition's results, and of which rounds (`1..=R`; `None`: all);
+    /// whether there is such a competition.
+    fn set_competition_release(&self, id: i64, release: Release, rounds: Option<u32>) -> Result<bool, StoreError>;
     /// Starts an open competition, in one transaction: its entrants (versions in seed order),
     /// its bracket's state, its first matches (enqueued as of `now`, tagged with it); `false`
     /// (nothing changed) when it is not open, as when another node started it first.
@@ -910,6 +976,8 @@ pub trait Store: Send + Sync {
     ) -> Result<bool, StoreError>;
     /// Every match of competition `id` (any state), oldest first.
     fn competition_matches(&self, id: i64) -> Result<Vec<Match>, StoreError>;
+    /// The competition match `id` is played for, if it is a competition's.
+    fn competition_of_match(&self, id: i64) -> Result<Option<i64>, StoreError>;
 
     /// Appends to the admin audit log.
     fn audit(&self, actor: &str, action: &str, detail: &str) -> Result<(), StoreError>;
@@ -920,47 +988,15 @@ pub trait Store: Send + Sync {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arena_host::fault::{AnswerError, ForfeitReason, InvalidReason, Phase, TrapKind};
-
-    fn words_of(fault: BotFault) -> (String, String) {
-        let fault = SeatFault::of(3, &fault);
-        assert_eq!(fault.turn, 3);
-        (fault.kind, fault.detail)
-    }
+    use arena_host::fault::{Phase, TrapKind};
 
     #[test]
-    fn faults_are_put_in_words_with_the_bots_text_as_it_is_and_bounded() {
-        let trapped = |phase, trap| words_of(BotFault::Trapped { phase, trap });
-        assert_eq!(trapped(Phase::Turn, TrapKind::Unreachable), ("trap".into(), "turn: unreachable".into()));
-        assert_eq!(trapped(Phase::Init, TrapKind::StartupFuelExhausted).1, "init: startup fuel exhausted");
-        assert_eq!(trapped(Phase::Turn, TrapKind::Exited { code: 3 }).1, "turn: exited: code 3");
-        let other = TrapKind::Other { detail: "<script>alert(1)</script> a_b".into() };
-        assert_eq!(trapped(Phase::Turn, other).1, "turn: other: <script>alert(1)</script> a_b", "the text untouched");
-        let invalid = |reason| words_of(BotFault::InvalidAction { reason });
-        assert_eq!(
-            invalid(InvalidReason::Malformed { detail: "bad enum".into() }),
-            ("invalid action".into(), "malformed: bad enum".into())
-        );
-        assert_eq!(
-            invalid(InvalidReason::Refused { reason: serde_json::json!({"tile": "red", "row": 3}) }).1,
-            "refused: row 3, tile red"
-        );
-        assert_eq!(
-            invalid(InvalidReason::Protocol { error: AnswerError::NotJson { detail: "line 1".into() } }).1,
-            "protocol: not json: line 1"
-        );
-        assert_eq!(
-            invalid(InvalidReason::Protocol { error: AnswerError::WrongNonce { expected: 3, got: 2 } }).1,
-            "protocol: wrong nonce: expected 3, got 2"
-        );
-        assert_eq!(invalid(InvalidReason::Protocol { error: AnswerError::NoAnswer }).1, "protocol: no answer");
-        assert_eq!(
-            words_of(BotFault::Forfeit { reason: ForfeitReason::GameFuelExhausted }),
-            ("forfeit".into(), "game fuel exhausted".into())
-        );
-        assert_eq!(words_of(BotFault::Suspended).0, "suspended");
-        let long = TrapKind::Other { detail: "x".repeat(5000) };
-        assert!(trapped(Phase::Turn, long).1.len() <= arena_host::fault::MAX_DETAIL_BYTES + 3, "bounded");
+    fn a_seat_fault_is_the_fault_in_arena_hosts_words() {
+        let fault = BotFault::Trapped { phase: Phase::Init, trap: TrapKind::Exited { code: 3 } };
+        let seat = SeatFault::of(3, &fault);
+        assert_eq!((seat.turn, seat.kind.as_str(), seat.detail.as_str()), (3, "trap", "init: exited: code 3"));
+        let stored = r#"{"turn":3,"kind":"trap","detail":"init: exited: code 3"}"#;
+        assert_eq!(serde_json::to_string(&seat).unwrap(), stored, "the stored form is unchanged");
     }
 
     #[test]

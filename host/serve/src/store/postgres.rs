@@ -18,7 +18,7 @@ use super::migrations::{MIGRATIONS, latest};
 use super::{
     Audit, AuditState, Bot, BotPage, COMPETITION_COLUMNS, Competition, CompetitionRow, Finished, Match, MatchKind,
     MatchState, NewCompetition, NewMatch, QueueCounts, RatingPoint, Release, Seat, SeatOutcome, Step, Store,
-    StoreError, User, Version, VersionStatus, Worker,
+    StoreError, User, Version, VersionStatus, Worker, tables_of,
 };
 use postgres::error::SqlState;
 use postgres::{Client, Config, IsolationLevel, NoTls, Row, Transaction};
@@ -179,7 +179,7 @@ fn user_of(row: &Row) -> Result<User, StoreError> {
     Ok(User { id: row.try_get(0)?, name: row.try_get(1)?, password_hash: row.try_get(2)?, admin: row.try_get(3)? })
 }
 
-const BOT_COLUMNS: &str = "bots.id, bots.owner, users.name, bots.game, bots.name, bots.disabled";
+const BOT_COLUMNS: &str = "bots.id, bots.owner, users.name, bots.game, bots.name, bots.disabled, bots.private";
 const BOT_FROM: &str = "bots JOIN users ON users.id = bots.owner";
 
 fn bot_of(row: &Row) -> Result<Bot, StoreError> {
@@ -190,6 +190,7 @@ fn bot_of(row: &Row) -> Result<Bot, StoreError> {
         game: row.try_get(3)?,
         name: row.try_get(4)?,
         disabled: row.try_get(5)?,
+        private: row.try_get(6)?,
     })
 }
 
@@ -415,6 +416,9 @@ fn competitions_where(
             row.try_get(7)?,
             row.try_get(8)?,
             row.try_get(9)?,
+            row.try_get(10)?,
+            row.try_get(11)?,
+            row.try_get(12)?,
         );
         let entrants =
             tx.query("SELECT version_id FROM competition_entrants WHERE competition_id = $1 ORDER BY seed", &[&row.0])?;
@@ -554,6 +558,21 @@ impl Store for PostgresStore {
             tx.execute("UPDATE bots SET disabled = $2 WHERE id = $1", &[&bot, &disabled])?;
             Ok(())
         })
+    }
+
+    fn set_bot_private(&self, bot: i64, private: bool) -> Result<(), StoreError> {
+        self.write(|tx| {
+            tx.execute("UPDATE bots SET private = $2 WHERE id = $1", &[&bot, &private])?;
+            Ok(())
+        })
+    }
+
+    fn bots_with_file(&self, sha256: &str) -> Result<Vec<Bot>, StoreError> {
+        let sql = format!(
+            "SELECT {BOT_COLUMNS} FROM {BOT_FROM} WHERE bots.id IN (SELECT bot_id FROM versions WHERE sha256 = $1) \
+             ORDER BY bots.id"
+        );
+        self.read(|tx| bots_of(tx.query(&sql, &[&sha256])?))
     }
 
     fn add_version(&self, bot: i64, sha256: &str, size: i64, now: i64) -> Result<(Version, bool), StoreError> {
@@ -860,13 +879,26 @@ impl Store for PostgresStore {
         self.read(|tx| latest_matches(tx, &[version], limit))
     }
 
-    fn ranked_results(&self, game: &str) -> Result<Vec<Match>, StoreError> {
+    fn ranked_results_page(&self, game: &str, after: i64, limit: u32) -> Result<Vec<Match>, StoreError> {
         let sql = format!(
-            "SELECT {MATCH_COLUMNS} FROM matches WHERE game = $1 AND kind = 'ranked' AND state = 'done' ORDER BY id"
+            "SELECT {MATCH_COLUMNS} FROM matches WHERE game = $1 AND kind = 'ranked' AND state = 'done' AND id > $2 \
+             ORDER BY id LIMIT $3"
         );
         self.read(|tx| {
-            let rows = tx.query(&sql, &[&game])?;
+            let rows = tx.query(&sql, &[&game, &after, &i64::from(limit)])?;
             matches_of(tx, rows)
+        })
+    }
+
+    fn ranked_tables_page(&self, game: &str, after: i64, limit: u32) -> Result<Vec<(i64, Vec<i64>)>, StoreError> {
+        self.read(|tx| {
+            let rows = tx.query(
+                "SELECT s.match_id, s.version_id FROM match_seats s WHERE s.match_id IN \
+                 (SELECT id FROM matches WHERE game = $1 AND kind = 'ranked' AND id > $2 ORDER BY id LIMIT $3) \
+                 ORDER BY s.match_id, s.seat",
+                &[&game, &after, &i64::from(limit)],
+            )?;
+            tables_of(rows.iter().map(|row| Ok::<_, StoreError>((row.try_get(0)?, row.try_get(1)?))))
         })
     }
 
@@ -963,9 +995,18 @@ impl Store for PostgresStore {
     fn create_competition(&self, new: &NewCompetition, now: i64) -> Result<i64, StoreError> {
         self.write(|tx| {
             let row = tx.query_one(
-                "INSERT INTO competitions (game, name, format, deadline, seeds, state, release, created) \
-                 VALUES ($1, $2, $3, $4, $5, 'open', 'hidden', $6) RETURNING id",
-                &[&new.game, &new.name, &new.format.as_str(), &new.deadline, &i64::from(new.seeds), &now],
+                "INSERT INTO competitions (game, name, format, deadline, seeds, state, release, created, rounds, pool) \
+                 VALUES ($1, $2, $3, $4, $5, 'open', 'hidden', $6, $7, $8) RETURNING id",
+                &[
+                    &new.game,
+                    &new.name,
+                    &new.format.as_str(),
+                    &new.deadline,
+                    &i64::from(new.seeds),
+                    &now,
+                    &new.rounds.map(i64::from),
+                    &new.pool_column(),
+                ],
             )?;
             Ok(row.try_get(0)?)
         })
@@ -979,10 +1020,12 @@ impl Store for PostgresStore {
         self.read(|tx| competitions_where(tx, "$1::BIGINT IS NULL", None))
     }
 
-    fn set_competition_release(&self, id: i64, release: Release) -> Result<bool, StoreError> {
+    fn set_competition_release(&self, id: i64, release: Release, rounds: Option<u32>) -> Result<bool, StoreError> {
         self.write(|tx| {
-            let updated =
-                tx.execute("UPDATE competitions SET release = $2 WHERE id = $1", &[&id, &release.as_str()])?;
+            let updated = tx.execute(
+                "UPDATE competitions SET release = $2, released_rounds = $3 WHERE id = $1",
+                &[&id, &release.as_str(), &rounds.map(i64::from)],
+            )?;
             Ok(updated == 1)
         })
     }
@@ -1043,6 +1086,13 @@ impl Store for PostgresStore {
         self.read(|tx| {
             let rows = tx.query(&sql, &[&id])?;
             matches_of(tx, rows)
+        })
+    }
+
+    fn competition_of_match(&self, id: i64) -> Result<Option<i64>, StoreError> {
+        self.read(|tx| {
+            let row = tx.query_opt("SELECT competition_id FROM matches WHERE id = $1", &[&id])?;
+            Ok(row.map(|row| row.try_get::<_, Option<i64>>(0)).transpose()?.flatten())
         })
     }
 

@@ -12,7 +12,7 @@ use super::migrations::{MIGRATIONS, latest};
 use super::{
     Audit, AuditState, Bot, BotPage, COMPETITION_COLUMNS, Competition, CompetitionRow, Finished, Match, MatchKind,
     MatchState, NewCompetition, NewMatch, QueueCounts, RatingPoint, Release, Seat, SeatOutcome, Step, Store,
-    StoreError, User, Version, VersionStatus, Worker,
+    StoreError, User, Version, VersionStatus, Worker, tables_of,
 };
 use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, params};
 use std::collections::{BTreeMap, BTreeSet};
@@ -181,7 +181,7 @@ fn user_of(row: &Row<'_>) -> rusqlite::Result<User> {
     Ok(User { id: row.get(0)?, name: row.get(1)?, password_hash: row.get(2)?, admin: row.get(3)? })
 }
 
-const BOT_COLUMNS: &str = "bots.id, bots.owner, users.name, bots.game, bots.name, bots.disabled";
+const BOT_COLUMNS: &str = "bots.id, bots.owner, users.name, bots.game, bots.name, bots.disabled, bots.private";
 const BOT_FROM: &str = "bots JOIN users ON users.id = bots.owner";
 
 fn bot_of(row: &Row<'_>) -> rusqlite::Result<Bot> {
@@ -192,6 +192,7 @@ fn bot_of(row: &Row<'_>) -> rusqlite::Result<Bot> {
         game: row.get(3)?,
         name: row.get(4)?,
         disabled: row.get(5)?,
+        private: row.get(6)?,
     })
 }
 
@@ -549,6 +550,22 @@ impl Store for SqliteStore {
         Ok(())
     }
 
+    fn set_bot_private(&self, bot: i64, private: bool) -> Result<(), StoreError> {
+        self.lock().execute("UPDATE bots SET private = ?2 WHERE id = ?1", params![bot, private])?;
+        Ok(())
+    }
+
+    fn bots_with_file(&self, sha256: &str) -> Result<Vec<Bot>, StoreError> {
+        let sql = format!(
+            "SELECT {BOT_COLUMNS} FROM {BOT_FROM} WHERE bots.id IN (SELECT bot_id FROM versions WHERE sha256 = ?1) \
+             ORDER BY bots.id"
+        );
+        self.read(|connection| {
+            let mut statement = connection.prepare_cached(&sql)?;
+            Ok(statement.query_map([sha256], bot_of)?.collect::<Result<_, _>>()?)
+        })
+    }
+
     fn add_version(&self, bot: i64, sha256: &str, size: i64, now: i64) -> Result<(Version, bool), StoreError> {
         let mut connection = self.lock();
         let transaction = connection.transaction()?;
@@ -857,14 +874,28 @@ impl Store for SqliteStore {
         })
     }
 
-    fn ranked_results(&self, game: &str) -> Result<Vec<Match>, StoreError> {
+    fn ranked_results_page(&self, game: &str, after: i64, limit: u32) -> Result<Vec<Match>, StoreError> {
         let sql = format!(
-            "SELECT {MATCH_COLUMNS} FROM matches WHERE game = ?1 AND kind = 'ranked' AND state = 'done' ORDER BY id"
+            "SELECT {MATCH_COLUMNS} FROM matches WHERE game = ?1 AND kind = 'ranked' AND state = 'done' AND id > ?2 \
+             ORDER BY id LIMIT ?3"
         );
         self.read(|connection| {
             let mut statement = connection.prepare_cached(&sql)?;
-            let rows: Vec<MatchRow> = statement.query_map([game], match_row)?.collect::<Result<_, _>>()?;
+            let rows: Vec<MatchRow> =
+                statement.query_map(params![game, after, limit], match_row)?.collect::<Result<_, _>>()?;
             matches_of(connection, rows)
+        })
+    }
+
+    fn ranked_tables_page(&self, game: &str, after: i64, limit: u32) -> Result<Vec<(i64, Vec<i64>)>, StoreError> {
+        self.read(|connection| {
+            let mut statement = connection.prepare_cached(
+                "SELECT s.match_id, s.version_id FROM match_seats s WHERE s.match_id IN \
+                 (SELECT id FROM matches WHERE game = ?1 AND kind = 'ranked' AND id > ?2 ORDER BY id LIMIT ?3) \
+                 ORDER BY s.match_id, s.seat",
+            )?;
+            let rows = statement.query_map(params![game, after, limit], |row| Ok((row.get(0)?, row.get(1)?)))?;
+            tables_of(rows)
         })
     }
 
@@ -961,9 +992,18 @@ impl Store for SqliteStore {
     fn create_competition(&self, new: &NewCompetition, now: i64) -> Result<i64, StoreError> {
         let connection = self.lock();
         connection.execute(
-            "INSERT INTO competitions (game, name, format, deadline, seeds, state, release, created) \
-             VALUES (?1, ?2, ?3, ?4, ?5, 'open', 'hidden', ?6)",
-            params![new.game, new.name, new.format.as_str(), new.deadline, i64::from(new.seeds), now],
+            "INSERT INTO competitions (game, name, format, deadline, seeds, state, release, created, rounds, pool) \
+             VALUES (?1, ?2, ?3, ?4, ?5, 'open', 'hidden', ?6, ?7, ?8)",
+            params![
+                new.game,
+                new.name,
+                new.format.as_str(),
+                new.deadline,
+                i64::from(new.seeds),
+                now,
+                new.rounds.map(i64::from),
+                new.pool_column()
+            ],
         )?;
         Ok(connection.last_insert_rowid())
     }
@@ -976,9 +1016,11 @@ impl Store for SqliteStore {
         self.read(|connection| competitions_where(connection, "?1 IS NULL", None))
     }
 
-    fn set_competition_release(&self, id: i64, release: Release) -> Result<bool, StoreError> {
-        let updated =
-            self.lock().execute("UPDATE competitions SET release = ?2 WHERE id = ?1", params![id, release.as_str()])?;
+    fn set_competition_release(&self, id: i64, release: Release, rounds: Option<u32>) -> Result<bool, StoreError> {
+        let updated = self.lock().execute(
+            "UPDATE competitions SET release = ?2, released_rounds = ?3 WHERE id = ?1",
+            params![id, release.as_str(), rounds.map(i64::from)],
+        )?;
         Ok(updated == 1)
     }
 
@@ -1040,6 +1082,16 @@ impl Store for SqliteStore {
             let mut statement = connection.prepare_cached(&sql)?;
             let rows: Vec<MatchRow> = statement.query_map([id], match_row)?.collect::<Result<_, _>>()?;
             matches_of(connection, rows)
+        })
+    }
+
+    fn competition_of_match(&self, id: i64) -> Result<Option<i64>, StoreError> {
+        self.read(|connection| {
+            let found: Option<Option<i64>> = connection
+                .prepare_cached("SELECT competition_id FROM matches WHERE id = ?1")?
+                .query_row([id], |row| row.get(0))
+                .optional()?;
+            Ok(found.flatten())
         })
     }
 

@@ -33,11 +33,13 @@ pub fn routes() -> Router<Shared> {
         .route("/api/versions/{id}", get(version))
         .route("/api/bots/{id}", get(bot))
         .route("/api/bots/{id}/scrimmage", post(scrimmage))
+        .route("/api/bots/{id}/private", post(private))
         .route("/api/matches", get(matches))
         .route("/api/matches/{id}", get(one_match))
         .route("/api/queue", get(queue))
         .route("/api/competitions", get(competitions))
         .route("/api/competitions/{id}", get(competition))
+        .route("/api/competitions/{id}/database", get(competition_database))
         .route("/api/signup", post(signup))
         .route("/api/tokens", post(tokens))
         .route("/api/openapi.json", get(openapi))
@@ -192,7 +194,7 @@ async fn one_match(
     let viewer = super::any_caller(&service, &headers).await?;
     blocking(&service, move |service| {
         let one = service.store.match_by_id(id)?.ok_or_else(|| WebError::NotFound(format!("match {id}")))?;
-        super::hidden_match(&one, viewer.as_ref())?;
+        super::hidden_match(service, &one, viewer.as_ref())?;
         Ok(Json(one))
     })
     .await
@@ -236,6 +238,42 @@ async fn scrimmage(
     blocking(&service, move |service| {
         let ids = queue_scrimmage(service, &user, id, request.opponent)?;
         Ok(Json(serde_json::json!({ "matches": ids })))
+    })
+    .await
+}
+
+/// `{"private": true}` or `{"private": false}`.
+#[derive(Debug, Deserialize)]
+pub struct PrivateRequest {
+    /// Private, or public again.
+    pub private: bool,
+}
+
+/// Makes the caller's bot `id` private (its files served only to its owner, the admins and the
+/// trusted workers, its matches sent to trusted workers only), or public again; the bot as it
+/// is then. An admin's own choice is `arena serve admin set-private`.
+pub fn set_private(service: &Service, user: &User, id: i64, private: bool) -> Result<Bot, WebError> {
+    let mut bot = service.store.bot(id)?.ok_or_else(|| WebError::NotFound(format!("bot {id}")))?;
+    if bot.owner != user.id {
+        return Err(WebError::Forbidden(format!("bot {} is not yours", bot.name)));
+    }
+    service.store.set_bot_private(id, private)?;
+    bot.private = private;
+    Ok(bot)
+}
+
+/// `POST /api/bots/{id}/private`: the owner's choice, `{"private": BOOL}`; 200 and the bot.
+async fn private(
+    State(service): State<Shared>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<serde_json::Value>, WebError> {
+    let user = token_caller(&service, &headers).await?;
+    let request: PrivateRequest = json_body(&body)?;
+    blocking(&service, move |service| {
+        let bot = set_private(service, &user, id, request.private)?;
+        Ok(Json(serde_json::json!({ "bot": bot })))
     })
     .await
 }
@@ -367,20 +405,29 @@ pub async fn receive(
     Ok(writer)
 }
 
-/// `POST /api/games/{game}/bots/{name}` with the `.wasm` file as the body: a new version of the
-/// caller's bot (201), or the version this file already is (200).
+/// `?private=true|false` on an upload.
+#[derive(Debug, Deserialize)]
+pub struct UploadQuery {
+    /// Make the bot private (or public); absent, it stays as it is (a new bot is public).
+    pub private: Option<bool>,
+}
+
+/// `POST /api/games/{game}/bots/{name}[?private=BOOL]` with the `.wasm` file as the body: a new
+/// version of the caller's bot (201), or the version this file already is (200).
 pub async fn upload(
     State(service): State<Shared>,
     Path((game, name)): Path<(String, String)>,
+    query: Result<Query<UploadQuery>, QueryRejection>,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, WebError> {
+    let Query(query) = query.map_err(|err| WebError::BadRequest(err.body_text()))?;
     let user = token_caller(&service, &headers).await?;
     let asked = (user.clone(), game.clone(), name.clone());
     blocking(&service, move |service| Ok(service.may_upload(&asked.0, &asked.1, &asked.2)?)).await?;
     let writer = receive(&service, body.into_data_stream()).await?;
     blocking(&service, move |service| {
-        let (bot, version, new) = service.upload(&user, &game, &name, writer)?;
+        let (bot, version, new) = service.upload(&user, &game, &name, writer, query.private)?;
         let status = if new { StatusCode::CREATED } else { StatusCode::OK };
         Ok((status, Json(VersionView::of(&bot, version))).into_response())
     })
@@ -412,6 +459,34 @@ async fn competition(
         Ok(Json(crate::competition::view(&*service.store, found, viewer.as_ref())?))
     })
     .await
+}
+
+/// `GET /api/competitions/{id}/database`: the competition's played matches the caller may see
+/// (as its release allows: [`crate::competition::visible_results`]) as a tournament database,
+/// the file `arena tournament show` and `report` read; 403 when its results are not released to
+/// the caller (an API token or a session says who asks), 404 before any is played.
+async fn competition_database(
+    State(service): State<Shared>,
+    Path(id): Path<i64>,
+    headers: HeaderMap,
+) -> Result<Response, WebError> {
+    let viewer = super::any_caller(&service, &headers).await?;
+    let bytes = blocking(&service, move |service| {
+        let found = service.store.competition(id)?.ok_or_else(|| WebError::NotFound(format!("competition {id}")))?;
+        let results = crate::competition::visible_results(&*service.store, &found, viewer.as_ref())?
+            .ok_or_else(|| WebError::Forbidden(format!("the results of competition {id} are not released to you")))?;
+        if results.is_empty() {
+            return Err(WebError::NotFound(format!("played match of competition {id} released yet")));
+        }
+        Ok(crate::competition::database(service, &found, results)?)
+    })
+    .await?;
+    let disposition = format!("attachment; filename=\"competition-{id}.sqlite\"");
+    Ok((
+        [(header::CONTENT_TYPE, "application/vnd.sqlite3".to_owned()), (header::CONTENT_DISPOSITION, disposition)],
+        bytes,
+    )
+        .into_response())
 }
 
 async fn openapi() -> Response {

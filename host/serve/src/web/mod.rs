@@ -52,22 +52,76 @@ pub fn router(service: Shared) -> Router {
         .with_state(service)
 }
 
-/// A bot file by its sha256 (`/blobs/bots/SHA256.wasm`): what `arena worker --bots-from`
-/// fetches. Public like the version downloads on the match pages.
+/// A bot file by its sha256 (`/blobs/bots/SHA256.wasm`): what `arena worker --bots-from` and
+/// `arena ladder dump` fetch. Public like the version downloads on the match pages, but for a
+/// private bot's file ([`may_have_file`]), which only a trusted worker's signed request
+/// ([`trusted_worker`]), the owner or an admin gets (403 for anyone else). A file no version
+/// holds (an upload being stored) is not served.
 async fn bot_blob(
     axum::extract::State(service): axum::extract::State<Shared>,
     axum::extract::Path(file): axum::extract::Path<String>,
+    headers: HeaderMap,
 ) -> Result<Response, WebError> {
-    let bytes = blocking(&service, move |service| {
-        let path = file
-            .strip_suffix(".wasm")
-            .and_then(|sha256| service.bot_files.path(sha256))
-            .filter(|path| path.is_file())
-            .ok_or_else(|| WebError::NotFound(format!("bot file {file}")))?;
-        std::fs::read(path).map_err(|err| WebError::Internal(err.to_string()))
-    })
-    .await?;
+    let sha256 = file.strip_suffix(".wasm").unwrap_or_default().to_owned();
+    let (path, bots) = {
+        let (file, sha256) = (file.clone(), sha256.clone());
+        blocking(&service, move |service| {
+            let path = service
+                .bot_files
+                .path(&sha256)
+                .filter(|path| path.is_file())
+                .ok_or_else(|| WebError::NotFound(format!("bot file {file}")))?;
+            let bots = service.store.bots_with_file(&sha256)?;
+            if bots.is_empty() {
+                return Err(WebError::NotFound(format!("bot file {file}")));
+            }
+            Ok((path, bots))
+        })
+        .await?
+    };
+    if !may_have_file(&bots, None) && !trusted_worker(&service, &headers, &sha256).await? {
+        let viewer = any_caller(&service, &headers).await?;
+        if !may_have_file(&bots, viewer.as_ref()) {
+            return Err(WebError::Forbidden(format!("bot file {file}: {PRIVATE_FILE}")));
+        }
+    }
+    let bytes =
+        blocking(&service, move |_| std::fs::read(path).map_err(|err| WebError::Internal(err.to_string()))).await?;
     Ok(([(header::CONTENT_TYPE, "application/wasm")], bytes).into_response())
+}
+
+/// Why a private bot's file is refused.
+pub const PRIVATE_FILE: &str =
+    "a private bot's file: served only to its owner, the admins and the ladder's trusted workers";
+
+/// Whether `viewer` may have the file of `bots` (the bots with a version of one file): anyone a
+/// public one; a private one (a file one of them is private for) the owner of one of them (who
+/// uploaded those bytes) or an admin.
+pub fn may_have_file(bots: &[crate::store::Bot], viewer: Option<&User>) -> bool {
+    !bots.iter().any(|bot| bot.private)
+        || viewer.is_some_and(|user| user.admin || bots.iter().any(|bot| bot.owner == user.id))
+}
+
+/// Whether the request for the file `sha256` is signed by a worker the operator marked trusted:
+/// its name and its signature of [`arena_tournament::nats::identity::fetch_payload`], checked
+/// against the key the ladder keeps as the collector checks a result's.
+#[cfg(feature = "nats")]
+async fn trusted_worker(service: &Shared, headers: &HeaderMap, sha256: &str) -> Result<bool, WebError> {
+    use arena_tournament::nats::identity::{NAME_HEADER, SIGNATURE_HEADER, fetch_payload, verify};
+    let header = |name: &str| headers.get(name).and_then(|value| value.to_str().ok()).map(str::to_owned);
+    let (Some(name), Some(signature)) = (header(NAME_HEADER), header(SIGNATURE_HEADER)) else { return Ok(false) };
+    let payload = fetch_payload(sha256);
+    blocking(service, move |service| {
+        let worker = service.store.worker(&name)?;
+        Ok(worker.is_some_and(|worker| worker.trusted && verify(&worker.key, payload.as_bytes(), &signature)))
+    })
+    .await
+}
+
+/// Without NATS there are no workers to trust.
+#[cfg(not(feature = "nats"))]
+async fn trusted_worker(_service: &Shared, _headers: &HeaderMap, _sha256: &str) -> Result<bool, WebError> {
+    Ok(false)
 }
 
 /// Adds the security headers a response lacks (the viewer's page sets its own policy).
@@ -239,11 +293,11 @@ pub async fn any_caller(service: &Shared, headers: &HeaderMap) -> Result<Option<
     Ok(caller(service, headers).await?.user)
 }
 
-/// A match `viewer` may not see: a competition's, whose results are released on its own page
-/// (round by round, to participants, then to all), unless the viewer is an admin. The ladder's
-/// lists leave competition matches out ([`crate::store::Store::recent_matches`]).
-pub fn hidden_match(one: &crate::store::Match, viewer: Option<&User>) -> Result<(), WebError> {
-    if one.kind == crate::store::MatchKind::Competition && !viewer.is_some_and(|user| user.admin) {
+/// A match `viewer` may not see: a competition's whose release does not show the viewer its
+/// round ([`crate::competition::may_see_match`]: admins see all). The ladder's lists leave
+/// competition matches out ([`crate::store::Store::recent_matches`]).
+pub fn hidden_match(service: &Service, one: &crate::store::Match, viewer: Option<&User>) -> Result<(), WebError> {
+    if !crate::competition::may_see_match(&*service.store, one, viewer)? {
         return Err(WebError::NotFound(format!("match {} (a competition's: see its page)", one.id)));
     }
     Ok(())

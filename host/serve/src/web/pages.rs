@@ -4,9 +4,12 @@
 //! for a signed-in account, a cookie's (double submit) for signing up and logging in. The
 //! pages' only script is `/static/app.js` (live updates), served from here like the stylesheet.
 
-use super::api::{VersionView, create_account, create_api_token, log_in, queue_scrimmage, receive, version_view};
+use super::api::{
+    VersionView, create_account, create_api_token, log_in, queue_scrimmage, receive, set_private, version_view,
+};
 use super::{
-    Caller, FORM_COOKIE, SESSION_COOKIE, SESSION_SECONDS, Shared, WebError, blocking, caller, cookie, unix_now,
+    Caller, FORM_COOKIE, PRIVATE_FILE, SESSION_COOKIE, SESSION_SECONDS, Shared, WebError, blocking, caller, cookie,
+    may_have_file, unix_now,
 };
 use crate::auth::{new_token, same_secret, token_sha256};
 use crate::ratings::Leaderboard;
@@ -30,6 +33,7 @@ pub fn routes() -> Router<Shared> {
         .route("/games/{game}/latest", get(game_latest_fragment))
         .route("/bots/{id}", get(bot_page))
         .route("/bots/{id}/scrimmage", post(scrimmage_post))
+        .route("/bots/{id}/private", post(private_post))
         .route("/matches/{id}", get(match_page))
         .route("/matches/{id}/viewer", get(viewer))
         .route("/matches/{id}/replay.json", get(replay_download))
@@ -262,6 +266,11 @@ async fn competition_page(State(service): State<Shared>, headers: HeaderMap, Pat
         }
     }
     let name = |name: &Option<String>| name.clone().unwrap_or_else(|| "?".into());
+    let rated = view.standings.iter().any(|line| line.rating.is_some());
+    let released = match one.released_rounds {
+        Some(last) => format!("results {} up to round {last}", one.release.as_str()),
+        None => format!("results {}", one.release.as_str()),
+    };
     Ok(layout(
         &caller,
         &one.name,
@@ -269,18 +278,23 @@ async fn competition_page(State(service): State<Shared>, headers: HeaderMap, Pat
             h1 { (one.name) }
             p {
                 (one.game) ", " (one.format.as_str()) ", " (one.seeds) " seed(s) per pairing, both seat orders; "
-                (one.state.as_str()) "; results " (one.release.as_str()) "; "
+                (one.state.as_str()) "; " (released) "; "
                 (view.matches[1]) " of " (view.matches[0]) " matches played."
             }
             h2 { "Entrants" }
             @if view.entrant_list.is_empty() { p { "Frozen at the deadline." } }
-            ol { @for entrant in &view.entrant_list { li { (entrant.bot) " (version " (entrant.version_id) ")" } } }
+            ol { @for entrant in &view.entrant_list {
+                li { (entrant.bot) " (version " (entrant.version_id) ")" @if entrant.pool { ", the gauntlet's pool" } }
+            } }
             @if !view.results_visible {
                 p { "The results are not released to you yet." }
             } @else {
                 h2 { "Standings" }
+                @if let Some(last) = view.results_up_to_round { p { "After round " (last) ": later rounds are not released yet." } }
+                p { a href={ "/api/competitions/" (one.id) "/database" } download={ "competition-" (one.id) ".sqlite" } { "Download the results" }
+                    " as a tournament database (" code { "arena tournament show FILE" } ")." }
                 table {
-                    tr { th { "Place" } th { "Bot" } @if one.bracket.is_none() { th { "Rating" } th { "Wins" } } }
+                    tr { th { "Place" } th { "Bot" } @if rated { th { "Rating" } th { "Wins" } } }
                     @for line in &view.standings {
                         tr {
                             td { @if line.first == line.last { (line.first) } @else { (line.first) "–" (line.last) } }
@@ -349,11 +363,23 @@ async fn bot_page(State(service): State<Shared>, headers: HeaderMap, Path(id): P
     .await?;
     let BotPage { bot, versions, matches, names, opponents, ratings } = &page;
     let mine = caller.user.as_ref().is_some_and(|user| user.id == bot.owner);
+    // A private bot's files: no download link but for its owner and the admins.
+    let downloadable = may_have_file(std::slice::from_ref(bot), caller.user.as_ref());
     let pending = versions.iter().any(|version| version.status == VersionStatus::Pending);
     let faults = bot_faults(&page);
     Ok(layout(&caller, &bot.name, html! {
         h1 { (bot.name) }
         p { "A " a href={ "/games/" (bot.game) } { (bot.game) } " bot by " (bot.owner_name) "." @if bot.disabled { " Disabled by an admin: it plays no ranked matches." } }
+        @if bot.private {
+            p #private { "Private: its files are served only to its owner, the admins and the ladder's trusted workers, which play its matches. Its matches and ratings are public." }
+        }
+        @if mine {
+            form method="post" action={ "/bots/" (bot.id) "/private" } {
+                input type="hidden" name="csrf" value=(caller.csrf.clone().unwrap_or_default());
+                input type="hidden" name="private" value=(if bot.private { "off" } else { "on" });
+                button type="submit" { (if bot.private { "Make it public" } else { "Make it private" }) }
+            }
+        }
         h2 { "Versions" }
         div #versions data-pending=(if pending { "yes" } else { "no" }) data-bot=(bot.id) {
             @for version in versions.iter().rev() {
@@ -366,7 +392,7 @@ async fn bot_page(State(service): State<Shared>, headers: HeaderMap, Path(id): P
                         }
                     }
                     (rating_history(&ratings.iter().filter(|point| point.version_id == version.id).collect::<Vec<_>>()))
-                    p { a href={ "/versions/" (version.id) "/bot.wasm" } { "Download this version" } }
+                    @if downloadable { p { a href={ "/versions/" (version.id) "/bot.wasm" } { "Download this version" } } }
                 }
             }
         }
@@ -545,6 +571,30 @@ async fn scrimmage_post(
     Ok(Redirect::to(&format!("/matches/{}", ids.first().copied().unwrap_or_default())).into_response())
 }
 
+/// `private` (`on` or `off`) and the CSRF token.
+#[derive(Deserialize)]
+struct PrivateForm {
+    csrf: String,
+    private: String,
+}
+
+/// The bot page's form: the owner makes the bot private, or public again.
+async fn private_post(
+    State(service): State<Shared>,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+    Form(form): Form<PrivateForm>,
+) -> PageResult {
+    let user = signed_in(&service, &headers, &form.csrf).await?;
+    let private = match form.private.as_str() {
+        "on" => true,
+        "off" => false,
+        other => return Err(WebError::BadRequest(format!("private is on or off, not {other:?}")).into()),
+    };
+    blocking(&service, move |service| set_private(service, &user, id, private)).await?;
+    Ok(Redirect::to(&format!("/bots/{id}")).into_response())
+}
+
 /// The signed-in account of a form's request, whose CSRF token must be the session's.
 async fn signed_in(service: &Shared, headers: &HeaderMap, csrf: &str) -> Result<crate::store::User, WebError> {
     let caller = caller(service, headers).await?;
@@ -560,13 +610,18 @@ async fn signed_in(service: &Shared, headers: &HeaderMap, csrf: &str) -> Result<
 async fn match_page(State(service): State<Shared>, headers: HeaderMap, Path(id): Path<i64>) -> PageResult {
     let caller = caller(&service, &headers).await?;
     let viewer = caller.user.clone();
-    let (one, seats, budget) = blocking(&service, move |service| {
+    let (one, seats, budget, downloadable) = blocking(&service, move |service| {
         let one = service.store.match_by_id(id)?.ok_or_else(|| WebError::NotFound(format!("match {id}")))?;
-        super::hidden_match(&one, viewer.as_ref())?;
+        super::hidden_match(service, &one, viewer.as_ref())?;
         let seats: Vec<VersionView> =
             one.seats.iter().map(|seat| version_view(service, seat.version_id)).collect::<Result<_, _>>()?;
+        // A private bot's file has no link but for its owner and the admins.
+        let downloadable: Vec<bool> = seats
+            .iter()
+            .map(|view| Ok(may_have_file(&service.store.bots_with_file(&view.version)?, viewer.as_ref())))
+            .collect::<Result<_, WebError>>()?;
         let budget = service.settings.budget(&one.game);
-        Ok((one, seats, budget))
+        Ok((one, seats, budget, downloadable))
     })
     .await?;
     let mut command = format!("arena match --game {} --seed {}", one.game, one.seed);
@@ -591,11 +646,15 @@ async fn match_page(State(service): State<Shared>, headers: HeaderMap, Path(id):
         table {
             thead { tr { th { "Seat" } th { "Bot" } th { "Version" } th { "Score" } th { "Rank" } th { "Traps" } th { "Invalid" } th { "Skipped" } th { "Forfeit" } th { "Fuel" } } }
             tbody {
-                @for (index, (seat, view)) in one.seats.iter().zip(&seats).enumerate() {
+                @for (index, ((seat, view), downloadable)) in one.seats.iter().zip(&seats).zip(&downloadable).enumerate() {
                     tr {
                         td.num { (index) }
                         td { a href={ "/bots/" (view.bot_id) } { (view.bot) } }
-                        td.mono { a href={ "/versions/" (view.version_id) "/bot.wasm" } download={ (short(&view.version)) ".wasm" } { (short(&view.version)) } }
+                        @if *downloadable {
+                            td.mono { a href={ "/versions/" (view.version_id) "/bot.wasm" } download={ (short(&view.version)) ".wasm" } { (short(&view.version)) } }
+                        } @else {
+                            td.mono title="a private bot's file" { (short(&view.version)) " (private)" }
+                        }
                         @if let Some(outcome) = &seat.outcome {
                             td.num { (outcome.player.score) } td.num { (outcome.player.rank) } td.num { (outcome.player.traps) }
                             td.num { (outcome.player.invalid_actions) } td.num { (outcome.player.skipped_turns) }
@@ -609,7 +668,11 @@ async fn match_page(State(service): State<Shared>, headers: HeaderMap, Path(id):
         }
         @if one.state == MatchState::Done {
             h2 { "Reproduce it" }
-            p { "Download both bots (the version links above) and run, with the same arena release:" }
+            @if downloadable.iter().all(|downloadable| *downloadable) {
+                p { "Download both bots (the version links above) and run, with the same arena release:" }
+            } @else {
+                p { "A private bot's file is not public: its owner (or an admin) runs, with the same arena release:" }
+            }
             pre.command { (command) }
             p { a href={ "/matches/" (one.id) "/replay.json" } download={ "match-" (one.id) ".json" } { "Download the replay" } }
             iframe.viewer src={ "/matches/" (one.id) "/viewer" } title="replay viewer" {}
@@ -621,7 +684,7 @@ async fn match_page(State(service): State<Shared>, headers: HeaderMap, Path(id):
 /// The replay of a done match `viewer` may see, as JSON text, and the match.
 fn replay_text(service: &Service, id: i64, viewer: Option<&crate::store::User>) -> Result<(Match, String), WebError> {
     let one = service.store.match_by_id(id)?.ok_or_else(|| WebError::NotFound(format!("match {id}")))?;
-    super::hidden_match(&one, viewer)?;
+    super::hidden_match(service, &one, viewer)?;
     let text = service.replay_text(&one)?;
     Ok((one, text))
 }
@@ -704,9 +767,15 @@ pub fn inline_hashes(page: &str, tag: &str) -> String {
     if sources.is_empty() { "'none'".to_owned() } else { sources.join(" ") }
 }
 
-async fn bot_download(State(service): State<Shared>, Path(id): Path<i64>) -> PageResult {
+/// A version's file: public, but for a private bot's (its owner and the admins only, by session
+/// or API token; 403 for anyone else).
+async fn bot_download(State(service): State<Shared>, headers: HeaderMap, Path(id): Path<i64>) -> PageResult {
+    let viewer = super::any_caller(&service, &headers).await?;
     let bytes = blocking(&service, move |service| {
         let version = service.store.version(id)?.ok_or_else(|| WebError::NotFound(format!("version {id}")))?;
+        if !may_have_file(&service.store.bots_with_file(&version.sha256)?, viewer.as_ref()) {
+            return Err(WebError::Forbidden(format!("version {id}: {PRIVATE_FILE}")));
+        }
         let path = service.bot_file(&version)?;
         std::fs::read(path).map_err(|err| WebError::Internal(err.to_string()))
     })
@@ -912,6 +981,7 @@ async fn upload_form(State(service): State<Shared>, headers: HeaderMap) -> PageR
             input type="hidden" name="csrf" value=(caller.csrf.clone().unwrap_or_default());
             label { "Game " select name="game" { @for game in arena_host::registry::game_names() { option value=(game) { (game) } } } }
             label { "Bot name " input type="text" name="name" required maxlength="40" pattern="[A-Za-z0-9_\\-]+"; }
+            label { input type="checkbox" name="private" value="on"; " Private: its files served only to you, the admins and the ladder's trusted workers (unchecked leaves an existing bot as it is)" }
             label { "File " input type="file" name="file" required accept=".wasm"; }
             button type="submit" { "Upload" }
         }
@@ -946,7 +1016,9 @@ pub async fn upload_post(State(service): State<Shared>, headers: HeaderMap, mut 
     let user = caller.user.ok_or_else(|| WebError::Unauthorized("log in first".into()))?;
     let game = fields.get("game").cloned().unwrap_or_default();
     let name = fields.get("name").cloned().unwrap_or_default();
-    let bot = blocking(&service, move |service| Ok(service.upload(&user, &game, &name, writer)?.0)).await?;
+    // A checkbox: sent (before the file) when ticked, absent otherwise.
+    let private = fields.get("private").map(|_| true);
+    let bot = blocking(&service, move |service| Ok(service.upload(&user, &game, &name, writer, private)?.0)).await?;
     Ok(Redirect::to(&format!("/bots/{}", bot.id)).into_response())
 }
 
@@ -1054,6 +1126,7 @@ mod tests {
             game: "azul".into(),
             name: "mine".into(),
             disabled: false,
+            private: false,
         };
         let page = BotPage {
             bot,

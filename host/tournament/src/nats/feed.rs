@@ -5,6 +5,7 @@
 //! it is acked. Acked only once recorded, a result outlives a server killed before recording
 //! it: the consumer delivers it again to the next one.
 
+use super::identity::Eligible;
 use super::{Queue, QueueError, RESULTS_STREAM, nats, work_subject};
 use crate::plan::PlanLine;
 use crate::store::StoredMatch;
@@ -48,14 +49,14 @@ impl Delivery {
 impl Queue {
     /// Publishes one batch of plan lines for the workers under `digest`, as one message with
     /// the id `message_id` (a message with an id already seen in the duplicate window is not
-    /// stored again), to be played by none of the workers `exclude` names; whether it was such a
-    /// duplicate.
+    /// stored again), to be played by the workers `eligible` admits (its headers say which);
+    /// whether it was such a duplicate.
     pub fn publish_work(
         &self,
         digest: &str,
         message_id: &str,
         lines: &[PlanLine],
-        exclude: &[String],
+        eligible: &Eligible,
     ) -> Result<bool, QueueError> {
         let text = lines
             .iter()
@@ -65,8 +66,11 @@ impl Queue {
             .join("\n");
         self.block_on(async {
             let mut message = PublishMessage::build().payload(text.into()).message_id(message_id);
-            if !exclude.is_empty() {
-                message = message.header(super::identity::EXCLUDE_HEADER, exclude.join(",").as_str());
+            if !eligible.exclude.is_empty() {
+                message = message.header(super::identity::EXCLUDE_HEADER, eligible.exclude.join(",").as_str());
+            }
+            if let Some(only) = &eligible.only {
+                message = message.header(super::identity::ONLY_HEADER, only.join(",").as_str());
             }
             let ack = self.jetstream.send_publish(work_subject(digest), message).await.map_err(nats("publishing"))?;
             Ok(ack.await.map_err(nats("publishing"))?.duplicate)

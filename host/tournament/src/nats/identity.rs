@@ -4,7 +4,11 @@
 //! publishes carries its name (`Arena-Worker-Name`) and an HMAC-SHA-256 of the message's bytes
 //! under that key (`Arena-Signature`), so the token never travels and a result is known to come
 //! from the worker it names, unchanged. A batch may name workers that must not play it
-//! (`Arena-Exclude`: an audit's re-run goes to a worker other than the one audited).
+//! (`Arena-Exclude`: an audit's re-run goes to a worker other than the one audited), or the only
+//! workers that may (`Arena-Trusted-Only`: a private bot's match goes to the workers the operator
+//! marked trusted): [`Eligible`]. A worker fetching a bot file from the ladder signs the request
+//! the same way ([`fetch_payload`]): a private bot's file is served to trusted workers only, and
+//! the token still never travels.
 
 use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
@@ -15,6 +19,48 @@ pub const NAME_HEADER: &str = "Arena-Worker-Name";
 pub const SIGNATURE_HEADER: &str = "Arena-Signature";
 /// The header naming the workers that must not play a batch (comma-separated).
 pub const EXCLUDE_HEADER: &str = "Arena-Exclude";
+/// The header naming the only workers that may play a batch (comma-separated): a private bot's
+/// match, for the ladder's trusted workers.
+pub const ONLY_HEADER: &str = "Arena-Trusted-Only";
+
+/// Which workers may play a batch, as its headers say.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Eligible {
+    /// None of these ([`EXCLUDE_HEADER`]).
+    pub exclude: Vec<String>,
+    /// When given, only one of these ([`ONLY_HEADER`]); an empty list admits no worker.
+    pub only: Option<Vec<String>>,
+}
+
+impl Eligible {
+    /// Only the workers `names` (a private bot's match: the trusted workers).
+    pub fn only(names: Vec<String>) -> Eligible {
+        Eligible { exclude: Vec::new(), only: Some(names) }
+    }
+
+    /// What a batch's headers say (each a comma-separated list of names, when present).
+    pub fn from_headers(exclude: Option<&str>, only: Option<&str>) -> Eligible {
+        fn names(list: &str) -> Vec<String> {
+            list.split(',').map(str::trim).filter(|name| !name.is_empty()).map(str::to_owned).collect()
+        }
+        Eligible { exclude: exclude.map(names).unwrap_or_default(), only: only.map(names) }
+    }
+
+    /// Whether the worker `name` may play the batch (`None`: a worker without an identity, which
+    /// no `only` list names).
+    pub fn admits(&self, name: Option<&str>) -> bool {
+        let excluded = name.is_some_and(|name| self.exclude.iter().any(|other| other == name));
+        let listed = |only: &Vec<String>| name.is_some_and(|name| only.iter().any(|other| other == name));
+        !excluded && self.only.as_ref().is_none_or(listed)
+    }
+}
+
+/// What a worker signs to fetch the bot file `sha256` from a ladder (`GET /blobs/bots/SHA256.wasm`
+/// with [`NAME_HEADER`] and [`SIGNATURE_HEADER`]). Bound to the file: a signature seen on the way
+/// fetches that file again and nothing else, and whoever saw it on the way saw the file too.
+pub fn fetch_payload(sha256: &str) -> String {
+    format!("GET /blobs/bots/{sha256}.wasm")
+}
 
 /// A worker's name and signing key.
 #[derive(Clone, PartialEq, Eq)]
@@ -94,8 +140,25 @@ mod tests {
         assert!(!verify(&key_of("eu-west-1:another-secret-here"), b"a result", &signed), "the key");
         assert!(!verify(&key_of(token), b"a result", "not hex"));
         assert!(!format!("{worker:?}").contains(&key_of(token)), "the key is not printed");
+        assert!(verify(&key_of(token), fetch_payload("ab").as_bytes(), &worker.sign(fetch_payload("ab").as_bytes())));
+        assert!(!verify(&key_of(token), fetch_payload("cd").as_bytes(), &worker.sign(fetch_payload("ab").as_bytes())));
         for bad in ["no-colon", ":0123456789abcdef0123", "a b:0123456789abcdef0123", "short:secret"] {
             assert_eq!(WorkerIdentity::from_token(bad), Err(BadToken), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_batch_admits_the_workers_its_headers_allow() {
+        let anyone = Eligible::from_headers(None, None);
+        assert!(anyone.admits(Some("a")) && anyone.admits(None), "no header: any worker");
+        let audit = Eligible::from_headers(Some("a, b"), None);
+        assert!(!audit.admits(Some("a")) && !audit.admits(Some("b")) && audit.admits(Some("c")));
+        assert!(audit.admits(None), "an anonymous worker is excluded by no name");
+        let private = Eligible::from_headers(Some("a"), Some("a,t"));
+        assert_eq!(private, Eligible { exclude: vec!["a".into()], only: Some(vec!["a".into(), "t".into()]) });
+        assert!(private.admits(Some("t")), "trusted, not excluded");
+        assert!(!private.admits(Some("a")), "trusted but excluded (audited)");
+        assert!(!private.admits(Some("u")) && !private.admits(None), "not trusted, or no identity");
+        assert!(!Eligible::only(Vec::new()).admits(Some("t")), "an empty list admits nobody");
     }
 }

@@ -8,11 +8,14 @@
 //! Bots stay loaded between batches, one pool per game, options and memory limit, grown as new
 //! bots arrive. In a bots folder a bot is `<sha256>.wasm`, or `<first two hex digits>/<sha256>.wasm`
 //! as a ladder's data folder keeps them (`arena serve`'s `bots/`); with `--bots-from URL` a bot
-//! the folder lacks is fetched from that ladder server (`GET URL/blobs/bots/<sha256>.wasm`) into
-//! the folder first. A bot file that is missing or is not the bot the plan names is this
+//! the folder lacks is fetched from that ladder server (`GET URL/blobs/bots/<sha256>.wasm`, signed
+//! with the worker's identity: a private bot's file is served to trusted workers only) into the
+//! folder first. A batch whose headers leave this worker out (an audit's re-run of its own
+//! result, a private bot's match for other workers: [`super::identity::Eligible`]) is handed back. A bot file that is missing or is not the bot the plan names is this
 //! worker's problem, not the match's: the batch goes back to the queue for another worker and
 //! this one stops with an error naming the file.
 
+use super::identity::{EXCLUDE_HEADER, Eligible, ONLY_HEADER, WorkerIdentity};
 use super::{Queue, QueueError, WORK_STREAM, WORKERS, nats};
 use crate::plan::{PlanLine, PlannedMatch, replaced_bot};
 use crate::run::{Finished, finish};
@@ -34,9 +37,10 @@ pub struct WorkerOptions {
     pub bots_dir: Option<PathBuf>,
     /// A ladder server to fetch a bot from when the bots folder lacks it (`http://HOST:PORT`).
     pub bots_from: Option<String>,
-    /// Who this worker is on an auditing ladder: its results are signed, and a batch that
-    /// excludes it is left to another worker.
-    pub identity: Option<super::identity::WorkerIdentity>,
+    /// Who this worker is on an auditing ladder: its results and its fetches of bot files are
+    /// signed, and a batch that excludes it, or that names the only workers that may play it
+    /// and not it, is left to another worker.
+    pub identity: Option<WorkerIdentity>,
     /// Tests only: every this-many-th result it publishes is altered (one more turn), a worker
     /// lying about a result, for the ladder's audit to catch.
     pub lie_every: Option<usize>,
@@ -139,12 +143,12 @@ fn play_batch(
     let Some(digest) = message.subject.as_str().strip_prefix("arena.work.").map(str::to_owned) else {
         return refuse(queue, message, report, "not on an arena.work subject");
     };
-    // An audit's re-run must be played by another worker than the one audited: left for one.
-    let excluded =
-        message.headers.as_ref().and_then(|headers| headers.get(super::identity::EXCLUDE_HEADER)).is_some_and(
-            |names| options.identity.as_ref().is_some_and(|me| names.as_str().split(',').any(|name| name == me.name)),
-        );
-    if excluded {
+    // An audit's re-run must be played by another worker than the one audited, and a private
+    // bot's match by a trusted worker: left for one.
+    let header =
+        |name: &str| message.headers.as_ref().and_then(|headers| headers.get(name)).map(|value| value.as_str());
+    let eligible = Eligible::from_headers(header(EXCLUDE_HEADER), header(ONLY_HEADER));
+    if !eligible.admits(options.identity.as_ref().map(|me| me.name.as_str())) {
         queue
             .block_on(message.ack_with(AckKind::Nak(Some(Duration::from_millis(200)))))
             .map_err(nats("handing back"))?;
@@ -239,7 +243,7 @@ fn seat<'a>(
             continue;
         }
         let path = match &options.bots_dir {
-            Some(dir) => bot_in(dir, &bot.sha256, options.bots_from.as_deref())?,
+            Some(dir) => bot_in(dir, &bot.sha256, options.bots_from.as_deref(), options.identity.as_ref())?,
             None => bot.path.clone(),
         };
         let actual =
@@ -266,9 +270,15 @@ fn seat<'a>(
 }
 
 /// The file of the bot `sha256` in `dir`: `<sha256>.wasm`, else `<sha256 prefix>/<sha256>.wasm`;
-/// fetched from `server` into the first when neither is there and a server is given. Its content
-/// is checked against its name by the caller.
-fn bot_in(dir: &Path, sha256: &str, server: Option<&str>) -> Result<PathBuf, String> {
+/// fetched from `server` into the first when neither is there and a server is given, the request
+/// signed by `identity` when given (a private bot's file is served to trusted workers only). Its
+/// content is checked against its name by the caller.
+fn bot_in(
+    dir: &Path,
+    sha256: &str,
+    server: Option<&str>,
+    identity: Option<&WorkerIdentity>,
+) -> Result<PathBuf, String> {
     if sha256.len() != 64 || !sha256.bytes().all(|byte| byte.is_ascii_hexdigit()) {
         return Err(format!("{sha256:?} is not a sha256"));
     }
@@ -281,8 +291,25 @@ fn bot_in(dir: &Path, sha256: &str, server: Option<&str>) -> Result<PathBuf, Str
         return Ok(nested);
     }
     let url = format!("{}/blobs/bots/{sha256}.wasm", server.unwrap_or_default().trim_end_matches('/'));
-    let agent = ureq::Agent::config_builder().timeout_global(Some(Duration::from_secs(60))).build().new_agent();
-    let response = agent.get(&url).call().map_err(|err| format!("fetching {url}: {err}"))?;
+    let agent = ureq::Agent::config_builder()
+        .timeout_global(Some(Duration::from_secs(60)))
+        .http_status_as_error(false)
+        .build()
+        .new_agent();
+    let mut request = agent.get(&url);
+    if let Some(identity) = identity {
+        let signature = identity.sign(super::identity::fetch_payload(sha256).as_bytes());
+        request = request
+            .header(super::identity::NAME_HEADER, &identity.name)
+            .header(super::identity::SIGNATURE_HEADER, &signature);
+    }
+    let response = request.call().map_err(|err| format!("fetching {url}: {err}"))?;
+    if response.status() != 200 {
+        // The server's reason in words (a private bot's file refused, ...), bounded.
+        let status = response.status();
+        let reason = response.into_body().with_config().limit(4096).read_to_string().unwrap_or_default();
+        return Err(format!("fetching {url}: HTTP {status}: {}", reason.trim()));
+    }
     let bytes = response
         .into_body()
         .with_config()
