@@ -2,8 +2,8 @@
 //! C bots play Rust bots through the registry like any other bot, and their budget faults are
 //! reported like a Rust bot's.
 //!
-//! Needs the bots built: `cargo xtask bots` (or `cargo xtask build-bot bots-examples/azul-greedy-c`
-//! and `bots-examples/azul-trivial-c`).
+//! Needs the bots built: `cargo xtask bots` (or `cargo xtask build-bot bots-examples/azul-greedy-c`,
+//! `bots-examples/azul-trivial-c` and `tests/foreign-bots/fx-trivial-cpp`).
 
 use arena_azul::Azul;
 use arena_host::fault::ForfeitReason;
@@ -63,6 +63,19 @@ fn c_trivial_plays_the_first_legal_move_in_the_sdk_order() {
     for seed in 0..3 {
         assert_answers_the_first_legal_move("azul-trivial-c", seed);
     }
+}
+
+/// A C++ bot on the C bindings (`build-bot` compiles `*.cpp` with clang++ and links wasm32
+/// libc++): fx-trivial-cpp is azul-trivial-c's strategy through `std::vector` and an algorithm,
+/// and plays like it, the first legal move every turn, without a fault; the C++ library keeps
+/// it small.
+#[test]
+fn cpp_bot_on_the_c_bindings_plays_the_first_legal_move() {
+    for seed in 0..2 {
+        assert_answers_the_first_legal_move("fx-trivial-cpp", seed);
+    }
+    let size = std::fs::metadata(arena_tests::bot_path("fx-trivial-cpp")).expect("built").len();
+    assert!(size < 200_000, "fx-trivial-cpp is {size} bytes");
 }
 
 /// C bots are loaded and played through the registry exactly as `arena match`

@@ -2,7 +2,9 @@
 //! this module generates with wit-bindgen's C generator and checks for staleness, and the build of
 //! a C bot folder: clang for `wasm32-wasi` (Debian's clang and wasi-libc, installed with apt-get on
 //! demand) makes a core module, which wit-component wraps into a component with the WASI preview1
-//! reactor adapter of the pinned wasmtime release.
+//! reactor adapter of the pinned wasmtime release. A folder may hold C++ sources (`*.cpp`, `*.cc`)
+//! beside its C files: clang++ compiles them against the same C bindings and links libc++ for
+//! wasm32 (Debian's `libc++-<major>-dev-wasm32`, also installed on demand).
 
 use super::ForeignBot;
 use crate::util::{self, run_command, shown, target_dir};
@@ -50,6 +52,20 @@ fn all_packages() -> Vec<String> {
 /// Debian's wasi-libc carries DWARF, which would triple a small bot; the name section stays, so
 /// traps still show function names.
 const CFLAGS: [&str; 5] = ["--target=wasm32-wasi", "-mexec-model=reactor", "-O2", "-Wall", "-Wl,--strip-debug"];
+
+/// What C++ sources add to [`CFLAGS`]: wasm32-wasi's libc++ is built without exceptions (there is
+/// no unwinder for wasm here), so code that throws does not link; it is built without the
+/// filesystem library too (`_LIBCPP_HAS_NO_FILESYSTEM_LIBRARY`), which the sandbox would not
+/// serve anyway.
+const CXXFLAGS: [&str; 1] = ["-fno-exceptions"];
+
+/// The C++ source extensions a bot folder may hold beside `*.c`.
+const CXX_EXTENSIONS: [&str; 2] = ["cpp", "cc"];
+
+/// The Debian and Ubuntu packages of wasm32 libc++ for a clang of `major` version.
+fn cxx_packages(major: u32) -> [String; 2] {
+    [format!("libc++-{major}-dev-wasm32"), format!("libc++abi-{major}-dev-wasm32")]
+}
 
 /// Where the SDK's C files live.
 fn sdk_dir(root: &Path) -> PathBuf {
@@ -154,11 +170,26 @@ fn clang() -> String {
     std::env::var("CLANG").unwrap_or_else(|_| "clang".into())
 }
 
+/// The clang++ to run: `$CLANGXX`, else `$CLANG` with `++` appended (a wasi-sdk's
+/// `bin/clang` sits beside its `bin/clang++`), else `clang++`.
+fn clang_cxx() -> String {
+    std::env::var("CLANGXX").unwrap_or_else(|_| format!("{}++", clang()))
+}
+
 /// A clang command with the bot flags (and `--sysroot=$WASI_SYSROOT` when that is set, for a
 /// clang that does not find wasi-libc by itself, such as a wasi-sdk's).
 fn clang_command() -> Command {
-    let mut command = Command::new(clang());
+    compiler_command(false)
+}
+
+/// [`clang_command`], or for a bot with C++ sources, clang++ with [`CXXFLAGS`] too: clang++ links
+/// libc++ and libc++abi, which a link by clang would leave out.
+fn compiler_command(cxx: bool) -> Command {
+    let mut command = Command::new(if cxx { clang_cxx() } else { clang() });
     command.args(CFLAGS);
+    if cxx {
+        command.args(CXXFLAGS);
+    }
     if let Some(sysroot) = std::env::var_os("WASI_SYSROOT") {
         let mut flag = std::ffi::OsString::from("--sysroot=");
         flag.push(sysroot);
@@ -223,20 +254,75 @@ fn ensure_toolchain(work: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The bot's own C files, sorted so the link order (and so the module) is reproducible.
-fn sources(bot: &ForeignBot) -> Result<Vec<PathBuf>> {
-    let mut sources = Vec::new();
+/// Whether clang++ can compile and link a reactor for `wasm32-wasi` that uses libc++; on failure,
+/// the compiler's complaint.
+fn probe_cxx(dir: &Path) -> Result<(), String> {
+    let source = dir.join("probe.cpp");
+    let contents = "#include <algorithm>\n#include <vector>\n\
+                    extern \"C\" int arena_probe(int n) { std::vector<int> v(n, 1); \
+                    return *std::max_element(v.begin(), v.end()); }\n";
+    std::fs::write(&source, contents).map_err(|error| format!("cannot write {}: {error}", source.display()))?;
+    let mut command = compiler_command(true);
+    command.arg(&source).arg("-o").arg(dir.join("probe-cxx.wasm"));
+    match command.output() {
+        Ok(output) if output.status.success() => Ok(()),
+        Ok(output) => Err(format!("`{}` failed: {}", shown(&command), String::from_utf8_lossy(&output.stderr).trim())),
+        Err(error) => Err(format!("cannot run `{}`: {error}", shown(&command))),
+    }
+}
+
+/// Makes sure clang++ can build `wasm32-wasi` reactors with libc++ (once [`ensure_toolchain`]
+/// has made clang work), installing libc++ for wasm32 when it cannot.
+fn ensure_cxx_toolchain(work: &Path) -> Result<()> {
+    let Err(first) = probe_cxx(work) else { return Ok(()) };
+    let version = Command::new(clang()).arg("--version").output().ok();
+    let major = version.and_then(|output| clang_major(&String::from_utf8_lossy(&output.stdout)));
+    let packages = match major {
+        Some(major) => cxx_packages(major).join(" "),
+        None => "libc++-<clang's major version>-dev-wasm32 libc++abi-<clang's major version>-dev-wasm32".into(),
+    };
+    let missing = format!(
+        "C++ bot sources need clang++ with libc++ for wasm32-wasi ({first}): install {packages} \
+         (Debian/Ubuntu: `sudo apt-get install -y --no-install-recommends {packages}`), or use a \
+         wasi-sdk, which ships libc++, with CLANG=<wasi-sdk>/bin/clang \
+         WASI_SYSROOT=<wasi-sdk>/share/wasi-sysroot"
+    );
+    let has_apt = Command::new("apt-get").arg("--version").output().is_ok_and(|output| output.status.success());
+    let (Some(major), true) = (major, has_apt) else { bail!("{missing}") };
+    eprintln!("clang++ cannot build for wasm32-wasi ({first}); installing {packages} with apt-get");
+    let mut install = util::apt_get(&["install", "-y", "--no-install-recommends"]);
+    install.args(cxx_packages(major));
+    if let Err(error) = run_command(&mut install) {
+        bail!("{missing}\ninstalling them failed: {error:#}");
+    }
+    if let Err(again) = probe_cxx(work) {
+        bail!("clang++ still cannot build for wasm32-wasi after installing {packages}: {again}");
+    }
+    Ok(())
+}
+
+/// The bot's own sources, C files and C++ files, each sorted so the link order (and so the
+/// module) is reproducible.
+fn sources(bot: &ForeignBot) -> Result<(Vec<PathBuf>, Vec<PathBuf>)> {
+    let (mut c, mut cxx) = (Vec::new(), Vec::new());
     for entry in std::fs::read_dir(&bot.dir).with_context(|| format!("cannot read {}", bot.dir.display()))? {
         let path = entry?.path();
-        if path.extension().is_some_and(|extension| extension == "c") && path.is_file() {
-            sources.push(path);
+        let Some(extension) = path.extension().and_then(|extension| extension.to_str()) else { continue };
+        if !path.is_file() {
+            continue;
+        }
+        if extension == "c" {
+            c.push(path);
+        } else if CXX_EXTENSIONS.contains(&extension) {
+            cxx.push(path);
         }
     }
-    sources.sort();
-    if sources.is_empty() {
-        bail!("{} has no *.c file", bot.dir.display());
+    c.sort();
+    cxx.sort();
+    if c.is_empty() && cxx.is_empty() {
+        bail!("{} has no *.c, *.cpp or *.cc file", bot.dir.display());
     }
-    Ok(sources)
+    Ok((c, cxx))
 }
 
 /// Builds `bot` into `out`.
@@ -248,12 +334,25 @@ pub fn build(root: &Path, bot: &ForeignBot, out: &Path) -> Result<()> {
     let work = target_dir(root).join("c-bots").join(&bot.name);
     std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
     ensure_toolchain(&work)?;
+    let (c_sources, cxx_sources) = sources(bot)?;
+    let cxx = !cxx_sources.is_empty();
+    if cxx {
+        ensure_cxx_toolchain(&work)?;
+    }
 
     let core = work.join(format!("{}.core.wasm", bot.name));
-    let mut compile = clang_command();
+    // One driver call compiles and links everything; with C++ sources it is clang++, and `-x`
+    // keeps the C files (the bot's and the bindings') compiled as C.
+    let mut compile = compiler_command(cxx);
     compile.arg("-I").arg(sdk_dir(root).join("include")).arg("-I").arg(&bindings);
-    compile.args(sources(bot)?);
-    compile.arg(bindings.join(format!("{WORLD}.c"))).arg(bindings.join(format!("{WORLD}_component_type.o")));
+    if cxx {
+        compile.args(["-x", "c++"]).args(&cxx_sources).args(["-x", "c"]);
+    }
+    compile.args(&c_sources).arg(bindings.join(format!("{WORLD}.c")));
+    if cxx {
+        compile.args(["-x", "none"]);
+    }
+    compile.arg(bindings.join(format!("{WORLD}_component_type.o")));
     compile.arg("-o").arg(&core);
     run_command(&mut compile)?;
 

@@ -45,6 +45,7 @@ pub fn build(root: &Path, bot: &ForeignBot, out: &Path) -> Result<()> {
     if !app.is_file() {
         bail!("{} is missing: a Python bot's entry module is {APP_MODULE}.py, defining `Player`", app.display());
     }
+    check_syntax(&bot.dir, &[])?;
     let componentize_py = ensure_toolchain(root)?;
     let tools = toolchain_dir(root);
 
@@ -158,13 +159,19 @@ class Run:
         exec(_CODE, {"__name__": "__main__", "__file__": _MAIN, "__builtins__": __builtins__})
 "#;
 
-/// Checks every Python file of a folder for syntax errors (the folder is the argument); prints
-/// `file:line: message` for each and exits 1 if any.
+/// The CPython release componentize-py [`COMPONENTIZE_PY_VERSION`] embeds (its native module links
+/// `libpython3.14`): the grammar a bot runs under, which the syntax pre-check should use.
+const EMBEDDED_PYTHON: &str = "3.14";
+
+/// Checks Python files for syntax errors: every `*.py` file of a folder (the first argument) and
+/// the files named by the other arguments (relative to it, whatever their names: a main script
+/// need not end in `.py`); prints `file:line: message` for each and exits 1 if any.
 const SYNTAX_CHECK: &str = r#"
 import pathlib, sys
 root = pathlib.Path(sys.argv[1])
+paths = set(root.rglob("*.py")) | {root / name for name in sys.argv[2:]}
 bad = 0
-for path in sorted(root.rglob("*.py")):
+for path in sorted(paths):
     try:
         compile(path.read_text(encoding="utf-8"), str(path.relative_to(root)), "exec")
     except SyntaxError as err:
@@ -173,16 +180,47 @@ for path in sorted(root.rglob("*.py")):
 sys.exit(1 if bad else 0)
 "#;
 
-/// Refuses a folder with a Python syntax error, naming each file and line (checked by the
-/// machine's `python3` before anything is built).
-fn check_syntax(dir: &Path) -> Result<()> {
-    let output = Command::new(PYTHON)
+/// The Python that checks syntax and the version it reports: `python3.14` (the embedded
+/// interpreter's release) when the machine has it, since asking the embedded interpreter itself
+/// means a componentize-py build of several seconds; else the machine's `python3`, whose grammar
+/// may differ (newer syntax refused, or older syntax accepted that the bot's Python refuses).
+fn syntax_checker() -> (String, String) {
+    let version = |program: &str| {
+        let output = Command::new(program).arg("--version").output().ok()?;
+        let text = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+        (output.status.success() && !text.is_empty()).then_some(text)
+    };
+    let exact = format!("python{EMBEDDED_PYTHON}");
+    match version(&exact) {
+        Some(reported) => (exact, reported),
+        None => (PYTHON.to_owned(), version(PYTHON).unwrap_or_else(|| PYTHON.to_owned())),
+    }
+}
+
+/// Refuses a folder with a Python syntax error, naming each file and line, before anything is
+/// built: every `*.py` file and `extra` (the main script, whatever its name).
+fn check_syntax(dir: &Path, extra: &[&str]) -> Result<()> {
+    let (program, version) = syntax_checker();
+    let output = Command::new(&program)
         .args(["-c", SYNTAX_CHECK])
         .arg(dir)
+        .args(extra)
         .output()
-        .with_context(|| format!("cannot run {PYTHON} to check the bot's syntax"))?;
+        .with_context(|| format!("cannot run {program} to check the bot's syntax"))?;
     if !output.status.success() {
-        bail!("syntax errors in {}:\n{}", dir.display(), String::from_utf8_lossy(&output.stderr).trim_end());
+        let checked_by = if version.contains(&format!("Python {EMBEDDED_PYTHON}.")) {
+            format!("checked by {version}, the release the bot runs on")
+        } else {
+            format!(
+                "checked by {version} ({program}); the bot runs on Python {EMBEDDED_PYTHON}, whose grammar \
+                 may differ: install python{EMBEDDED_PYTHON} for an exact check"
+            )
+        };
+        bail!(
+            "syntax errors in {} ({checked_by}):\n{}",
+            dir.display(),
+            String::from_utf8_lossy(&output.stderr).trim_end()
+        );
     }
     Ok(())
 }
@@ -214,7 +252,7 @@ fn build_stdio(root: &Path, bot: &ForeignBot, main: &str, out: &Path) -> Result<
         bail!("{} is missing: bot.json names it as the bot's main script", bot.dir.join(main).display());
     }
     refuse_native_extensions(&bot.dir)?;
-    check_syntax(&bot.dir)?;
+    check_syntax(&bot.dir, &[main])?;
 
     let componentize_py = ensure_toolchain(root)?;
     let stage = toolchain_dir(root).join("stage").join(&bot.name);
@@ -315,11 +353,36 @@ mod tests {
     #[test]
     fn a_syntax_error_is_named_by_file_and_line() {
         let dir = folder("syntax", &[("bot.py", "import sys\n\nprint(sys.argv\n"), ("helper.py", "x = 1\n")]);
-        let message = format!("{:#}", check_syntax(&dir).unwrap_err());
+        let message = format!("{:#}", check_syntax(&dir, &["bot.py"]).unwrap_err());
         assert!(message.contains("bot.py:3:"), "{message}");
         assert!(!message.contains("helper.py"), "{message}");
+        assert!(message.contains("checked by Python 3."), "{message}");
         std::fs::write(dir.join("bot.py"), "print(1)\n").unwrap();
-        check_syntax(&dir).unwrap();
+        check_syntax(&dir, &["bot.py"]).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A main script without the `.py` suffix (contest entries were named `b`, `Decima`, `s`) is
+    /// checked too, and its syntax error stops the build before componentize-py is run or even
+    /// installed.
+    #[test]
+    fn a_main_script_of_any_name_is_checked_before_building() {
+        let dir =
+            folder("main-b", &[("b", "import sys\nfor line in sys.stdin\n    print(line)\n"), ("bot.json", "{}")]);
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let bot = ForeignBot {
+            name: "b-bot".into(),
+            dir: dir.clone(),
+            language: super::super::Language::Python,
+            game: "paint".into(),
+            stdio_main: Some("b".into()),
+        };
+        let started = std::time::Instant::now();
+        let out = dir.join("b-bot.wasm");
+        let message = format!("{:#}", build(root, &bot, &out).unwrap_err());
+        assert!(message.contains("b:2:"), "{message}");
+        assert!(message.contains(&dir.display().to_string()), "{message}");
+        assert!(!out.exists() && started.elapsed() < std::time::Duration::from_secs(5), "{message}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
