@@ -624,6 +624,12 @@ fn workers_are_registered_once_tallied_and_their_audits_move_on() {
             (listed.len(), listed[0].state, listed[0].audit_result.as_deref()),
             (1, AuditState::Decided, Some("{}"))
         );
+        // An agreeing audit after it is in the latest audits but not among those that disagreed.
+        let agreed = store.open_audit(ids[0], "spec-y", "w2", "{}").unwrap();
+        store.update_audit(agreed, AuditState::Agreed, Some("w1"), Some("{}")).unwrap();
+        assert_eq!(store.audits(1).unwrap()[0].id, agreed, "{name}");
+        let disagreed: Vec<i64> = store.disagreed_audits(10).unwrap().iter().map(|audit| audit.id).collect();
+        assert_eq!(disagreed, [audit], "{name}");
     }
 }
 

@@ -5,7 +5,8 @@
 //! every time: marked suspect, the honest workers not; every audit is settled; and no lie
 //! reaches the results or the ratings: `arena ladder verify` re-plays every recorded match here
 //! and recomputes the ratings, and finds them identical. An unsigned worker's results are not
-//! recorded at all. Needs the example bots and `nats-server` (`cargo xtask test`).
+//! recorded at all. The admin page (`/admin`) shows the same to an admin, and is a missing page
+//! to anyone else. Needs the example bots and `nats-server` (`cargo xtask test`).
 
 use crate::common::ladder::Ladder;
 use crate::common::nats::Nats;
@@ -89,4 +90,34 @@ fn a_lying_worker_is_caught_by_the_audit_every_time_and_the_ratings_are_unaffect
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let verified = arena(&["ladder", "verify", dump.to_str().unwrap()]);
     assert_eq!(stdout(&verified).trim(), "identical", "{}", stderr(&verified));
+
+    // The admin page shows the same: the liar suspect, the honest workers not, and the decided
+    // dispute linked to its match. To anyone else it is a page that does not exist.
+    let root = ladder.admin(&["add-user", "root", "--admin"]);
+    let page = ladder.get_with_token("/admin", &root);
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("<a href=\"/admin\">Admin</a>"), "the header links it for an admin:\n{}", page.body);
+    assert!(page.body.contains("data-worker=\"liar\" data-suspect=\"yes\""), "{}", page.body);
+    for honest in ["honest-a", "honest-b"] {
+        assert!(page.body.contains(&format!("data-worker=\"{honest}\" data-suspect=\"no\"")), "{}", page.body);
+    }
+    let decided: Vec<&str> = report
+        .lines()
+        .filter(|line| line.ends_with("\tdecided"))
+        .map(|line| line.split('\t').nth(1).unwrap())
+        .collect();
+    assert!(page.body.contains("data-audit-state=\"decided\""), "{}", page.body);
+    for id in decided {
+        assert!(page.body.contains(&format!("href=\"/matches/{id}\"")), "match {id}:\n{}", page.body);
+    }
+    let missing = ladder.get("/no-such-page", None);
+    for (who, answer) in [
+        ("anonymous", ladder.get("/admin", None)),
+        ("alice", ladder.get_with_token("/admin", &token)),
+        ("a bad token", ladder.get_with_token("/admin", "arena_nope")),
+    ] {
+        assert_eq!((answer.status, &answer.body), (404, &missing.body), "{who}");
+        assert!(!answer.body.contains("liar"), "{who}");
+    }
+    assert!(!ladder.get("/", None).body.contains("href=\"/admin\""), "no link for anyone else");
 }

@@ -866,6 +866,9 @@ pub trait Store: Send + Sync {
     ) -> Result<(), StoreError>;
     /// The latest `limit` audits, newest first.
     fn audits(&self, limit: u32) -> Result<Vec<Audit>, StoreError>;
+    /// The latest `limit` audits whose re-run disagreed (disputed, decided or undecided), newest
+    /// first: what the admin page lists, however many agreeing audits came after them.
+    fn disagreed_audits(&self, limit: u32) -> Result<Vec<Audit>, StoreError>;
     /// Takes a done match out of the ratings while its audit is disputed.
     fn set_disputed(&self, match_id: i64) -> Result<(), StoreError>;
     /// Records a played match; a match already done is left as it is (`false`).

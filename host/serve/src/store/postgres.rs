@@ -842,6 +842,14 @@ impl Store for PostgresStore {
         self.read(|tx| tx.query(&sql, &[&i64::from(limit)])?.iter().map(audit_of).collect())
     }
 
+    fn disagreed_audits(&self, limit: u32) -> Result<Vec<Audit>, StoreError> {
+        let sql = format!(
+            "SELECT {AUDIT_COLUMNS} FROM audits WHERE state IN ('disputed', 'decided', 'undecided') \
+             ORDER BY id DESC LIMIT $1"
+        );
+        self.read(|tx| tx.query(&sql, &[&i64::from(limit)])?.iter().map(audit_of).collect())
+    }
+
     fn set_disputed(&self, match_id: i64) -> Result<(), StoreError> {
         self.write(|tx| {
             tx.execute("UPDATE matches SET state = 'disputed' WHERE id = $1 AND state = 'done'", &[&match_id])?;

@@ -837,6 +837,18 @@ impl Store for SqliteStore {
         })
     }
 
+    fn disagreed_audits(&self, limit: u32) -> Result<Vec<Audit>, StoreError> {
+        let sql = format!(
+            "SELECT {AUDIT_COLUMNS} FROM audits WHERE state IN ('disputed', 'decided', 'undecided') \
+             ORDER BY id DESC LIMIT ?1"
+        );
+        self.read(|connection| {
+            let mut statement = connection.prepare(&sql)?;
+            let rows: Vec<AuditRow> = statement.query_map([limit], audit_row)?.collect::<Result<_, _>>()?;
+            rows.into_iter().map(audit_of).collect()
+        })
+    }
+
     fn set_disputed(&self, match_id: i64) -> Result<(), StoreError> {
         self.lock().execute("UPDATE matches SET state = 'disputed' WHERE id = ?1 AND state = 'done'", [match_id])?;
         Ok(())

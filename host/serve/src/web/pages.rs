@@ -3,6 +3,7 @@
 //! drawn here, coloured by the stylesheet). Forms carry a CSRF token: the session's
 //! for a signed-in account, a cookie's (double submit) for signing up and logging in. The
 //! pages' only script is `/static/app.js` (live updates), served from here like the stylesheet.
+//! The admin page (`/admin`, read-only) is an admin's only: anyone else gets a missing page.
 
 use super::api::{
     VersionView, create_account, create_api_token, log_in, queue_scrimmage, receive, set_private, version_view,
@@ -39,6 +40,7 @@ pub fn routes() -> Router<Shared> {
         .route("/matches/{id}/replay.json", get(replay_download))
         .route("/versions/{id}/bot.wasm", get(bot_download))
         .route("/competitions/{id}", get(competition_page))
+        .route("/admin", get(admin_page))
         .route("/live", get(live_page))
         .route("/signup", get(signup_form).post(signup_post))
         .route("/login", get(login_form).post(login_post))
@@ -99,6 +101,7 @@ fn layout(caller: &Caller, title: &str, body: Markup) -> Markup {
                     a href="/upload" { "Upload" }
                     @match &caller.user {
                         Some(user) => {
+                            @if user.admin { a href="/admin" { "Admin" } }
                             a href="/account" { (user.name) }
                             form.inline method="post" action="/logout" {
                                 input type="hidden" name="csrf" value=(caller.csrf.clone().unwrap_or_default());
@@ -330,6 +333,119 @@ async fn competition_page(State(service): State<Shared>, headers: HeaderMap, Pat
             }
         },
     )
+    .into_response())
+}
+
+/// Disagreeing audits the admin page lists.
+const ADMIN_AUDITS: u32 = 50;
+
+/// The admin page: the NATS workers and their tallies, the audits that disagreed (newest first),
+/// the competitions, the queue and the frozen games. Read-only: the actions stay on the command
+/// line, on the database directly, where each goes in the audit log. For anyone but an admin it is
+/// the answer a missing page gets, so its existence tells nobody else anything.
+async fn admin_page(State(service): State<Shared>, headers: HeaderMap) -> PageResult {
+    // An admin made by `arena serve admin add-user --admin` has an API token and no password,
+    // so the page takes a token as the bot files do; a token that is not valid is no one.
+    let caller = if headers.contains_key(header::AUTHORIZATION) {
+        match super::token_caller(&service, &headers).await {
+            Ok(user) => Caller { user: Some(user), csrf: None },
+            Err(WebError::Unauthorized(_)) => Caller { user: None, csrf: None },
+            Err(err) => return Err(err.into()),
+        }
+    } else {
+        caller(&service, &headers).await?
+    };
+    if !caller.user.as_ref().is_some_and(|user| user.admin) {
+        return Ok(WebError::NotFound("page".into()).into_response());
+    }
+    let (workers, audits, competitions, counts, frozen) = blocking(&service, |service| {
+        let store = &service.store;
+        Ok((
+            store.workers()?,
+            store.disagreed_audits(ADMIN_AUDITS)?,
+            store.competitions()?,
+            store.queue_counts()?,
+            store.frozen_games()?,
+        ))
+    })
+    .await?;
+    let yes = |flag: bool| if flag { "yes" } else { "no" };
+    Ok(layout(&caller, "Admin", html! {
+        h1 { "Admin" }
+        p {
+            "Read-only. The actions are the command line's, on the server's machine (each goes in the audit log): "
+            code { "arena serve admin workers" } ", " code { "requeue MATCH" } ", " code { "freeze GAME" } " (" code { "--thaw" } "), "
+            code { "disable-bot BOT" } " (" code { "--enable" } "), " code { "set-private BOT on|off" } ", "
+            code { "competition create" } ", " code { "competition release" } ", " code { "add-worker NAME" } ", " code { "audit" } "."
+        }
+        h2 { "Queue" }
+        p #admin-queue { (counts.queued) " queued, " (counts.running) " running, " (counts.done) " played." }
+        p #frozen {
+            @if frozen.is_empty() { "No game is frozen." }
+            @else { "Frozen (no new ranked matches): " @for (index, game) in frozen.iter().enumerate() {
+                @if index > 0 { ", " } a href={ "/games/" (game) } { (game) }
+            } "." }
+        }
+        h2 { "Workers" }
+        @if workers.is_empty() {
+            p { "No NATS worker is registered." }
+        } @else {
+            p { "A worker is suspect once an audit's re-run disagreed with a result of it (a third run that agrees with it clears the mark)." }
+            table #workers {
+                thead { tr { th { "Worker" } th { "Trusted" } th { "Suspect" } th { "Results" } th { "Audits" } th { "Mismatches" } } }
+                tbody { @for worker in &workers {
+                    tr data-worker=(worker.name) data-suspect=(yes(worker.suspect)) {
+                        td { (worker.name) }
+                        td { (yes(worker.trusted)) }
+                        td { @if worker.suspect { strong { "yes" } } @else { "no" } }
+                        td.num { (worker.results) }
+                        td.num { (worker.audits) }
+                        td.num { (worker.mismatches) }
+                    }
+                } }
+            }
+        }
+        h2 { "Audits that disagreed" }
+        @if audits.is_empty() {
+            p { "None." }
+        } @else {
+            p {
+                "The latest " (ADMIN_AUDITS) ", newest first. Disputed: the match is out of the ratings until a third run decides. "
+                "Decided: the result the third run agreed with stands. Undecided: three different results; the match stays disputed."
+            }
+            table #audits {
+                thead { tr { th { "Audit" } th { "Match" } th { "Worker" } th { "Auditor" } th { "State" } } }
+                tbody { @for audit in &audits {
+                    tr data-audit-state=(audit.state.as_str()) {
+                        td.num { (audit.id) }
+                        td { a href={ "/matches/" (audit.match_id) } { "#" (audit.match_id) } }
+                        td { (audit.worker) }
+                        td { (audit.auditor.as_deref().unwrap_or("—")) }
+                        td { (audit.state.as_str()) }
+                    }
+                } }
+            }
+        }
+        h2 { "Competitions" }
+        @if competitions.is_empty() {
+            p { "None." }
+        } @else {
+            table #competitions {
+                thead { tr { th { "Competition" } th { "Game" } th { "Format" } th { "State" } th { "Entrants" } th { "Released to" } th { "Rounds released" } } }
+                tbody { @for one in &competitions {
+                    tr {
+                        td { a href={ "/competitions/" (one.id) } { "#" (one.id) " " (one.name) } }
+                        td { (one.game) }
+                        td { (one.format.as_str()) }
+                        td { (one.state.as_str()) }
+                        td.num { @if one.state == crate::store::CompetitionState::Open { "—" } @else { (one.entrants.len()) } }
+                        td { (one.release.as_str()) }
+                        td { @match one.released_rounds { Some(last) => { "1–" (last) }, None => "every round" } }
+                    }
+                } }
+            }
+        }
+    })
     .into_response())
 }
 
