@@ -9,7 +9,7 @@
 //! A dump read back is untrusted input: [`Dump::parse`] checks its shape and every reference in
 //! it (a sha256 becomes a file name), and nothing here panics on what it holds.
 
-use crate::ratings::{Leaderboard, Line, leaderboard_of};
+use crate::ratings::{Leaderboard, Line, Results, leaderboard, leaderboard_of};
 use crate::service::{Service, ServiceError};
 use crate::store::{Bot, Match, MatchKind, MatchState, Seat, SeatOutcome, Version, VersionStatus};
 use arena_host::Arena;
@@ -225,6 +225,39 @@ fn public(bot: &Bot) -> bool {
     !bot.private
 }
 
+/// The versions a dump lists (those of `versions` that `seated` names) and their bots, each
+/// with its current version (`current`, by bot).
+fn listed(
+    versions: &[Version],
+    bots: &[Bot],
+    current: &BTreeMap<i64, i64>,
+    seated: &BTreeSet<i64>,
+) -> (Vec<DumpVersion>, Vec<DumpBot>) {
+    let versions: Vec<DumpVersion> = versions
+        .iter()
+        .filter(|version| seated.contains(&version.id))
+        .map(|version| DumpVersion {
+            id: version.id,
+            bot_id: version.bot_id,
+            sha256: version.sha256.clone(),
+            size: version.size,
+        })
+        .collect();
+    let owners: BTreeSet<i64> = versions.iter().map(|version| version.bot_id).collect();
+    let bots = bots
+        .iter()
+        .filter(|bot| owners.contains(&bot.id))
+        .map(|bot| DumpBot {
+            id: bot.id,
+            name: bot.name.clone(),
+            owner: bot.owner_name.clone(),
+            current: current.get(&bot.id).copied(),
+            public: public(bot),
+        })
+        .collect();
+    (versions, bots)
+}
+
 /// The dump of `game`'s ladder: its ranked results as one store call reads them, then its bots
 /// and versions (read after, so every version a result seats is among them), and the leaderboard
 /// fitted on exactly those results by the function the pages use.
@@ -241,11 +274,11 @@ pub fn of_results(service: &Service, game: &str, mut results: Vec<Match>) -> Res
     // A done match has every seat's result; one without is left out (and so out of the
     // leaderboard dumped with it), said in the log.
     results.retain(|one| {
-        let whole = one.seats.iter().all(|seat| seat.outcome.is_some());
-        if !whole {
+        let kept = whole(one);
+        if !kept {
             tracing::warn!(id = one.id, game, "a match without its seats' results is left out of the dump");
         }
-        whole
+        kept
     });
     let bots = service.store.bots_of_game(game)?;
     let mut versions = Vec::new();
@@ -256,46 +289,8 @@ pub fn of_results(service: &Service, game: &str, mut results: Vec<Match>) -> Res
         service.current_versions(&bots)?.into_iter().map(|(bot, version)| (bot, version.id)).collect();
     let board = leaderboard_of(game, &bots, &versions, &current, &results);
     let seated: BTreeSet<i64> = results.iter().flat_map(|one| one.seats.iter().map(|seat| seat.version_id)).collect();
-    let versions: Vec<DumpVersion> = versions
-        .into_iter()
-        .filter(|version| seated.contains(&version.id))
-        .map(|version| DumpVersion {
-            id: version.id,
-            bot_id: version.bot_id,
-            sha256: version.sha256,
-            size: version.size,
-        })
-        .collect();
-    let owners: BTreeSet<i64> = versions.iter().map(|version| version.bot_id).collect();
-    let bots = bots
-        .iter()
-        .filter(|bot| owners.contains(&bot.id))
-        .map(|bot| DumpBot {
-            id: bot.id,
-            name: bot.name.clone(),
-            owner: bot.owner_name.clone(),
-            current: current.get(&bot.id).copied(),
-            public: public(bot),
-        })
-        .collect();
-    let matches = results
-        .iter()
-        .map(|one| DumpMatch {
-            id: one.id,
-            seed: one.seed,
-            seats: one
-                .seats
-                .iter()
-                .filter_map(|seat| {
-                    let outcome = seat.outcome.as_ref()?;
-                    Some(DumpSeat::of(seat.version_id, &outcome.player, outcome.turns))
-                })
-                .collect(),
-            winner: one.winner,
-            turns: one.turns.unwrap_or_default(),
-            digest: one.digest.clone(),
-        })
-        .collect();
+    let (versions, bots) = listed(&versions, &bots, &current, &seated);
+    let matches = results.iter().map(dump_match).collect();
     Ok(Dump {
         format: FORMAT,
         game: game.to_owned(),
@@ -307,6 +302,150 @@ pub fn of_results(service: &Service, game: &str, mut results: Vec<Match>) -> Res
         matches,
         leaderboard: board,
     })
+}
+
+/// The part of a ladder's dump read before its first byte is sent ([`DumpStream::of_game`]),
+/// then written a page of results at a time ([`DumpStream::write`]): what
+/// `GET /api/games/{game}/dump` streams, so the server holds the versions and a page of results,
+/// not the ladder. The bytes are those of [`of_game`]'s [`Dump`] as `serde_json` writes it.
+///
+/// The results are read twice: once to learn which versions they seat (the bots and versions
+/// come before the matches in the JSON), once to write them. A result recorded between the two
+/// readings (an id above the first reading's last) or one seating a version the first did not
+/// see is left out, and the leaderboard is fitted on exactly the matches written, so a dump taken
+/// while matches land still fits together.
+pub struct DumpStream {
+    game: String,
+    /// The JSON up to and including `"matches":[`.
+    head: Vec<u8>,
+    /// The last result of the first reading: later ones are the next dump's.
+    last: i64,
+    /// The versions listed (those the first reading's results seat).
+    listed: BTreeSet<i64>,
+    /// The game's bots, every version of them and each one's current version: the leaderboard's.
+    bots: Vec<Bot>,
+    versions: Vec<Version>,
+    current: BTreeMap<i64, i64>,
+}
+
+impl DumpStream {
+    /// The dump of `game`'s ladder up to its matches: its ranked results read once (a page at a
+    /// time) for the versions they seat, then its bots and versions (read after, so every
+    /// version a result seats is among them). An unknown game or a store that cannot be read
+    /// is an error here, before anything is sent.
+    pub fn of_game(service: &Service, game: &str) -> Result<DumpStream, ServiceError> {
+        if find_game(game).is_none() {
+            return Err(ServiceError::UnknownGame(game.to_owned()));
+        }
+        let (mut last, mut seated) = (0, BTreeSet::new());
+        service.store.for_each_ranked_result(game, &mut |one| {
+            last = one.id;
+            if whole(one) {
+                seated.extend(one.seats.iter().map(|seat| seat.version_id));
+            }
+        })?;
+        let bots = service.store.bots_of_game(game)?;
+        let mut versions = Vec::new();
+        for bot in &bots {
+            versions.extend(service.store.versions_of_bot(bot.id)?);
+        }
+        let current: BTreeMap<i64, i64> =
+            service.current_versions(&bots)?.into_iter().map(|(bot, version)| (bot, version.id)).collect();
+        let (dumped, dumped_bots) = listed(&versions, &bots, &current, &seated);
+        let listed: BTreeSet<i64> = dumped.iter().map(|version| version.id).collect();
+        // The fields in [`Dump`]'s order, as `serde_json` writes a struct: compact, no space.
+        let mut head = b"{".to_vec();
+        let fields = (|| {
+            field(&mut head, "format", &FORMAT)?;
+            field(&mut head, "game", game)?;
+            field(&mut head, "arena", env!("CARGO_PKG_VERSION"))?;
+            field(&mut head, "wasmtime", WASMTIME_VERSION)?;
+            field(&mut head, "budget", &service.settings.budget(game))?;
+            field(&mut head, "bots", &dumped_bots)?;
+            field(&mut head, "versions", &dumped)
+        })();
+        fields.map_err(|err| ServiceError::Io(err.into()))?;
+        head.extend_from_slice(b",\"matches\":[");
+        Ok(DumpStream { game: game.to_owned(), head, last, listed, bots, versions, current })
+    }
+
+    /// Writes the dump to `out`: the head, the results read again a page at a time, then the
+    /// leaderboard fitted on exactly those written. An error (the store, `out` refusing bytes:
+    /// the client gone) stops the writing, the JSON unfinished.
+    pub fn write(self, service: &Service, out: &mut dyn std::io::Write) -> Result<(), ServiceError> {
+        let game = self.game.as_str();
+        out.write_all(&self.head)?;
+        let mut results = Results::new(&self.versions);
+        let (mut after, mut written) = (0, 0_u64);
+        'pages: while after < self.last {
+            let page = service.store.ranked_results_page(game, after, crate::store::RESULTS_PAGE)?;
+            for one in &page {
+                if one.id > self.last {
+                    break 'pages;
+                }
+                after = one.id;
+                if !whole(one) {
+                    tracing::warn!(id = one.id, game, "a match without its seats' results is left out of the dump");
+                    continue;
+                }
+                if !one.seats.iter().all(|seat| self.listed.contains(&seat.version_id)) {
+                    // Done since the first reading (an older match that was running then).
+                    continue;
+                }
+                if written > 0 {
+                    out.write_all(b",")?;
+                }
+                serde_json::to_writer(&mut *out, &dump_match(one)).map_err(std::io::Error::from)?;
+                results.add(one);
+                written += 1;
+            }
+            if page.len() < crate::store::RESULTS_PAGE as usize {
+                break;
+            }
+        }
+        out.write_all(b"],\"leaderboard\":")?;
+        let board = leaderboard(game, &self.bots, &self.versions, &self.current, &results);
+        serde_json::to_writer(&mut *out, &board).map_err(std::io::Error::from)?;
+        out.write_all(b"}")?;
+        out.flush()?;
+        Ok(())
+    }
+}
+
+/// Appends `"name":value` to the JSON object begun in `head` (a comma first unless it is the
+/// first field).
+fn field<T: Serialize + ?Sized>(head: &mut Vec<u8>, name: &str, value: &T) -> Result<(), serde_json::Error> {
+    if head.len() > 1 {
+        head.push(b',');
+    }
+    serde_json::to_writer(&mut *head, name)?;
+    head.push(b':');
+    serde_json::to_writer(&mut *head, value)
+}
+
+/// Whether a done match has every seat's result: one without is left out of a dump (and so out
+/// of the leaderboard dumped with it).
+fn whole(one: &Match) -> bool {
+    one.seats.iter().all(|seat| seat.outcome.is_some())
+}
+
+/// A done match as a dump lists it.
+fn dump_match(one: &Match) -> DumpMatch {
+    DumpMatch {
+        id: one.id,
+        seed: one.seed,
+        seats: one
+            .seats
+            .iter()
+            .filter_map(|seat| {
+                let outcome = seat.outcome.as_ref()?;
+                Some(DumpSeat::of(seat.version_id, &outcome.player, outcome.turns))
+            })
+            .collect(),
+        winner: one.winner,
+        turns: one.turns.unwrap_or_default(),
+        digest: one.digest.clone(),
+    }
 }
 
 /// Whether `text` is a sha256 as the ladder writes them: 64 lowercase hex digits.
@@ -1095,6 +1234,121 @@ mod tests {
         assert!(refused(&|json| json["matches"][1]["id"] = 10.into()).contains("match 10 is listed twice"));
         assert!(refused(&|json| json["game"] = "chess".into()).contains("no game \"chess\""));
         assert!(refused(&|json| json["matches"][0]["seats"] = serde_json::json!([])).contains("match 10 has no seat"));
+    }
+
+    /// A service on a database in memory (no thread started), its data in a scratch folder.
+    fn service() -> (std::sync::Arc<Service>, PathBuf) {
+        use crate::config::{Flags, Settings};
+        let data = std::env::temp_dir().join(format!("arena-dump-{}-{:016x}", std::process::id(), random_seed()));
+        let settings = Settings::resolve(&Flags { data: Some(data.clone()), workers: Some(1), ..Flags::default() });
+        let store: std::sync::Arc<dyn crate::store::Store> =
+            std::sync::Arc::new(crate::store::sqlite::SqliteStore::in_memory().unwrap());
+        (Service::new(settings.unwrap(), store, Arena::new().unwrap()).unwrap(), data)
+    }
+
+    /// Records `id` as played: the seat `winner` first, 30 turns.
+    fn finish(service: &Service, id: i64, winner: u32) {
+        let outcome = |seat: u32| SeatOutcome { player: seat_player(seat == winner), turns: 15, faults: Vec::new() };
+        let finished = crate::store::Finished {
+            winner: Some(winner),
+            turns: 30,
+            outcomes: vec![outcome(0), outcome(1)],
+            digest: format!("blake3:{id}"),
+            replay_sha256: None,
+        };
+        assert!(service.store.finish_match(id, &finished).unwrap());
+    }
+
+    fn seat_player(won: bool) -> PlayerSummary {
+        seat(0, if won { 40 } else { 25 }, if won { 1 } else { 2 }).player("b", &"a".repeat(64))
+    }
+
+    /// The dump of `game` as `GET /api/games/{game}/dump` streams it.
+    fn streamed(service: &Service, game: &str) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        DumpStream::of_game(service, game).unwrap().write(service, &mut bytes).unwrap();
+        bytes
+    }
+
+    #[test]
+    fn a_streamed_dump_is_the_dump_in_memory_byte_for_byte_and_one_cut_short_is_refused() {
+        let (service, data) = service();
+        let store = &service.store;
+        let alice = store.create_user("alice", "", false).unwrap();
+        let bob = store.create_user("bob", "", false).unwrap();
+        let version = |owner: i64, name: &str, file: char| {
+            let bot = store.bot_for_upload(owner, "azul", name).unwrap();
+            let id = store.add_version(bot.id, &file.to_string().repeat(64), 7, 0).unwrap().0.id;
+            store.finish_version(id, VersionStatus::Accepted, None, &[]).unwrap();
+            id
+        };
+        let (greedy, random, unseated) =
+            (version(alice.id, "greedy", 'a'), version(bob.id, "random", 'b'), { version(bob.id, "idle", 'c') });
+        let newer = version(alice.id, "greedy", 'd');
+        let ranked = |seats: Vec<i64>| crate::store::NewMatch {
+            game: "azul".into(),
+            seed: 3,
+            kind: MatchKind::Ranked,
+            seats,
+            requested_by: None,
+        };
+        let pairs = [vec![greedy, random], vec![random, greedy], vec![newer, random], vec![random, unseated]];
+        let ids = store.enqueue(&pairs.iter().cloned().cycle().take(1003).map(ranked).collect::<Vec<_>>(), 0).unwrap();
+        // More than a page of results (`RESULTS_PAGE`), every match played but one still queued
+        // and those with the idle bot.
+        for (index, id) in ids.iter().enumerate() {
+            if index != 5 && pairs[index % 4][1] != unseated {
+                finish(&service, *id, (index % 3 == 0) as u32);
+            }
+        }
+
+        let expected = serde_json::to_vec(&of_game(&service, "azul").unwrap()).unwrap();
+        assert_eq!(String::from_utf8(streamed(&service, "azul")).unwrap(), String::from_utf8(expected).unwrap());
+        let dump = Dump::parse(std::str::from_utf8(&streamed(&service, "azul")).unwrap()).unwrap();
+        assert_eq!(dump.matches.len(), 752);
+        assert!(!dump.versions.iter().any(|listed| listed.id == unseated), "a version never seated is not listed");
+        assert!(!dump.bots.iter().any(|bot| bot.name == "idle"));
+        assert_eq!(compare_leaderboards(&dump.leaderboard, &dump.recompute()), None);
+        // Another game's ladder, empty, and one that does not exist.
+        let empty = serde_json::to_vec(&of_game(&service, "paint").unwrap()).unwrap();
+        assert_eq!(streamed(&service, "paint"), empty);
+        assert!(matches!(DumpStream::of_game(&service, "chess"), Err(ServiceError::UnknownGame(_))));
+
+        // Matches done between the two readings: one of listed versions is written, one seating
+        // a version the first reading did not list is the next dump's; the dump fits together.
+        let stream = DumpStream::of_game(&service, "azul").unwrap();
+        finish(&service, ids[5], 0);
+        finish(&service, ids[3], 1);
+        let mut bytes = Vec::new();
+        stream.write(&service, &mut bytes).unwrap();
+        let during = Dump::parse(std::str::from_utf8(&bytes).unwrap()).unwrap();
+        assert_eq!((during.matches.len(), during.leaderboard.matches), (753, 753));
+        assert!(
+            during.matches.iter().any(|one| one.id == ids[5]) && !during.matches.iter().any(|one| one.id == ids[3])
+        );
+        assert_eq!(compare_leaderboards(&during.leaderboard, &during.recompute()), None);
+        assert_eq!(Dump::parse(std::str::from_utf8(&streamed(&service, "azul")).unwrap()).unwrap().matches.len(), 754);
+
+        // A body ended early (an error mid-stream) is refused, typed, wherever it was cut.
+        let text = String::from_utf8(streamed(&service, "azul")).unwrap();
+        for cut in [1, text.len() / 3, text.len() / 2, text.len() - 1] {
+            assert!(matches!(Dump::parse(&text[..cut]), Err(DumpError::Json(_))), "cut at {cut}");
+        }
+        // A client gone stops the writing with an error.
+        struct Gone;
+        impl std::io::Write for Gone {
+            fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+                Err(std::io::ErrorKind::BrokenPipe.into())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        assert!(matches!(
+            DumpStream::of_game(&service, "azul").unwrap().write(&service, &mut Gone),
+            Err(ServiceError::Io(_))
+        ));
+        let _ = std::fs::remove_dir_all(data);
     }
 
     #[test]

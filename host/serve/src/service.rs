@@ -5,7 +5,9 @@
 //! it and records it). Results, versions and queue changes are broadcast as [`Event`]s (the live
 //! page's server-sent events). A thread of its own starts competitions and moves them on
 //! ([`crate::competition`]). On start, matches a killed server left running go back to the
-//! queue and unfinished checks run again: docs/ladder.md#durability.
+//! queue and unfinished checks run again; while it runs, a node also checks the versions another
+//! node left pending a minute after their upload (that node may be gone):
+//! docs/ladder.md#durability.
 
 use crate::blobs::{BlobError, BlobWriter, Blobs};
 use crate::config::Settings;
@@ -35,6 +37,12 @@ const QUEUED_PER_WORKER: u64 = 8;
 /// A leaderboard is refitted at most this often while results stream in (the last fit is served
 /// in between): under load, a fit per request would cost more than the requests.
 const REFIT_EVERY: Duration = Duration::from_secs(2);
+
+/// A version still pending this long after its upload, and not being checked on this node, is
+/// checked here: on a shared database, the node it was uploaded to may have died before checking
+/// it (a live one checks a version within seconds; one with a backlog holds it in its queue and
+/// would check it twice at worst, recorded once: [`Store::finish_version`]).
+const PENDING_TAKEN_OVER_AFTER: Duration = Duration::from_secs(60);
 
 /// Unix seconds now: for sessions' expiry and the hourly quotas, never for anything a bot sees.
 pub fn unix_now() -> i64 {
@@ -114,6 +122,8 @@ pub struct Service {
     /// Per game: its last fit.
     leaderboards: Mutex<BTreeMap<String, Fit>>,
     validations: Mutex<Option<mpsc::Sender<i64>>>,
+    /// The versions queued for the validator here or being checked by it.
+    validating: Mutex<std::collections::BTreeSet<i64>>,
     /// Wakes idle workers (a new version, a scrimmage, stopping).
     wake: (Mutex<u64>, Condvar),
     /// Each game's loaded bots, shared by the workers ([`Service::pool_for`]).
@@ -143,6 +153,7 @@ impl Service {
             refitting: Mutex::new(()),
             leaderboards: Mutex::new(BTreeMap::new()),
             validations: Mutex::new(None),
+            validating: Mutex::new(std::collections::BTreeSet::new()),
             wake: (Mutex::new(0), Condvar::new()),
             pools: Mutex::new(BTreeMap::new()),
             scheduling: Mutex::new(BTreeMap::new()),
@@ -162,10 +173,10 @@ impl Service {
             tracing::info!(requeued, "matches left running by an earlier run are queued again");
         }
         let (sender, receiver) = mpsc::channel();
-        for version in self.store.pending_versions()? {
-            let _ = sender.send(version.id);
-        }
         *self.validations.lock().unwrap_or_else(PoisonError::into_inner) = Some(sender);
+        for version in self.store.pending_versions()? {
+            self.queue_validation(version.id);
+        }
         let mut threads = Vec::new();
         let service = Arc::clone(self);
         threads.push(std::thread::Builder::new().name("leases".into()).spawn(move || service.keep_leases())?);
@@ -178,6 +189,7 @@ impl Service {
                 if let Err(err) = service.validate(version) {
                     tracing::error!(version, "validating: {err}");
                 }
+                service.validating.lock().unwrap_or_else(PoisonError::into_inner).remove(&version);
             }
         })?);
         let service = Arc::clone(self);
@@ -212,8 +224,9 @@ impl Service {
         self.store.claim(&format!("{}/{worker}", self.node), unix_now() + self.settings.lease.as_secs() as i64)
     }
 
-    /// Renews this node's leases every third of the settings' lease, and puts back in the queue
-    /// the matches of nodes whose leases ended (killed, or cut off from the database), until
+    /// Renews this node's leases every third of the settings' lease, puts back in the queue the
+    /// matches of nodes whose leases ended (killed, or cut off from the database), and checks
+    /// the versions left pending by a node that is gone ([`Service::take_over_pending`]), until
     /// stopping.
     fn keep_leases(&self) {
         let lease = self.settings.lease;
@@ -236,7 +249,23 @@ impl Service {
                 }
                 Err(err) => tracing::error!("requeueing lapsed claims: {err}"),
             }
+            match self.take_over_pending(now) {
+                Ok(0) => {}
+                Ok(taken) => tracing::info!(taken, "versions left pending (by a node that is gone?) are checked here"),
+                Err(err) => tracing::error!("looking for versions left pending: {err}"),
+            }
         }
+    }
+
+    /// Queues for the validator here every version still pending [`PENDING_TAKEN_OVER_AFTER`]
+    /// after its upload (at `now`) that this node is not checking already; how many.
+    fn take_over_pending(&self, now: i64) -> Result<usize, ServiceError> {
+        let before = now - PENDING_TAKEN_OVER_AFTER.as_secs() as i64;
+        let mut taken = 0;
+        for version in self.store.pending_versions_before(before)? {
+            taken += usize::from(self.queue_validation(version.id));
+        }
+        Ok(taken)
     }
 
     /// Asks the background threads to stop (a match being played finishes first).
@@ -341,16 +370,30 @@ impl Service {
         Ok(())
     }
 
-    fn queue_validation(&self, version: i64) {
-        if let Some(sender) = self.validations.lock().unwrap_or_else(PoisonError::into_inner).as_ref() {
-            let _ = sender.send(version);
+    /// Queues `version` for the validator here unless it is queued or being checked already;
+    /// whether it was queued.
+    fn queue_validation(&self, version: i64) -> bool {
+        let validations = self.validations.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(sender) = validations.as_ref() else { return false };
+        let mut validating = self.validating.lock().unwrap_or_else(PoisonError::into_inner);
+        if !validating.insert(version) {
+            return false;
         }
+        if sender.send(version).is_err() {
+            validating.remove(&version);
+            return false;
+        }
+        true
     }
 
     /// Runs a version's checks and records them.
     fn validate(&self, version_id: i64) -> Result<(), ServiceError> {
         let version =
             self.store.version(version_id)?.ok_or_else(|| ServiceError::NotFound(format!("version {version_id}")))?;
+        if version.status != VersionStatus::Pending {
+            // Checked by another node since it was queued here.
+            return Ok(());
+        }
         let bot =
             self.store.bot(version.bot_id)?.ok_or_else(|| ServiceError::NotFound(format!("bot {}", version.bot_id)))?;
         let game = find_game(&bot.game).ok_or_else(|| ServiceError::UnknownGame(bot.game.clone()))?;
@@ -363,7 +406,11 @@ impl Service {
             detail: format!("{} bytes, sha256 {}", version.size, version.sha256),
         };
         checked.steps.insert(0, upload);
-        self.store.finish_version(version.id, checked.status, checked.reason.as_deref(), &checked.steps)?;
+        if !self.store.finish_version(version.id, checked.status, checked.reason.as_deref(), &checked.steps)? {
+            // Another node checked it meanwhile (and told its own pages): its record stands.
+            tracing::info!(version = version.id, "checked here and by another node first: its record stands");
+            return Ok(());
+        }
         tracing::info!(bot = %bot.name, game = %bot.game, version = version.id, status = checked.status.as_str(), "checked");
         let version = self.store.version(version.id)?;
         self.publish("version", &bot.game, &version);
@@ -776,5 +823,58 @@ impl Service {
             }
         }
         Ok(entered)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Flags, Settings};
+    use crate::store::sqlite::SqliteStore;
+
+    /// A service on a database in memory (no thread started), its data in a scratch folder.
+    fn service() -> (Arc<Service>, PathBuf) {
+        let data = std::env::temp_dir().join(format!(
+            "arena-service-{}-{:016x}",
+            std::process::id(),
+            crate::dump::random_seed()
+        ));
+        let settings = Settings::resolve(&Flags { data: Some(data.clone()), workers: Some(1), ..Flags::default() });
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::in_memory().unwrap());
+        (Service::new(settings.unwrap(), store, Arena::new().unwrap()).unwrap(), data)
+    }
+
+    #[test]
+    fn a_version_left_pending_by_another_node_is_checked_here_and_recorded_once() {
+        let (service, data) = service();
+        let store = &service.store;
+        let alice = store.create_user("alice", "", false).unwrap();
+        let bot = store.bot_for_upload(alice.id, "azul", "greedy").unwrap();
+        let now = unix_now();
+        // Uploaded two minutes ago to a node that died before checking it, and one just now
+        // (its node is checking it).
+        let sha256 = service.bot_files.put(b"not a component").unwrap();
+        let (left, _) = store.add_version(bot.id, &sha256, 15, now - 120).unwrap();
+        let recent = service.bot_files.put(b"not one either").unwrap();
+        let (fresh, _) = store.add_version(bot.id, &recent, 14, now).unwrap();
+        let (sender, receiver) = mpsc::channel();
+        *service.validations.lock().unwrap() = Some(sender);
+
+        assert_eq!(service.take_over_pending(now).unwrap(), 1);
+        assert_eq!(receiver.try_iter().collect::<Vec<_>>(), [left.id], "the fresh one is its node's");
+        assert_eq!(service.take_over_pending(now).unwrap(), 0, "queued here already");
+        assert!(receiver.try_recv().is_err());
+        service.validate(left.id).unwrap();
+        let checked = store.version(left.id).unwrap().unwrap();
+        assert_eq!(checked.status, VersionStatus::Refused, "{checked:?}");
+        assert!(store.version(fresh.id).unwrap().unwrap().status == VersionStatus::Pending);
+
+        // The dead node's checks finishing late (or a second node's) change nothing.
+        assert!(!store.finish_version(left.id, VersionStatus::Accepted, None, &[]).unwrap());
+        service.validate(left.id).unwrap();
+        assert_eq!(store.version(left.id).unwrap().unwrap(), checked);
+        service.validating.lock().unwrap().remove(&left.id);
+        assert_eq!(service.take_over_pending(now).unwrap(), 0, "decided: nothing to take over");
+        let _ = std::fs::remove_dir_all(data);
     }
 }

@@ -118,8 +118,15 @@ fn bots_belong_to_one_account_and_versions_are_idempotent() {
         assert_eq!(again.id, first.id);
         let (second, _) = store.add_version(bot.id, &"b".repeat(64), 200, 2_000).unwrap();
         assert_eq!(store.pending_versions().unwrap().iter().map(|v| v.id).collect::<Vec<_>>(), [first.id, second.id]);
+        let before = |at: i64| store.pending_versions_before(at).unwrap().iter().map(|v| v.id).collect::<Vec<_>>();
+        assert_eq!((before(1_000), before(1_001), before(2_001)), (vec![], vec![first.id], vec![first.id, second.id]));
         let steps = [Step { step: "shape".into(), ok: false, detail: "not a component".into() }];
-        store.finish_version(first.id, VersionStatus::Refused, Some("shape: not a component"), &steps).unwrap();
+        assert!(
+            store.finish_version(first.id, VersionStatus::Refused, Some("shape: not a component"), &steps).unwrap()
+        );
+        // A second node's checks of it finishing later leave the first record as it is.
+        assert!(!store.finish_version(first.id, VersionStatus::Accepted, None, &[]).unwrap(), "{name}");
+        assert_eq!(before(2_001), [second.id], "{name}");
         let refused = store.version(first.id).unwrap().unwrap();
         assert_eq!(
             (refused.status, refused.reason.as_deref()),

@@ -600,7 +600,7 @@ where
 }
 
 /// Matches per page when results are read a page at a time ([`Store::for_each_ranked_result`]).
-pub const RESULTS_PAGE: u32 = 1000;
+pub const RESULTS_PAGE: u32 = 250;
 
 /// Faults kept per seat of a match (its first ones; the counts cover them all).
 pub const FAULTS_KEPT: usize = 20;
@@ -804,20 +804,25 @@ pub trait Store: Send + Sync {
     fn add_version(&self, bot: i64, sha256: &str, size: i64, now: i64) -> Result<(Version, bool), StoreError>;
     /// Versions uploaded to `owner`'s bots since `since` (Unix seconds).
     fn uploads_since(&self, owner: i64, since: i64) -> Result<u64, StoreError>;
-    /// Records how a version's checks went.
+    /// Records how a version's checks went, if it is still pending: whether it was. Several nodes
+    /// may check one version at once (one taking over another's, [`Store::pending_versions_before`]);
+    /// the first to finish records it, and a version decided stays as it was decided.
     fn finish_version(
         &self,
         version: i64,
         status: VersionStatus,
         reason: Option<&str>,
         steps: &[Step],
-    ) -> Result<(), StoreError>;
+    ) -> Result<bool, StoreError>;
     /// The version `id`.
     fn version(&self, id: i64) -> Result<Option<Version>, StoreError>;
     /// The versions of `bot`, oldest first.
     fn versions_of_bot(&self, bot: i64) -> Result<Vec<Version>, StoreError>;
     /// Versions whose checks have not finished, oldest first (resumed after a restart).
     fn pending_versions(&self) -> Result<Vec<Version>, StoreError>;
+    /// Versions still pending that were uploaded before `before` (Unix seconds), oldest first:
+    /// on a shared database, those whose node may have died before checking them.
+    fn pending_versions_before(&self, before: i64) -> Result<Vec<Version>, StoreError>;
 
     /// Enqueues matches, in order, in one transaction, as requested at `now` (Unix seconds);
     /// returns their ids.

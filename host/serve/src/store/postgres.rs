@@ -611,15 +611,15 @@ impl Store for PostgresStore {
         status: VersionStatus,
         reason: Option<&str>,
         steps: &[Step],
-    ) -> Result<(), StoreError> {
+    ) -> Result<bool, StoreError> {
         let steps = serde_json::to_string(steps)
             .map_err(|err| StoreError::Corrupt { what: "steps", detail: err.to_string() })?;
         self.write(|tx| {
-            tx.execute(
-                "UPDATE versions SET status = $2, reason = $3, steps = $4 WHERE id = $1",
+            let updated = tx.execute(
+                "UPDATE versions SET status = $2, reason = $3, steps = $4 WHERE id = $1 AND status = 'pending'",
                 &[&version, &status.as_str(), &reason, &steps],
             )?;
-            Ok(())
+            Ok(updated == 1)
         })
     }
 
@@ -635,6 +635,12 @@ impl Store for PostgresStore {
     fn pending_versions(&self) -> Result<Vec<Version>, StoreError> {
         let sql = format!("SELECT {VERSION_COLUMNS} FROM versions WHERE status = 'pending' ORDER BY id");
         self.read(|tx| versions_of(tx.query(&sql, &[])?))
+    }
+
+    fn pending_versions_before(&self, before: i64) -> Result<Vec<Version>, StoreError> {
+        let sql =
+            format!("SELECT {VERSION_COLUMNS} FROM versions WHERE status = 'pending' AND uploaded < $1 ORDER BY id");
+        self.read(|tx| versions_of(tx.query(&sql, &[&before])?))
     }
 
     fn enqueue(&self, matches: &[NewMatch], now: i64) -> Result<Vec<i64>, StoreError> {

@@ -24,6 +24,9 @@ use std::time::Duration;
 /// side's blocking threads are many; the cores reading are few).
 pub const READERS: usize = 4;
 
+/// Each reader's page cache, in KiB.
+const READER_CACHE_KIB: i64 = 256;
+
 /// The store in one SQLite file.
 pub struct SqliteStore {
     /// Read-only connections to the same file; none in memory. (Closed before the writer: the
@@ -144,6 +147,11 @@ fn open_reader(path: &Path) -> Result<Connection, StoreError> {
         Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
     connection.busy_timeout(Duration::from_secs(10))?;
     connection.set_prepared_statement_cache_capacity(64);
+    // A reader's page cache is bounded small (the writer keeps SQLite's default, 2 MiB): the
+    // readers scan whole tables (a refit, a dump) and are opened as reads overlap, so with the
+    // default each would fill 2 MiB at its own time and the server's memory would climb for
+    // hours before it settles; the operating system's file cache serves their pages anyway.
+    connection.pragma_update(None, "cache_size", -READER_CACHE_KIB)?;
     Ok(connection)
 }
 
@@ -600,14 +608,14 @@ impl Store for SqliteStore {
         status: VersionStatus,
         reason: Option<&str>,
         steps: &[Step],
-    ) -> Result<(), StoreError> {
+    ) -> Result<bool, StoreError> {
         let steps = serde_json::to_string(steps)
             .map_err(|err| StoreError::Corrupt { what: "steps", detail: err.to_string() })?;
-        self.lock().execute(
-            "UPDATE versions SET status = ?2, reason = ?3, steps = ?4 WHERE id = ?1",
+        let updated = self.lock().execute(
+            "UPDATE versions SET status = ?2, reason = ?3, steps = ?4 WHERE id = ?1 AND status = 'pending'",
             params![version, status.as_str(), reason, steps],
         )?;
-        Ok(())
+        Ok(updated == 1)
     }
 
     fn version(&self, id: i64) -> Result<Option<Version>, StoreError> {
@@ -627,6 +635,16 @@ impl Store for SqliteStore {
         self.read(|connection| {
             let mut statement = connection.prepare(&sql)?;
             let rows: Vec<VersionRow> = statement.query_map([], version_row)?.collect::<Result<_, _>>()?;
+            rows.into_iter().map(version_of).collect()
+        })
+    }
+
+    fn pending_versions_before(&self, before: i64) -> Result<Vec<Version>, StoreError> {
+        let sql =
+            format!("SELECT {VERSION_COLUMNS} FROM versions WHERE status = 'pending' AND uploaded < ?1 ORDER BY id");
+        self.read(|connection| {
+            let mut statement = connection.prepare_cached(&sql)?;
+            let rows: Vec<VersionRow> = statement.query_map([before], version_row)?.collect::<Result<_, _>>()?;
             rows.into_iter().map(version_of).collect()
         })
     }

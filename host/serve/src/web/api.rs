@@ -109,10 +109,57 @@ async fn leaderboard(State(service): State<Shared>, Path(game): Path<String>) ->
     blocking(&service, move |service| Ok(Json(service.leaderboard(&game)?.as_ref().clone()).into_response())).await
 }
 
-/// `GET /api/games/{game}/dump`: the ladder's public dump ([`crate::dump`]), one JSON body built
-/// in memory (about 600 bytes a ranked match).
+/// Bytes of a streamed dump sent at once.
+const DUMP_CHUNK_BYTES: usize = 64 * 1024;
+
+/// Chunks of a streamed dump written but not yet sent: with [`DUMP_CHUNK_BYTES`], what a slow
+/// client makes the server hold.
+const DUMP_CHUNKS_QUEUED: usize = 4;
+
+/// `GET /api/games/{game}/dump`: the ladder's public dump ([`crate::dump`]), streamed: its bots
+/// and versions are read first (an unknown game or a store error is an error status), then a
+/// blocking task writes its results a page at a time into a bounded channel the body reads, so
+/// the server's memory does not grow with the ladder. An error after the first byte ends the
+/// body early, its JSON unfinished (the client's read fails, and [`crate::dump::Dump::parse`]
+/// would refuse it).
 async fn dump(State(service): State<Shared>, Path(game): Path<String>) -> Result<Response, WebError> {
-    blocking(&service, move |service| Ok(Json(crate::dump::of_game(service, &game)?).into_response())).await
+    let stream = blocking(&service, move |service| Ok(crate::dump::DumpStream::of_game(service, &game)?)).await?;
+    let (sender, receiver) = tokio::sync::mpsc::channel::<Result<Bytes, std::io::Error>>(DUMP_CHUNKS_QUEUED);
+    let writing = std::sync::Arc::clone(&service);
+    tokio::task::spawn_blocking(move || {
+        let mut out = std::io::BufWriter::with_capacity(DUMP_CHUNK_BYTES, ChannelWriter(sender.clone()));
+        if let Err(err) = stream.write(&writing, &mut out) {
+            // What is buffered is not sent: the body ends where the error is said.
+            drop(out.into_parts());
+            if sender.is_closed() {
+                tracing::debug!("a dump's client left before its end");
+            } else {
+                tracing::error!("streaming a dump: {err}");
+                let _ = sender.blocking_send(Err(std::io::Error::other(err.to_string())));
+            }
+        }
+    });
+    let body = futures_util::stream::unfold(receiver, |mut receiver| async move {
+        receiver.recv().await.map(|chunk| (chunk, receiver))
+    });
+    Ok(([(header::CONTENT_TYPE, "application/json")], Body::from_stream(body)).into_response())
+}
+
+/// Sends what is written to it as chunks of a response body, waiting while the channel is
+/// full (the client reads slower than the store is read); a client gone is a broken pipe.
+struct ChannelWriter(tokio::sync::mpsc::Sender<Result<Bytes, std::io::Error>>);
+
+impl std::io::Write for ChannelWriter {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .blocking_send(Ok(Bytes::copy_from_slice(bytes)))
+            .map_err(|_| std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the client left"))?;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The version `id` with its bot.
