@@ -8,7 +8,9 @@ use crate::event::Event;
 use crate::rules;
 use crate::template::{MAX_SEATS, symmetric_starts};
 use crate::{Action, Board, BoardName, Invalid, Placement, Pos, View};
-use arena_game::{Applied, Game, GameRng, OptionDoc, Outcome, Seat, SetupError, ranks_from_scores, rng_below};
+use arena_game::{
+    Applied, Game, GameRng, OptionDoc, Outcome, Seat, SetupError, config_from_pairs, ranks_from_scores, rng_below,
+};
 use serde::{Deserialize, Serialize};
 
 /// Game options (`--option key=value`); `Default` is the competition's set-up: ten_by_ten, two
@@ -26,6 +28,41 @@ pub struct PaintConfig {
     /// Obstacle squares (paint.md "Obstacles" **\[ours\]**; none by default, as in the original
     /// engine). Each must be on the board and not a start or pre-painted square.
     pub obstacles: Vec<Pos>,
+    /// How much history the line protocol's `previous_actions` carries **\[ours\]**: every turn
+    /// (the original, the default) or the last one only. Left out of a serialised config when it
+    /// is the default, so configs and replays made without it read and hash as before.
+    #[serde(skip_serializing_if = "PreviousActions::is_all")]
+    pub previous_actions: PreviousActions,
+}
+
+/// What the line protocol's `previous_actions` field holds each turn (paint.md "Original
+/// protocol" 2). The original sends every past turn, so a program that parses its whole input
+/// line does work that grows with the square of the turns; `Last` sends only the turn just
+/// played (`[]` on the first turn), which keeps every turn's line the same size. WIT bots are
+/// unaffected either way: their view carries the last turn's actions only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PreviousActions {
+    /// Every past turn, oldest first: the original protocol.
+    #[default]
+    All,
+    /// The previous turn's actions only: a list of at most one turn.
+    Last,
+}
+
+impl PreviousActions {
+    /// Whether this is the original, [`PreviousActions::All`] (serde leaves it out then).
+    pub fn is_all(&self) -> bool {
+        *self == PreviousActions::All
+    }
+
+    /// The option's value as written: `all` or `last`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PreviousActions::All => "all",
+            PreviousActions::Last => "last",
+        }
+    }
 }
 
 /// Most turns a game may be set up with **\[ours\]**: a thousand times a template's, and a bound
@@ -110,6 +147,10 @@ pub struct Paint {
     turns_left: u32,
     /// Every past turn's actions by seat (`None`: no action), oldest first.
     previous_actions: Vec<Vec<Option<Action>>>,
+    /// How much of `previous_actions` the line protocol sends (the config's option); left out
+    /// of the serialised state when it is the original, so state hashes stay as they were.
+    #[serde(default, skip_serializing_if = "PreviousActions::is_all")]
+    sent_history: PreviousActions,
 }
 
 impl Paint {
@@ -163,7 +204,7 @@ impl Paint {
                 return Err(StateError::History { turn });
             }
         }
-        Ok(Paint { board, positions, turns_left, previous_actions })
+        Ok(Paint { board, positions, turns_left, previous_actions, sent_history: PreviousActions::All })
     }
 
     /// The board.
@@ -184,6 +225,11 @@ impl Paint {
     /// Every past turn's actions by seat, oldest first.
     pub fn previous_actions(&self) -> &[Vec<Option<Action>>] {
         &self.previous_actions
+    }
+
+    /// How much history the line protocol sends ([`PaintConfig::previous_actions`]).
+    pub fn sent_history(&self) -> PreviousActions {
+        self.sent_history
     }
 
     /// Each seat's score now: squares of its colour.
@@ -254,7 +300,43 @@ impl Game for Paint {
                        or shot through; not on a start or pre-painted square",
                 default: "[]".to_string(),
             },
+            OptionDoc {
+                name: "previous_actions",
+                help: "what the line protocol's previous_actions holds each turn: all (every past turn, as the \
+                       original; a program parsing its whole line pays for it with the square of the turns) or \
+                       last (the previous turn only); WIT bots are unaffected",
+                default: PreviousActions::All.as_str().to_string(),
+            },
         ]
+    }
+
+    /// The options as `arena_game::config_from_pairs` reads them, except `previous_actions`:
+    /// a config serialises it only when it is not the default (so replays made without it are
+    /// unchanged), which hides it from that generic reader, so it is read here, by name.
+    fn config_from_options(pairs: &[(String, String)]) -> Result<PaintConfig, SetupError> {
+        let bad = |reason: String| SetupError::Config { game: Self::NAME, reason };
+        let mut previous_actions = PreviousActions::default();
+        let mut rest = Vec::with_capacity(pairs.len());
+        for (key, value) in pairs {
+            if key == "previous_actions" {
+                // A bare word or its JSON string, as the generic reader accepts.
+                let word = serde_json::from_str::<String>(value).unwrap_or_else(|_| value.clone());
+                previous_actions = match word.as_str() {
+                    "all" => PreviousActions::All,
+                    "last" => PreviousActions::Last,
+                    _ => return Err(bad(format!("previous_actions must be \"all\" or \"last\", not {value:?}"))),
+                };
+            } else if Self::option_docs().iter().any(|doc| doc.name == key) {
+                rest.push((key.clone(), value.clone()));
+            } else {
+                let mut known: Vec<&str> = Self::option_docs().iter().map(|doc| doc.name).collect();
+                known.sort_unstable();
+                return Err(bad(format!("unknown option {key:?} (options: {})", known.join(", "))));
+            }
+        }
+        let mut config: PaintConfig = config_from_pairs(Self::NAME, &rest)?;
+        config.previous_actions = previous_actions;
+        Ok(config)
     }
 
     fn new(config: &PaintConfig, players: usize, _seed: u64) -> Result<Self, SetupError> {
@@ -292,7 +374,9 @@ impl Game for Paint {
             board.block(*pos);
         }
         let positions = placement.iter().map(|(start, _)| *start).collect();
-        Paint::from_parts(board, positions, turns, Vec::new()).map_err(|err| bad(err.to_string()))
+        let mut game = Paint::from_parts(board, positions, turns, Vec::new()).map_err(|err| bad(err.to_string()))?;
+        game.sent_history = config.previous_actions;
+        Ok(game)
     }
 
     fn players(&self) -> usize {
@@ -311,6 +395,7 @@ impl Game for Paint {
             positions: self.positions.clone(),
             turns_left: self.turns_left,
             previous_actions: self.previous_actions.clone(),
+            sent_history: self.sent_history,
         }
     }
 

@@ -2,7 +2,7 @@
 //! it. Every rule helper delegates to [`crate::rules`], the same functions the engine uses.
 
 use crate::rules;
-use crate::{Action, Board, Direction, Invalid, Pos};
+use crate::{Action, Board, Direction, Invalid, Pos, PreviousActions};
 use serde::{Deserialize, Serialize};
 
 /// Everything the original protocol sends a bot each turn (paint.md "Original protocol" 2),
@@ -21,6 +21,11 @@ pub struct View {
     /// (none given, invalid, or skipped) **\[ours\]** (the protocol leaves such players out of
     /// the turn's map).
     pub previous_actions: Vec<Vec<Option<Action>>>,
+    /// How much of `previous_actions` the line protocol sends (the match's `previous_actions`
+    /// option); the view itself always holds every turn. Left out when serialised as the
+    /// original, `all`.
+    #[serde(default, skip_serializing_if = "PreviousActions::is_all")]
+    pub sent_history: PreviousActions,
 }
 
 impl View {

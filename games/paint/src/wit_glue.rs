@@ -172,6 +172,7 @@ macro_rules! wit_glue {
                 positions: Vec::new(),
                 turns_left: 0,
                 previous_actions: Vec::new(),
+                sent_history: $crate::PreviousActions::All,
             });
             let players = view.positions.len();
             let last = view.last_actions.iter().map(|action| action.as_ref().map(action_from_wit)).collect();

@@ -17,6 +17,9 @@
 //!   id or `null`.
 //! - `previous_actions` holds every past turn, oldest first, each a map id -> action; a player
 //!   that had no action that turn (none, invalid, skipped) is left out of the turn's map.
+//!   **\[ours\]** With the game option `previous_actions=last` ([`PreviousActions::Last`]) it
+//!   holds only the turn just played (`[]` on the first turn): the full history makes every line
+//!   longer than the last, and a program that parses its whole line pays for that every turn.
 //! - `obstacles` **\[ours\]**: only when the match uses the obstacle variant, a list of the
 //!   blocked squares `[i, j]`; absent otherwise (the original engine has none).
 //! - The state after the final turn is not sent.
@@ -32,7 +35,7 @@
 
 use super::{AnswerError, LineProtocol, excerpt};
 use crate::seat::{InitInfo, TurnInfo};
-use arena_paint::{Action, ActionKind, Paint, Pos, View};
+use arena_paint::{Action, ActionKind, Paint, Pos, PreviousActions, View};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -84,8 +87,7 @@ pub fn state_line(view: &View) -> String {
             .collect(),
         colors,
         turns_left: view.turns_left,
-        previous_actions: view
-            .previous_actions
+        previous_actions: sent_turns(view)
             .iter()
             .map(|turn| turn.iter().enumerate().filter_map(|(seat, action)| Some((id(seat)?, (*action)?))).collect())
             .collect(),
@@ -93,6 +95,17 @@ pub fn state_line(view: &View) -> String {
     };
     // Plain data with string keys: serialising cannot fail.
     serde_json::to_string(&message).unwrap_or_default()
+}
+
+/// The past turns the state line lists under the match's `previous_actions` option.
+fn sent_turns(view: &View) -> &[Vec<Option<Action>>] {
+    match view.sent_history {
+        PreviousActions::All => &view.previous_actions,
+        PreviousActions::Last => {
+            let played = view.previous_actions.len();
+            view.previous_actions.get(played.saturating_sub(1)..).unwrap_or_default()
+        }
+    }
 }
 
 impl LineProtocol for PaintJson {
@@ -247,6 +260,26 @@ mod tests {
         );
         assert_eq!(state["colors"][0][1], "a");
         assert_eq!(state["colors"][8][9], "b", "the shot painted");
+    }
+
+    /// With `previous_actions=last` the same two turns leave only the second in the line, and the
+    /// first state's list is empty; nothing else in the line changes.
+    #[test]
+    fn previous_actions_last_lists_only_the_turn_just_played() {
+        let config = PaintConfig { previous_actions: PreviousActions::Last, ..PaintConfig::default() };
+        let mut game = Paint::new(&config, 2, 1).unwrap_or_else(|_| unreachable!());
+        assert!(state_line(&game.observe(0)).ends_with(r#""turns_left":100,"previous_actions":[]}"#));
+        game.step(&[(0, Some(Action::walk(Direction::East))), (1, Some(Action::shoot(Direction::North)))])
+            .unwrap_or_else(|_| unreachable!());
+        game.step(&[(0, Some(Action::walk(Direction::South))), (1, None)]).unwrap_or_else(|_| unreachable!());
+        let view = game.observe(1);
+        assert_eq!(view.previous_actions.len(), 2, "the view keeps every turn; only the line is cut");
+        let state: Value = serde_json::from_str(&state_line(&view)).unwrap_or_default();
+        assert_eq!(state["previous_actions"], serde_json::json!([{"a": {"type": "walk", "direction": [1, 0]}}]));
+        let full = View { sent_history: PreviousActions::All, ..view };
+        let mut all: Value = serde_json::from_str(&state_line(&full)).unwrap_or_default();
+        all["previous_actions"] = state["previous_actions"].clone();
+        assert_eq!(all, state);
     }
 
     #[test]

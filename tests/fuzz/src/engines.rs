@@ -216,7 +216,7 @@ impl Subject for arena_paint::Paint {
     }
 
     fn config(u: &mut Unstructured) -> Result<arena_paint::PaintConfig> {
-        use arena_paint::{BOARD_NAMES, Placement, Pos};
+        use arena_paint::{BOARD_NAMES, Placement, Pos, PreviousActions};
         let turns = match u.int_in_range(0..=7)? {
             0 => None,
             1 => Some(u.arbitrary()?),
@@ -235,6 +235,7 @@ impl Subject for arena_paint::Paint {
             placement: *u.choose(&[Placement::Auto, Placement::Symmetric])?,
             turns,
             obstacles,
+            previous_actions: *u.choose(&[PreviousActions::All, PreviousActions::Last])?,
         })
     }
 

@@ -6,13 +6,15 @@
 //!
 //! Needs the bots built: `cargo xtask bots`.
 
+use arena_game::Game;
 use arena_host::Budget;
 use arena_host::fault::{AnswerError, BotFault};
 use arena_host::log::LogSource;
+use arena_host::protocol::paint::{player_id, state_line};
 use arena_host::record::MatchRecord;
 use arena_host::registry::{GameEntry, find_game};
 use arena_host::replay::Verdict;
-use arena_paint::Paint;
+use arena_paint::{Paint, PreviousActions};
 use arena_tests::{arena, bot_path, play_registered, protocol_error, scratch, turns_of};
 
 fn paint() -> &'static dyn GameEntry {
@@ -138,4 +140,91 @@ fn a_wasip1_command_is_wrapped_and_plays_like_the_wasip2_build() {
     let saved = scratch("wasip1.json");
     std::fs::write(&saved, &replay).unwrap();
     assert_eq!(paint().verify(arena(), &saved, &[]).unwrap(), Verdict::Identical);
+}
+
+/// Plays built bots through the registry, as `arena match --option KEY=VALUE` does.
+fn play_with(names: [&str; 2], seed: u64, options: &[(&str, &str)]) -> (String, MatchRecord<Paint>) {
+    let paths: Vec<_> = names.iter().map(|name| bot_path(name)).collect();
+    let options: Vec<(String, String)> = options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let played = paint().play(arena(), &paths, &options, seed, Budget::default()).expect("the match is playable");
+    let record = serde_json::from_str(&played.replay).expect("the replay parses");
+    (played.replay, record)
+}
+
+/// paint.md "Original protocol" 2 and its option `previous_actions`: with `last`, the state
+/// line seat `s` receives on turn N holds exactly turn N-1's actions as applied (`[]` on the
+/// first turn), by player id, leaving out seats that did nothing; the match records the option,
+/// and its replay verifies.
+#[test]
+fn with_previous_actions_last_each_line_holds_only_the_turn_before() {
+    let (replay, record) = play_with(["paint-stdio-random", "paint-greedy"], 5, &[("previous_actions", "last")]);
+    assert_eq!(record.config.previous_actions, PreviousActions::Last, "the option is recorded");
+    assert_eq!(record.result.turns, 100);
+    let mut game = Paint::new(&record.config, 2, record.seed).unwrap();
+    let mut before: Option<serde_json::Value> = None;
+    for turn in &record.turns {
+        for seat in 0..2 {
+            let line = state_line(&game.observe(seat));
+            let state: serde_json::Value = serde_json::from_str(&line).unwrap();
+            let expected = before.clone().map_or_else(|| serde_json::json!([]), |last| serde_json::json!([last]));
+            assert_eq!(state["previous_actions"], expected, "turn {}, seat {seat}", turn.turn);
+        }
+        let applied: Vec<_> = turn.seats.iter().map(|seat_turn| (seat_turn.seat, seat_turn.applied)).collect();
+        let by_id: serde_json::Map<String, serde_json::Value> = applied
+            .iter()
+            .filter_map(|(seat, action)| Some((player_id(*seat), serde_json::to_value((*action)?).unwrap())))
+            .collect();
+        before = Some(by_id.into());
+        game.step(&applied).unwrap();
+    }
+    let file = scratch("previous-actions-last.json");
+    std::fs::write(&file, &replay).unwrap();
+    assert_eq!(paint().verify(arena(), &file, &[]).unwrap(), Verdict::Identical);
+}
+
+/// What the option is for: the whole default match costs the line-protocol examples less game
+/// fuel with `last` than with the original `all` (the totals measured, both seats), and the
+/// Python example, which parses its whole line, forfeits out of game fuel under the default
+/// budget with `all` but finishes with `last`.
+#[test]
+fn previous_actions_last_costs_the_line_protocol_examples_less_fuel() {
+    let fuel = |record: &MatchRecord<Paint>| -> Vec<u64> {
+        record.result.players.iter().map(|player| player.fuel_total).collect()
+    };
+    let (_, all) = play_with(["paint-stdio-random", "paint-stdio-random"], 1, &[]);
+    let (_, last) = play_with(["paint-stdio-random", "paint-stdio-random"], 1, &[("previous_actions", "last")]);
+    assert_eq!(all.config.previous_actions, PreviousActions::All, "the original is the default");
+    for (all, last) in fuel(&all).into_iter().zip(fuel(&last)) {
+        assert!(last < all, "last {last} < all {all}");
+    }
+    let (_, all) = play_with(["paint-stdio-py", "paint-greedy"], 1, &[("previous_actions", "all")]);
+    assert!(all.result.players[0].forfeit, "the full history costs more than the default game budget");
+    let (_, last) = play_with(["paint-stdio-py", "paint-greedy"], 1, &[("previous_actions", "last")]);
+    assert_eq!(last.result.turns, 100);
+    let player = &last.result.players[0];
+    assert!(!player.forfeit && player.fuel_total < Budget::default().game_fuel, "{player:?}");
+}
+
+/// The option is the line protocol's: WIT bots get the same view either way and play the same
+/// match, answer for answer and fuel for fuel (only the recorded config and the state hashes,
+/// which cover it, differ).
+#[test]
+fn previous_actions_leaves_wit_bots_unaffected() {
+    let (_, all) = play_with(["paint-greedy", "paint-random"], 3, &[]);
+    let (_, last) = play_with(["paint-greedy", "paint-random"], 3, &[("previous_actions", "last")]);
+    let seats = |record: &MatchRecord<Paint>| -> Vec<_> {
+        record.turns.iter().flat_map(|turn| &turn.seats).map(|seat| (seat.answer, seat.applied, seat.fuel)).collect()
+    };
+    assert_eq!(seats(&all), seats(&last));
+    assert_eq!(all.setup, last.setup);
+    assert_eq!(all.result, last.result);
+}
+
+/// An unknown value is refused before any bot is loaded, naming the values allowed.
+#[test]
+fn an_unknown_previous_actions_value_is_a_config_error() {
+    let options = [("previous_actions".to_string(), "some".to_string())];
+    let err = paint().check_options(&options).unwrap_err().to_string();
+    assert!(err.contains(r#"previous_actions must be "all" or "last", not "some""#), "{err}");
+    assert!(!err.contains('\n'), "{err}");
 }

@@ -179,7 +179,8 @@ fn options_are_parsed_and_checked() {
             board: BoardName::SevenByThirteen,
             placement: Placement::Auto,
             turns: Some(5),
-            obstacles: vec![p(3, 6), p(0, 0)]
+            obstacles: vec![p(3, 6), p(0, 0)],
+            previous_actions: PreviousActions::All,
         }
     );
     let game = Paint::new(&cfg, 2, 0).unwrap();
@@ -203,11 +204,56 @@ fn options_are_parsed_and_checked() {
     assert!(refused(&[("board", "five_by_eleven"), ("obstacles", "[[1,1]]")]).contains("pre-painted"));
 }
 
+/// **\[ours\]** paint.md "Original protocol": `previous_actions` is `all` (the original) unless
+/// set to `last`, as a bare word or a JSON string, beside the other options; any other value is
+/// refused by name, in one line. The game keeps it for the line protocol (every view says
+/// it), and a config serialises it only when it is not the default, so configs and states
+/// made without it serialise as before.
+#[test]
+fn the_previous_actions_option_is_parsed_and_kept() {
+    assert_eq!(config(&[]).unwrap().previous_actions, PreviousActions::All);
+    assert_eq!(config(&[("previous_actions", "all")]).unwrap().previous_actions, PreviousActions::All);
+    let cfg = config(&[("turns", "7"), ("previous_actions", "\"last\"")]).unwrap();
+    assert_eq!((cfg.turns, cfg.previous_actions), (Some(7), PreviousActions::Last));
+    assert_eq!(config(&[("previous_actions", "last")]).unwrap(), cfg_last());
+    for bad in ["some", "", "1", "[\"last\"]", "LAST"] {
+        let err = config(&[("previous_actions", bad)]).unwrap_err();
+        assert!(matches!(err, SetupError::Config { game: "paint", .. }), "{err}");
+        let text = err.to_string();
+        assert!(text.contains(r#"previous_actions must be "all" or "last""#) && !text.contains('\n'), "{text}");
+    }
+    let unknown = config(&[("previous", "last")]).unwrap_err().to_string();
+    assert!(unknown.contains("(options: board, obstacles, placement, previous_actions, turns)"), "{unknown}");
+
+    let game = Paint::new(&cfg_last(), 2, 0).unwrap();
+    assert_eq!(game.sent_history(), PreviousActions::Last);
+    assert_eq!(game.observe(1).sent_history, PreviousActions::Last);
+    assert_eq!(Paint::new(&PaintConfig::default(), 2, 0).unwrap().observe(0).sent_history, PreviousActions::All);
+    assert!(!json(&PaintConfig::default()).contains("previous_actions"));
+    assert!(json(&cfg_last()).contains(r#""previous_actions":"last""#));
+    let back: PaintConfig = serde_json::from_str(&json(&cfg_last())).unwrap();
+    assert_eq!(back, cfg_last());
+    let default_game = Paint::new(&PaintConfig::default(), 2, 0).unwrap();
+    assert!(!json(&default_game).contains("sent_history"), "state hashes of default matches are unchanged");
+    assert!(!json(&default_game.observe(0)).contains("sent_history"));
+}
+
+fn cfg_last() -> PaintConfig {
+    PaintConfig { previous_actions: PreviousActions::Last, ..PaintConfig::default() }
+}
+
+/// A value's JSON text.
+fn json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap()
+}
+
 /// `option_docs` lists every config field, and each default is the field's JSON in
-/// `PaintConfig::default()`.
+/// `PaintConfig::default()` (`previous_actions` is left out of that JSON at its default, so it
+/// is put back first).
 #[test]
 fn option_docs_match_the_config() {
-    let defaults = serde_json::to_value(PaintConfig::default()).unwrap();
+    let mut defaults = serde_json::to_value(PaintConfig::default()).unwrap();
+    defaults["previous_actions"] = serde_json::to_value(PreviousActions::default()).unwrap();
     let fields = defaults.as_object().unwrap();
     let docs = Paint::option_docs();
     let mut names: Vec<&str> = docs.iter().map(|doc| doc.name).collect();

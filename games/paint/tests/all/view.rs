@@ -21,7 +21,14 @@ fn view() -> View {
         board.paint(pos, seat);
     }
     board.block(p(2, 2));
-    View { seat: 0, board, positions: vec![p(1, 1), p(1, 4)], turns_left: 7, previous_actions: Vec::new() }
+    View {
+        seat: 0,
+        board,
+        positions: vec![p(1, 1), p(1, 4)],
+        turns_left: 7,
+        previous_actions: Vec::new(),
+        sent_history: Default::default(),
+    }
 }
 
 /// paint.md "State": squares are [row, col]; the view knows who stands where.
