@@ -6,7 +6,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/games");
+    // Read when the script runs, not baked in when it is compiled: worktrees sharing one target
+    // folder share this script's binary, and each must list its own renderers.
+    let folder = Path::new(&std::env::var("CARGO_MANIFEST_DIR")?).join("src/games");
     // A folder: cargo re-runs this script when anything in it changes.
     println!("cargo::rerun-if-changed={}", folder.display());
     let listing = std::fs::read_dir(&folder).map_err(|err| format!("{}: {err}", folder.display()))?;
