@@ -4,6 +4,8 @@
 //! suitebot.md fixes 100 rounds and leaves the board and the blast area to us (**\[ours\]**): the
 //! defaults are the spec's, and the other values are options so that organisers can try
 //! variants. Home bases follow from the board and the player count ([`crate::rules::home_bases`]).
+//! One option is the line protocol's, not the rules': [`BoardEncoding`], how the per-round JSON
+//! writes the board (the original nested arrays, the default, or one string per column).
 
 use crate::rules::{self, Torus};
 use arena_game::{OptionDoc, SetupError};
@@ -32,6 +34,59 @@ pub struct SuitebotConfig {
     /// The blast area of a bomb is the (2r+1) x (2r+1) square around it, r in
     /// 0..=[`MAX_BLAST_RADIUS`]; default 1, the 3 x 3 square **\[ours\]**.
     pub blast_radius: u8,
+    /// How the line protocol writes `fieldResources` and `fieldBombs` **\[ours\]**: the original
+    /// nested arrays (the default) or one string per column. Left out of a serialised config when
+    /// it is the default, so configs, replays and state hashes made without it are unchanged.
+    #[serde(skip_serializing_if = "BoardEncoding::is_nested")]
+    pub board: BoardEncoding,
+}
+
+/// How the original protocol's per-round JSON carries the board (suitebot.md "Original
+/// protocol"). The original writes `fieldResources` and `fieldBombs` as arrays of arrays with
+/// one JSON value per field, mostly `1` and `null`: a program that parses its whole line (any
+/// ordinary JSON library does) spends most of its fuel on them every round. `Strings` carries
+/// exactly the same fields in one JSON string per column, indexed the same way (`[x]`, then the
+/// field `y` within the string), so a line costs a few dozen JSON values instead of several
+/// hundred. WIT bots are unaffected either way: their view is the same.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BoardEncoding {
+    /// `fieldResources[x][y]` a number, `fieldBombs[x][y]` `{ownerId, countdown}` or `null`: the
+    /// original protocol.
+    #[default]
+    Nested,
+    /// `fieldResources[x]` a string of `height` digits, character `y` the points on (x, y);
+    /// `fieldBombs[x]` a string of `2 * height` characters, characters `2y` and `2y+1` the bomb
+    /// on (x, y) as its owner id digit and its countdown digit, or `..` for no bomb.
+    Strings,
+}
+
+impl BoardEncoding {
+    /// Every value, as the option accepts them.
+    pub const ALL: [BoardEncoding; 2] = [BoardEncoding::Nested, BoardEncoding::Strings];
+
+    /// Whether this is the original, [`BoardEncoding::Nested`] (serde leaves it out then).
+    pub fn is_nested(&self) -> bool {
+        *self == BoardEncoding::Nested
+    }
+
+    /// The option's value as written: `nested` or `strings`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BoardEncoding::Nested => "nested",
+            BoardEncoding::Strings => "strings",
+        }
+    }
+
+    /// Reads the option's value: a bare word or its JSON string (as the other options accept
+    /// JSON), anything else refused by name in one line.
+    pub fn parse(value: &str) -> Result<BoardEncoding, SetupError> {
+        let word = serde_json::from_str::<String>(value).unwrap_or_else(|_| value.to_owned());
+        BoardEncoding::ALL.into_iter().find(|encoding| encoding.as_str() == word).ok_or_else(|| SetupError::Config {
+            game: <crate::Suitebot as arena_game::Game>::NAME,
+            reason: format!("board must be \"nested\" or \"strings\", not {value:?}"),
+        })
+    }
 }
 
 impl Default for SuitebotConfig {
@@ -41,6 +96,7 @@ impl Default for SuitebotConfig {
             height: rules::HEIGHT,
             rounds: rules::ROUNDS,
             blast_radius: rules::BLAST_RADIUS,
+            board: BoardEncoding::Nested,
         }
     }
 }
@@ -85,6 +141,37 @@ impl SuitebotConfig {
                 help: "a bomb's blast area is the (2r+1) x (2r+1) square around it, r in 0..=10",
                 default: defaults.blast_radius.to_string(),
             },
+            OptionDoc {
+                name: "board",
+                help: "how the line protocol writes fieldResources and fieldBombs: nested (arrays of arrays, as the \
+                       original; a program parsing its whole line pays for every field's value) or strings (one \
+                       string per column, the same fields); WIT bots are unaffected",
+                default: defaults.board.as_str().to_string(),
+            },
         ]
+    }
+
+    /// A config from `--option key=value` pairs, as `arena_game::config_from_pairs` reads them,
+    /// except `board`: a config serialises it only when it is not the default (so replays made
+    /// without it are unchanged), which hides it from that generic reader, so it is read here.
+    pub fn from_options(pairs: &[(String, String)]) -> Result<SuitebotConfig, SetupError> {
+        let game = <crate::Suitebot as arena_game::Game>::NAME;
+        let mut board = BoardEncoding::default();
+        let mut rest = Vec::with_capacity(pairs.len());
+        for (key, value) in pairs {
+            if key == "board" {
+                board = BoardEncoding::parse(value)?;
+            } else if SuitebotConfig::option_docs().iter().any(|doc| doc.name == key) {
+                rest.push((key.clone(), value.clone()));
+            } else {
+                let mut known: Vec<&str> = SuitebotConfig::option_docs().iter().map(|doc| doc.name).collect();
+                known.sort_unstable();
+                let reason = format!("unknown option {key:?} (options: {})", known.join(", "));
+                return Err(SetupError::Config { game, reason });
+            }
+        }
+        let mut config: SuitebotConfig = arena_game::config_from_pairs(game, &rest)?;
+        config.board = board;
+        Ok(config)
     }
 }

@@ -187,6 +187,11 @@ impl Game for Suitebot {
         SuitebotConfig::option_docs()
     }
 
+    /// [`SuitebotConfig::from_options`]: the generic reader, plus the `board` option it cannot see.
+    fn config_from_options(pairs: &[(String, String)]) -> Result<SuitebotConfig, SetupError> {
+        SuitebotConfig::from_options(pairs)
+    }
+
     /// Sets up the board: every field holds [`FIELD_POINTS`], home bases none, each agent on its
     /// base ([`rules::home_bases`]). The seed is not used: the game has no randomness.
     fn new(config: &SuitebotConfig, players: usize, _seed: u64) -> Result<Self, SetupError> {
@@ -226,6 +231,7 @@ impl Game for Suitebot {
             players: self.players.iter().map(Player::view).collect(),
             points: self.points.clone(),
             bombs: self.bombs.clone(),
+            board: self.config.board,
         }
     }
 

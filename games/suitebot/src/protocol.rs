@@ -19,12 +19,20 @@
 //! - `resources` is the player's score; `countdown` is what [`View::bombs`] shows (rounds left
 //!   before the round it explodes in).
 //!
+//! **\[ours\]** With the game option `board=strings` ([`BoardEncoding::Strings`]) the two board
+//! fields keep their names and their `[x]` indexing but each column is one JSON string: in
+//! `fieldResources[x]` character `y` is the points digit of (x, y); in `fieldBombs[x]` characters
+//! `2y` and `2y+1` are the owner id digit and the countdown digit of the bomb on (x, y), `..` for
+//! none. Every value fits one digit (points 0 or 1, ids 1 to 8, countdowns 0 to 3), so the
+//! strings carry exactly what the arrays do, and parsing a line costs a JSON library a few dozen
+//! values instead of two per field.
+//!
 //! The answer is one of the letters `U D L R H B` (suitebot.md "Actions"); surrounding whitespace,
 //! the line end included, is ignored, and lowercase letters are accepted too **\[ours\]**. Anything
 //! else is a typed [`AnswerError`], for which the host plays the fallback HOLD.
 
 use crate::board::by_seat;
-use crate::{Action, Pos, View};
+use crate::{Action, BoardEncoding, Pos, View};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -49,8 +57,26 @@ struct StateDto<'a> {
     /// Keyed by the id as a string; a BTreeMap keeps the output deterministic (ids 1..=8 sort
     /// correctly as strings).
     players: BTreeMap<String, PlayerDto<'a>>,
-    field_resources: Vec<Vec<u8>>,
-    field_bombs: Vec<Vec<Option<BombDto>>>,
+    field_resources: Columns<u8>,
+    field_bombs: Columns<Option<BombDto>>,
+}
+
+/// A board field of the state object: the original arrays of arrays, or one string per column
+/// ([`BoardEncoding`]); either is written as its content alone.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Columns<T> {
+    Nested(Vec<Vec<T>>),
+    Strings(Vec<String>),
+}
+
+/// What [`BoardEncoding::Strings`] writes for no bomb.
+pub const NO_BOMB: &str = "..";
+
+/// `value` as one decimal digit; `?` for a value no valid view holds (a malformed view must not
+/// panic the host).
+fn digit(value: u32) -> char {
+    char::from_digit(value, 10).unwrap_or('?')
 }
 
 /// One player.
@@ -91,18 +117,41 @@ pub fn state_line<S: AsRef<str>>(view: &View, names: &[S]) -> String {
             (player_id(seat).to_string(), dto)
         })
         .collect();
-    let field_resources =
-        (0..view.width).map(|x| (0..view.height).map(|y| view.points_at(Pos::new(x, y))).collect()).collect();
-    let field_bombs = (0..view.width)
-        .map(|x| {
-            (0..view.height)
-                .map(|y| {
-                    view.bomb_at(Pos::new(x, y))
-                        .map(|bomb| BombDto { owner_id: player_id(bomb.owner), countdown: bomb.countdown })
-                })
-                .collect()
-        })
-        .collect();
+    let bomb = |x: u16, y: u16| {
+        view.bomb_at(Pos::new(x, y)).map(|bomb| BombDto { owner_id: player_id(bomb.owner), countdown: bomb.countdown })
+    };
+    let (field_resources, field_bombs) = match view.board {
+        BoardEncoding::Nested => (
+            Columns::Nested(
+                (0..view.width).map(|x| (0..view.height).map(|y| view.points_at(Pos::new(x, y))).collect()).collect(),
+            ),
+            Columns::Nested((0..view.width).map(|x| (0..view.height).map(|y| bomb(x, y)).collect()).collect()),
+        ),
+        BoardEncoding::Strings => (
+            Columns::Strings(
+                (0..view.width)
+                    .map(|x| (0..view.height).map(|y| digit(u32::from(view.points_at(Pos::new(x, y))))).collect())
+                    .collect(),
+            ),
+            Columns::Strings(
+                (0..view.width)
+                    .map(|x| {
+                        let mut column = String::with_capacity(2 * usize::from(view.height));
+                        for y in 0..view.height {
+                            match bomb(x, y) {
+                                Some(bomb) => {
+                                    column.push(digit(bomb.owner_id));
+                                    column.push(digit(u32::from(bomb.countdown)));
+                                }
+                                None => column.push_str(NO_BOMB),
+                            }
+                        }
+                        column
+                    })
+                    .collect(),
+            ),
+        ),
+    };
     let dto = StateDto {
         ai_player_id: player_id(view.seat),
         current_round: view.round,

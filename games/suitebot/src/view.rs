@@ -3,7 +3,7 @@
 
 use crate::board::by_seat;
 use crate::rules::{self, Torus};
-use crate::{Action, Bomb, PlayerView, Pos};
+use crate::{Action, BoardEncoding, Bomb, PlayerView, Pos};
 use serde::{Deserialize, Serialize};
 
 /// Everything suitebot.md "What a bot sees" lists except fuel (the host adds fuel). Player ids are
@@ -29,6 +29,10 @@ pub struct View {
     /// Every bomb, row-major, with its owner and countdown (rounds left before the round it
     /// explodes in: 0 = this round).
     pub bombs: Vec<Bomb>,
+    /// How the line protocol writes the board (the match's `board` option); the view itself is
+    /// the same either way. Left out when serialised as the original, `nested`.
+    #[serde(default, skip_serializing_if = "BoardEncoding::is_nested")]
+    pub board: BoardEncoding,
 }
 
 impl View {

@@ -93,6 +93,7 @@ macro_rules! wit_glue {
                     .into_iter()
                     .map(|bomb| $crate::Bomb { at: pos(bomb.at), owner: bomb.owner, countdown: bomb.countdown })
                     .collect(),
+                board: $crate::BoardEncoding::Nested,
             }
         }
     };

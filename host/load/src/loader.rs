@@ -105,6 +105,21 @@ pub enum LoadError {
         /// Why it is not a wasip1 command either.
         why: &'static str,
     },
+    /// A `GOOS=wasip1 GOARCH=wasm` program (a preview1 command linked by Go's toolchain,
+    /// [`crate::core_module::is_go_program`]), refused before it is wrapped: the preview1
+    /// adapter it would be wrapped in grows the module's own memory for its stack and state,
+    /// while Go's runtime takes all memory up to its current size as its heap, so the two
+    /// overwrite each other and the bot crashes or corrupts its state mid-match.
+    #[error(
+        "{path}: is a Go wasip1 program (GOOS=wasip1 GOARCH=wasm), which the arena cannot run yet: \
+         the WASI adapter it is wrapped in takes pages of its memory that Go's runtime also uses as \
+         its heap; this is a known limitation, with no workaround for such Go programs today (see \
+         docs/writing-a-bot.md#other-languages-c-go)"
+    )]
+    GoWasip1 {
+        /// The file.
+        path: PathBuf,
+    },
     /// The component does not compile.
     #[error("{path}: invalid component: {detail}")]
     Invalid {
@@ -229,6 +244,7 @@ impl LoadError {
             LoadError::Read { .. } | LoadError::NotAFile { .. } | LoadError::TooLarge { .. } => LoadStage::Read,
             LoadError::NotWasm { .. }
             | LoadError::CoreModule { .. }
+            | LoadError::GoWasip1 { .. }
             | LoadError::Invalid { .. }
             | LoadError::Shape { .. }
             | LoadError::InitialMemory { .. }

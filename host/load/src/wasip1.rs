@@ -8,20 +8,31 @@
 //! identity (its sha256 in replays) stays the file's; the wrapping is deterministic, so a replay
 //! re-wraps it identically.
 //!
+//! A command linked by Go's own toolchain (`GOOS=wasip1 GOARCH=wasm`, told by its `go:buildid`
+//! section: [`crate::core_module::is_go_program`]) is refused instead, before wrapping
+//! ([`LoadError::GoWasip1`]): the adapter, finding no `cabi_realloc` in a Go module, gets its
+//! stack and state pages by growing the module's own memory, and Go's runtime treats all of
+//! memory up to its current size as its heap whatever `memory.grow` returns, so the two
+//! overwrite each other (a crash at start-up, or corrupted state mid-match). TinyGo output has
+//! no such section and is wrapped as before (whether its heap clashes too is untested).
+//!
 //! Any other core module is left alone (and refused by the loader as a core module).
 
 use crate::loader::LoadError;
 use std::path::Path;
 use wasi_preview1_component_adapter_provider::WASI_SNAPSHOT_PREVIEW1_COMMAND_ADAPTER;
 
-pub use crate::core_module::{PREVIEW1, is_preview1_command};
+pub use crate::core_module::{PREVIEW1, is_go_program, is_preview1_command};
 
 /// The component wrapping `bytes` when they are a WASI preview1 command ([`is_preview1_command`]),
-/// `None` when they are not; a preview1 command the adapter cannot wrap is refused naming
-/// `path`.
+/// `None` when they are not; a preview1 command the adapter cannot wrap, or a Go program
+/// ([`LoadError::GoWasip1`]), is refused naming `path`.
 pub fn wrap_preview1_command(path: &Path, bytes: &[u8]) -> Result<Option<Vec<u8>>, LoadError> {
     if !is_preview1_command(bytes) {
         return Ok(None);
+    }
+    if is_go_program(bytes) {
+        return Err(LoadError::GoWasip1 { path: path.to_owned() });
     }
     let invalid = |err: anyhow::Error| LoadError::Invalid {
         path: path.to_owned(),
@@ -48,6 +59,49 @@ mod tests {
         (memory (export "memory") 1)
         (func (export "_start")
             (drop (call $pread (i32.const 0) (i32.const 0) (i32.const 0) (i64.const 0) (i32.const 0)))))"#;
+
+    /// [`COMMAND`] as Go's linker would leave it: its build ID in a `go:buildid` section first.
+    const GO_COMMAND: &str = r#"(module
+        (@custom "go:buildid" (before first) "\ff Go build ID: \"ECNz14k8avBroZdzmef2/zksTxDpsD4TGsW_kVXOn\"\n \ff")
+        (import "wasi_snapshot_preview1" "proc_exit" (func (param i32)))
+        (memory (export "memory") 1)
+        (func (export "_start")))"#;
+
+    #[test]
+    fn go_commands_are_refused_before_wrapping() {
+        let path = Path::new("paint-go.wasm");
+        let go = wat::parse_str(GO_COMMAND).unwrap_or_default();
+        assert!(is_preview1_command(&go) && is_go_program(&go));
+        let refused = wrap_preview1_command(path, &go);
+        let Err(err @ LoadError::GoWasip1 { .. }) = refused else { panic!("not refused as Go: {refused:?}") };
+        let message = err.to_string();
+        for part in ["paint-go.wasm: is a Go wasip1 program", "known limitation", "#other-languages-c-go"] {
+            assert!(message.contains(part), "{message}");
+        }
+        assert!(!message.contains('\n'), "one line: {message}");
+        assert_eq!(err.stage(), crate::LoadStage::Shape);
+
+        // The same module without the section is wrapped; so is one whose custom sections only
+        // resemble Go's (a producers section naming Go, another `go:` name).
+        let plain = GO_COMMAND.replace("go:buildid", "other");
+        let lookalike = GO_COMMAND.replace("go:buildid", "go:buildid2").replace(
+            "(@custom \"go:buildid2\"",
+            "(@producers (language \"Go\" \"go1.27.3\")) (@custom \"go:buildid2\"",
+        );
+        for text in [plain, lookalike] {
+            let bytes = wat::parse_str(&text).unwrap_or_default();
+            assert!(is_preview1_command(&bytes) && !is_go_program(&bytes), "{text}");
+            assert!(matches!(wrap_preview1_command(path, &bytes), Ok(Some(_))), "{text}");
+        }
+
+        // A Go module that is not a command (`-buildmode=c-shared`: `_initialize`, no `_start`)
+        // is left alone here, as any other core module is.
+        let reactor = GO_COMMAND.replace("_start", "_initialize");
+        let reactor = wat::parse_str(&reactor).unwrap_or_default();
+        assert!(is_go_program(&reactor) && !is_preview1_command(&reactor));
+        assert!(matches!(wrap_preview1_command(path, &reactor), Ok(None)));
+        assert!(!is_go_program(b"\0asm\x01\0\0\0\0\x0bgo:buildid"), "truncated: not readable");
+    }
 
     #[test]
     fn only_preview1_commands_are_wrapped() {

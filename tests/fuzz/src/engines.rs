@@ -356,13 +356,14 @@ impl Subject for arena_suitebot::Suitebot {
     }
 
     fn config(u: &mut Unstructured) -> Result<arena_suitebot::SuitebotConfig> {
-        use arena_suitebot::{MAX_BLAST_RADIUS, MIN_SIDE, SuitebotConfig};
+        use arena_suitebot::{BoardEncoding, MAX_BLAST_RADIUS, MIN_SIDE, SuitebotConfig};
         if u.ratio(1, 16)? {
             return Ok(SuitebotConfig {
                 width: u.arbitrary()?,
                 height: u.arbitrary()?,
                 rounds: u.arbitrary()?,
                 blast_radius: u.arbitrary()?,
+                board: *u.choose(&BoardEncoding::ALL)?,
             });
         }
         Ok(SuitebotConfig {
@@ -370,6 +371,7 @@ impl Subject for arena_suitebot::Suitebot {
             height: u.int_in_range(MIN_SIDE..=20)?,
             rounds: u.int_in_range(1..=40)?,
             blast_radius: u.int_in_range(0..=MAX_BLAST_RADIUS)?,
+            board: *u.choose(&BoardEncoding::ALL)?,
         })
     }
 

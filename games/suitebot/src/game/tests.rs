@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::Action::{Down, Hold, Left, PlantBomb, Right, Up};
-use crate::Cover;
+use crate::{BoardEncoding, Cover};
 use arena_game::StepError;
 
 const BASES: [Pos; 4] = [Pos::new(3, 3), Pos::new(10, 3), Pos::new(3, 10), Pos::new(10, 10)];
@@ -103,7 +103,7 @@ fn player_counts_and_option_ranges() {
         let err = Suitebot::new(config, 4, 0).unwrap_err();
         assert!(matches!(&err, SetupError::Config { reason, .. } if reason.starts_with(name)), "{err}");
     }
-    let small = SuitebotConfig { width: 3, height: 3, rounds: 1, blast_radius: 10 };
+    let small = SuitebotConfig { width: 3, height: 3, rounds: 1, blast_radius: 10, board: BoardEncoding::Nested };
     Suitebot::new(&small, 8, 0).unwrap().check_invariants().unwrap();
 }
 
@@ -114,13 +114,56 @@ fn options_from_the_command_line() {
     let config = Suitebot::config_from_options(&pairs).unwrap();
     assert_eq!(config, SuitebotConfig { blast_radius: 2, rounds: 30, ..SuitebotConfig::default() });
     let docs: Vec<&str> = Suitebot::option_docs().iter().map(|doc| doc.name).collect();
-    let fields = serde_json::to_value(SuitebotConfig::default()).unwrap();
+    // `board` is left out of the default config's JSON, so it is put back first.
+    let mut fields = serde_json::to_value(SuitebotConfig::default()).unwrap();
+    fields["board"] = serde_json::to_value(BoardEncoding::default()).unwrap();
     let mut keys: Vec<&str> = fields.as_object().unwrap().keys().map(String::as_str).collect();
     let mut sorted = docs.clone();
     sorted.sort_unstable();
     keys.sort_unstable();
     assert_eq!(sorted, keys);
     assert!(Suitebot::config_from_options(&[("walls".to_string(), "1".to_string())]).is_err());
+}
+
+/// **\[ours\]** suitebot.md "Original protocol": `board` is `nested` (the original) unless set to
+/// `strings`, as a bare word or a JSON string, beside the other options; any other value is
+/// refused by name, in one line. Every view carries it for the line protocol, and a config or a
+/// state serialises it only when it is not the default, so those made without it are unchanged.
+#[test]
+fn the_board_option_is_parsed_and_kept() {
+    let config = |pairs: &[(&str, &str)]| {
+        let pairs: Vec<(String, String)> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        Suitebot::config_from_options(&pairs)
+    };
+    let strings = SuitebotConfig { board: BoardEncoding::Strings, ..SuitebotConfig::default() };
+    assert_eq!(config(&[]).unwrap().board, BoardEncoding::Nested);
+    assert_eq!(config(&[("board", "nested")]).unwrap().board, BoardEncoding::Nested);
+    assert_eq!(config(&[("board", "strings")]).unwrap(), strings);
+    let both = config(&[("rounds", "7"), ("board", "\"strings\"")]).unwrap();
+    assert_eq!((both.rounds, both.board), (7, BoardEncoding::Strings));
+    for bad in ["rows", "", "1", "[\"strings\"]", "STRINGS"] {
+        let err = config(&[("board", bad)]).unwrap_err();
+        assert!(matches!(err, SetupError::Config { game: "suitebot", .. }), "{err}");
+        let text = err.to_string();
+        assert!(text.contains(r#"board must be "nested" or "strings""#) && !text.contains('\n'), "{text}");
+    }
+    let unknown = config(&[("boards", "strings")]).unwrap_err().to_string();
+    assert!(unknown.contains("(options: blast_radius, board, height, rounds, width)"), "{unknown}");
+
+    let game = Suitebot::new(&strings, 2, 0).unwrap();
+    assert_eq!(game.observe(1).board, BoardEncoding::Strings);
+    let default_game = Suitebot::new(&SuitebotConfig::default(), 2, 0).unwrap();
+    assert_eq!(default_game.observe(0).board, BoardEncoding::Nested);
+    assert!(!json(&SuitebotConfig::default()).contains("board"));
+    assert!(json(&strings).contains(r#""board":"strings""#));
+    assert_eq!(serde_json::from_str::<SuitebotConfig>(&json(&strings)).unwrap(), strings);
+    assert!(!json(&default_game).contains("board"), "state hashes of default matches are unchanged");
+    assert!(!json(&default_game.observe(0)).contains("board"));
+}
+
+/// A value's JSON text.
+fn json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap()
 }
 
 /// suitebot.md "Board" and "One round" 1: moves wrap around every edge.

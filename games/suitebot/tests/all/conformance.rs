@@ -4,7 +4,7 @@
 //! well-formed; mined points within the points gone) on seeded random playouts.
 
 use arena_game::conformance::{Plan, check_game};
-use arena_suitebot::{Suitebot, SuitebotConfig};
+use arena_suitebot::{BoardEncoding, Suitebot, SuitebotConfig};
 
 /// The default game with 2, 4 and 8 players, 30 seeds each (each playout is 100 rounds, and the
 /// kit round-trips every state and observation through JSON: more seeds cost test time, not
@@ -23,6 +23,6 @@ fn conformance_kit_default_board() {
 /// fields and base kills happen often; every player count.
 #[test]
 fn conformance_kit_crowded_board() {
-    let config = SuitebotConfig { width: 5, height: 4, rounds: 30, blast_radius: 2 };
+    let config = SuitebotConfig { width: 5, height: 4, rounds: 30, blast_radius: 2, board: BoardEncoding::Strings };
     check_game::<Suitebot>(&Plan { config, players: (2..=8).collect(), seeds: 0..40, max_steps: 100 });
 }

@@ -4,10 +4,13 @@
 //! the engine then does.
 
 use arena_game::{Game, Seat, new_rng};
-use arena_suitebot::{Action, Event, Suitebot, SuitebotConfig, View};
+use arena_suitebot::{Action, BoardEncoding, Event, Suitebot, SuitebotConfig, View};
 
 fn configs() -> Vec<SuitebotConfig> {
-    vec![SuitebotConfig::default(), SuitebotConfig { width: 6, height: 5, rounds: 60, blast_radius: 2 }]
+    vec![
+        SuitebotConfig::default(),
+        SuitebotConfig { width: 6, height: 5, rounds: 60, blast_radius: 2, board: BoardEncoding::Nested },
+    ]
 }
 
 /// Plays every seed, calling `check(before, after view of seat 0, actions, events)` per round.

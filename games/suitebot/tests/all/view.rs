@@ -1,7 +1,7 @@
 //! The bot-facing helpers on [`View`], on hand-built views: each test cites the suitebot.md rule.
 
 use arena_suitebot::Action::{Down, Hold, Left, PlantBomb, Right, Up};
-use arena_suitebot::{Bomb, PlayerView, Pos, View};
+use arena_suitebot::{BoardEncoding, Bomb, PlayerView, Pos, View};
 
 fn p(x: u16, y: u16) -> Pos {
     Pos::new(x, y)
@@ -31,6 +31,7 @@ fn view() -> View {
             Bomb { at: p(2, 2), owner: 1, countdown: 3 },
             Bomb { at: p(8, 8), owner: 1, countdown: 2 },
         ],
+        board: BoardEncoding::Nested,
     }
 }
 
@@ -96,6 +97,7 @@ fn malformed_views_do_not_panic() {
         players: Vec::new(),
         points: Vec::new(),
         bombs: vec![Bomb { at: p(4, 4), owner: 7, countdown: 9 }],
+        board: BoardEncoding::Nested,
     };
     assert!(v.me().is_none());
     assert_eq!(v.rounds_left(), 0);
