@@ -1,5 +1,5 @@
 //! A ladder's public dump and its verification (docs/ladder.md#verifying-a-ladder): what
-//! `GET /api/games/{game}/dump` serves ([`of_game`]), what `arena ladder dump` writes from it
+//! `GET /api/games/{game}/dump` serves ([`DumpStream`]), what `arena ladder dump` writes from it
 //! ([`write_results`]: the results as a tournament database, the merge format `arena tournament
 //! show` reads) and what `arena ladder verify` checks ([`verify`]): a sample of the matches (or
 //! all) re-played here, each compared with the dump field by field and by its record's digest,
@@ -258,16 +258,6 @@ fn listed(
     (versions, bots)
 }
 
-/// The dump of `game`'s ladder: its ranked results as one store call reads them, then its bots
-/// and versions (read after, so every version a result seats is among them), and the leaderboard
-/// fitted on exactly those results by the function the pages use.
-pub fn of_game(service: &Service, game: &str) -> Result<Dump, ServiceError> {
-    if find_game(game).is_none() {
-        return Err(ServiceError::UnknownGame(game.to_owned()));
-    }
-    of_results(service, game, service.store.ranked_results(game)?)
-}
-
 /// The dump of `results`, done matches of `game` (a ladder's ranked ones, or a competition's),
 /// with the bots and versions they seat, read after them, and the leaderboard fitted on them.
 pub fn of_results(service: &Service, game: &str, mut results: Vec<Match>) -> Result<Dump, ServiceError> {
@@ -307,7 +297,8 @@ pub fn of_results(service: &Service, game: &str, mut results: Vec<Match>) -> Res
 /// The part of a ladder's dump read before its first byte is sent ([`DumpStream::of_game`]),
 /// then written a page of results at a time ([`DumpStream::write`]): what
 /// `GET /api/games/{game}/dump` streams, so the server holds the versions and a page of results,
-/// not the ladder. The bytes are those of [`of_game`]'s [`Dump`] as `serde_json` writes it.
+/// not the ladder. The bytes are those of the ladder's [`Dump`] ([`of_results`] of its ranked results) as
+/// `serde_json` writes it.
 ///
 /// The results are read twice: once to learn which versions they seat (the bots and versions
 /// come before the matches in the JSON), once to write them. A result recorded between the two
@@ -1017,6 +1008,14 @@ pub fn verify(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The dump of `game`'s ladder built in memory: what the stream must write byte for byte.
+    fn of_game(service: &Service, game: &str) -> Result<Dump, ServiceError> {
+        if find_game(game).is_none() {
+            return Err(ServiceError::UnknownGame(game.to_owned()));
+        }
+        of_results(service, game, service.store.ranked_results(game)?)
+    }
 
     fn seat(version_id: i64, score: i64, rank: u32) -> DumpSeat {
         DumpSeat {
