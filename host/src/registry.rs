@@ -17,13 +17,14 @@ use crate::budget::Budget;
 use crate::fault::BotFault;
 use crate::loader::{
     BotSource, COMMAND_EXPORT, LoadError, LoadStage, Loader, compile, compile_source, is_command, load_bot_component,
-    load_command_component, open_bot,
+    load_command_component, load_preview1_command, open_bot,
 };
 use crate::play::{MatchError, play_contestants};
 use crate::post_mortem::PostMortem;
 use crate::protocol::azul::AzulText;
 use crate::protocol::paint::PaintJson;
 use crate::protocol::suitebot::SuitebotJson;
+use crate::protocol::wasip1::{Preview1Command, preview1_command};
 use crate::protocol::{CommandContestant, LineProtocol};
 use crate::record::{MatchRecord, MatchResult, SeatTurn, TurnRecord};
 use crate::replay::{ReplayError, SeatLoader, Verdict, read_replay, verify, verify_with};
@@ -453,7 +454,7 @@ fn load_wit<B: Binding>(
 }
 
 /// Loads a WASI command as a protocol-`P` bot (a `wasm32-wasip1` command is wrapped into one
-/// first, keeping the file's sha256), anything else as a WIT bot for `B` (whose refusals name
+/// first, keeping the file's sha256, or run on WASI preview1 when it is a Go program), anything else as a WIT bot for `B` (whose refusals name
 /// `B`'s export).
 fn load_either<B: Binding, P: LineProtocol<Game = B::Game>>(
     loader: &Loader<'_>,
@@ -463,11 +464,17 @@ fn load_either<B: Binding, P: LineProtocol<Game = B::Game>>(
     let arena = loader.arena();
     // A cached component was compiled from the file itself: the file is a component.
     if let BotSource::Read { bytes, sha256 } = source
-        && let Some(wrapped) = crate::protocol::wasip1::wrap_preview1_command(path, bytes)?
+        && let Some(program) = preview1_command(path, bytes)?
     {
-        let compiled = compile(loader, path, &wrapped, COMMAND_EXPORT)?;
-        let mut command = load_command_component(arena, path, compiled)?;
-        command.sha256 = *sha256;
+        let command = match program {
+            Preview1Command::Wrapped(wrapped) => {
+                let compiled = compile(loader, path, &wrapped, COMMAND_EXPORT)?;
+                let mut command = load_command_component(arena, path, compiled)?;
+                command.sha256 = *sha256;
+                command
+            }
+            Preview1Command::Native => load_preview1_command(loader, path, bytes, sha256)?,
+        };
         return Ok(Arc::new(CommandContestant::<P>::new(Arc::new(command))));
     }
     let compiled = compile_source(loader, path, source, B::EXPORT)?;

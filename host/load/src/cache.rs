@@ -5,7 +5,8 @@
 //! An entry is keyed by the sha256 of the component's bytes, the wasmtime version, a hash
 //! of the engine's compilation settings ([`wasmtime::Engine::precompile_compatibility_hash`])
 //! and the caller's context (the loader's shape limits), so an entry is only ever looked up by
-//! an engine that can run it. Its file holds the artifact ([`Component::serialize`]), then a
+//! an engine that can run it. Its file holds the artifact ([`Component::serialize`], or a core
+//! module's: [`Artifact`]), then a
 //! trailer (magic, format version, key, length and sha256 of the artifact, the caller's
 //! [`EntryFacts`], then a keyed BLAKE3 MAC of all of these and the artifact). The artifact comes
 //! first so that a hit maps the file and wasmtime runs the code from that mapping (its ELF
@@ -50,6 +51,7 @@ mod identity;
 
 pub use identity::{FileStamp, IDENTITY_EXTENSION};
 
+use crate::artifact::Artifact;
 use crate::budget::WASMTIME_VERSION;
 use sha2::{Digest, Sha256};
 use std::fs::{File, Metadata, OpenOptions};
@@ -353,13 +355,13 @@ impl ArtifactCache {
     /// (e.g. checks, then a bounded worker process, [`crate::compile`]) gives the component and
     /// the facts to keep; its error is returned as is. Returns the facts stored with the entry
     /// on a hit, `compile`'s otherwise.
-    pub fn load_or_compile_with(
+    pub fn load_or_compile_with<A: Artifact>(
         &self,
         engine: &Engine,
         component_sha256: &[u8; 32],
         context: &[u8],
-        compile: impl FnOnce() -> wasmtime::Result<(Component, EntryFacts)>,
-    ) -> wasmtime::Result<(Component, EntryFacts, Lookup)> {
+        compile: impl FnOnce() -> wasmtime::Result<(A, EntryFacts)>,
+    ) -> wasmtime::Result<(A, EntryFacts, Lookup)> {
         let secret = match self.secret() {
             Ok(secret) => secret,
             Err(refused) => {
@@ -380,7 +382,7 @@ impl ArtifactCache {
             self.shared.misses.fetch_add(1, Ordering::Relaxed);
         }
         let (component, facts) = compile()?;
-        match component.serialize() {
+        match Artifact::serialize(&component) {
             Ok(artifact) if (HEADER_LEN + artifact.len()) as u64 > self.max_bytes => {
                 tracing::debug!("{}: artifact larger than the cache bound; not stored", path.display());
             }
@@ -399,19 +401,19 @@ impl ArtifactCache {
     /// The component whose sha256 is `component_sha256`, for a caller whose facts depend on
     /// `context`, and its facts, if this cache holds a valid entry for it; never compiles (an
     /// entry that fails its checks is deleted, as by [`ArtifactCache::load_or_compile_with`]).
-    pub fn lookup(
+    pub fn lookup<A: Artifact>(
         &self,
         engine: &Engine,
         component_sha256: &[u8; 32],
         context: &[u8],
-    ) -> Option<(Component, EntryFacts)> {
+    ) -> Option<(A, EntryFacts)> {
         let secret = self.secret().ok()?;
         self.find(engine, secret, &Self::key_of(engine, component_sha256, context)).ok()
     }
 
     /// The entry for `key`, deserialised, or how the lookup failed ([`Lookup::Miss`] or
     /// [`Lookup::Rejected`], after deleting the entry).
-    fn find(&self, engine: &Engine, secret: &Secret, key: &[u8; 32]) -> Result<(Component, EntryFacts), Lookup> {
+    fn find<A: Artifact>(&self, engine: &Engine, secret: &Secret, key: &[u8; 32]) -> Result<(A, EntryFacts), Lookup> {
         let path = self.entry_path(key);
         let lookup = match EntryFile::open(&path) {
             Ok(entry) => match verified_artifact(&entry.bytes, key, secret) {
@@ -799,14 +801,14 @@ impl EntryFile {
     /// Deserialises `artifact`, this entry's artifact once it passed [`verified_artifact`]:
     /// from the file itself where it is mapped (no copy), else from the bytes read.
     #[allow(unsafe_code)]
-    fn deserialize(&self, engine: &Engine, artifact: &[u8]) -> wasmtime::Result<Component> {
-        // SAFETY: `Component::deserialize` runs the artifact's machine code as is, so it must
-        // come from `Component::serialize`/`Engine::precompile_component` of a compatible
-        // engine. This artifact passed `verified_artifact`: its MAC verifies under this
+    fn deserialize<A: Artifact>(&self, engine: &Engine, artifact: &[u8]) -> wasmtime::Result<A> {
+        // SAFETY: `Component::deserialize` (and `Module::deserialize`) runs the artifact's
+        // machine code as is, so it must come from `Component::serialize` (`Module::serialize`)
+        // of a compatible engine. This artifact passed `verified_artifact`: its MAC verifies under this
         // directory's secret, which only this user can read (`open_dir` refuses a key or
         // directory open to others), and only `ArtifactCache::store` MACs entries, from
-        // `Component::serialize`. The MAC covers the key, which binds the entry to these
-        // component bytes, this wasmtime version and this engine's compatibility hash, and the
+        // `Artifact::serialize`. The MAC covers the key, which binds the entry to these
+        // bot bytes and the loader's context (which names a core module's kind apart), this wasmtime version and this engine's compatibility hash, and the
         // artifact itself, so it is byte for byte what this user's cache serialised for this
         // component; wasmtime also checks its own version and settings header. A mapped entry is
         // handed to wasmtime as the open file verified (`/proc/self/fd` names this inode, not
@@ -817,10 +819,10 @@ impl EntryFile {
             use std::os::fd::AsRawFd;
             let opened = PathBuf::from(format!("/proc/self/fd/{}", self.file.as_raw_fd()));
             if opened.exists() {
-                return unsafe { Component::deserialize_file(engine, &opened) };
+                return unsafe { A::deserialize_file(engine, &opened) };
             }
         }
-        unsafe { Component::deserialize(engine, artifact) }
+        unsafe { A::deserialize(engine, artifact) }
     }
 }
 
@@ -973,7 +975,7 @@ mod tests {
         let mut damaged = read.bytes.to_vec();
         damaged.truncate(artifact.len() / 2);
         let damaged = EntryFile { file: File::open(&path).unwrap(), bytes: EntryBytes::Read(damaged) };
-        assert!(damaged.deserialize(arena.engine(), &damaged.bytes).is_err());
+        assert!(damaged.deserialize::<Component>(arena.engine(), &damaged.bytes).is_err());
     }
 
     #[cfg(unix)]

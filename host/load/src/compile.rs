@@ -1,4 +1,4 @@
-//! Compiling a bot's component with bounded time and memory.
+//! Compiling a bot's component (or core module: [`Artifact`]) with bounded time and memory.
 //!
 //! The static shape limits ([`crate::shape`]) refuse the shapes known to blow up Cranelift;
 //! this module is the defence in depth for whatever they let through. When the [`Arena`](crate::runtime::Arena) has a
@@ -14,6 +14,7 @@
 //! which compiles the same code: the allocator is not part of an artifact's compatibility), so
 //! the artifact loads into the parent's engine; wasmtime checks that again when deserialising.
 
+use crate::artifact::Artifact;
 use crate::cache::{ArtifactCache, EntryFacts};
 use crate::engine::{Allocator, ArenaOptions, new_engine};
 use std::io::{Read, Write};
@@ -114,20 +115,20 @@ pub struct Request<'a, C> {
 /// [`crate::engine::pool_check_engine`]) a component the pooling allocator could never hold is
 /// refused, with the pool's own message, before it is stored; a pooling `engine` refuses it
 /// itself.
-pub fn compile(
+pub fn compile<A: Artifact>(
     engine: &Engine,
     options: &ArenaOptions,
     cache: Option<&ArtifactCache>,
     worker: Option<&CompileWorker>,
     pool_check: Option<&Engine>,
     request: Request<'_, impl FnOnce() -> Result<EntryFacts, String>>,
-) -> Result<(Component, EntryFacts), CompileError> {
+) -> Result<(A, EntryFacts), CompileError> {
     let Request { bytes, sha256, context, check } = request;
     let build = || {
         let facts = check().map_err(|refusal| wasmtime::Error::new(Refused(refusal)))?;
         let compile_bytes = |bytes: &[u8]| match worker {
-            Some(worker) => compile_in_worker(engine, options, worker, bytes),
-            None => Component::new(engine, bytes),
+            Some(worker) => compile_in_worker::<A>(engine, options, worker, bytes),
+            None => A::compile(engine, bytes),
         };
         // What runs is the bot with its stack use counted (`crate::stack`). Bytes the
         // instrumentation cannot read are compiled as they are, so that an invalid file is
@@ -142,7 +143,7 @@ pub fn compile(
         if let Some(pool) = pool_check {
             // wasmtime checks a component against its engine's pool whenever one is built
             // from code or an artifact: the artifact, built into the checking engine.
-            deserialize(pool, &component.serialize()?)?;
+            deserialize::<A>(pool, &component.serialize()?)?;
         }
         Ok((component, facts))
     };
@@ -172,14 +173,15 @@ pub(crate) fn one_line(err: &wasmtime::Error) -> String {
 }
 
 /// Runs the worker on `bytes` and deserialises its artifact.
-fn compile_in_worker(
+fn compile_in_worker<A: Artifact>(
     engine: &Engine,
     options: &ArenaOptions,
     worker: &CompileWorker,
     bytes: &[u8],
-) -> wasmtime::Result<Component> {
+) -> wasmtime::Result<A> {
     let mut child = Command::new(&worker.exe)
         .arg(WORKER_SUBCOMMAND)
+        .args(A::WORKER_FLAG)
         .arg("--max-memory-mib")
         .arg(options.max_memory_mib.to_string())
         .arg("--address-space-mib")
@@ -280,7 +282,7 @@ fn wait_until(child: &mut std::process::Child, deadline: Instant) -> std::io::Re
 /// Deserialises the worker's artifact, or the artifact of a component just compiled (for the
 /// pool check).
 #[allow(unsafe_code)]
-fn deserialize(engine: &Engine, artifact: &[u8]) -> wasmtime::Result<Component> {
+fn deserialize<A: Artifact>(engine: &Engine, artifact: &[u8]) -> wasmtime::Result<A> {
     // SAFETY: `Component::deserialize` runs the artifact's machine code as is, so it must come
     // from `Component::serialize` of a compatible engine. This artifact is either what
     // `compile` just serialised from a component of this arena's engine (the pool-check engine
@@ -290,15 +292,16 @@ fn deserialize(engine: &Engine, artifact: &[u8]) -> wasmtime::Result<Component> 
     // `std::env::current_exe()`), straight from `Component::serialize` of an engine built from
     // this arena's options; nothing else writes to that pipe. wasmtime also checks its own
     // version and settings header.
-    unsafe { Component::deserialize(engine, artifact) }
+    unsafe { A::deserialize(engine, artifact) }
 }
 
-/// The worker: reads a component from `input`, caps its address space at what it uses now
+/// The worker: reads a component (a core module when `core_module`) from `input`, caps its address space at what it uses now
 /// plus `address_space_mib` and its CPU time at `cpu_seconds`, compiles with an engine built from `max_memory_mib`, and writes
 /// the artifact to `output`. Returns the process exit status: 0, [`EXIT_INVALID`] with the
 /// message on stderr, or [`EXIT_OUT_OF_MEMORY`] (an allocation that fails outright aborts the
 /// process instead, which the parent also reads as out of memory).
 pub fn worker_main(
+    core_module: bool,
     max_memory_mib: u32,
     address_space_mib: u64,
     cpu_seconds: u64,
@@ -328,7 +331,10 @@ pub fn worker_main(
         eprintln!("setting the CPU-time limit: {err}");
         return 1;
     }
-    let artifact = Component::new(&engine, &bytes).and_then(|component| component.serialize());
+    let artifact = match core_module {
+        false => Component::new(&engine, &bytes).and_then(|component| component.serialize()),
+        true => wasmtime::Module::new(&engine, &bytes).and_then(|module| module.serialize()),
+    };
     match artifact {
         Ok(artifact) => match output.write_all(&artifact).and_then(|()| output.flush()) {
             Ok(()) => 0,

@@ -20,6 +20,7 @@
 
 use arena_sandbox::{budget, engine, limits, stack, store};
 
+pub mod artifact;
 pub mod cache;
 pub mod compile;
 pub mod core_module;

@@ -11,6 +11,7 @@
 //! A WASI command (a component exporting `wasi:cli/run@0.2.*`) loads as a [`LoadedCommand`]
 //! for games that speak a line protocol to it (the referee's line-protocol runner).
 
+use crate::artifact::Artifact;
 use crate::cache::{EntryFacts, FileStamp};
 use crate::compile::{CompileError, one_line};
 use crate::limits::{MAX_CORE_INSTANCES, MAX_MEMORIES, MAX_TABLE_ELEMENTS, MAX_TABLES};
@@ -104,21 +105,6 @@ pub enum LoadError {
         expected: &'static str,
         /// Why it is not a wasip1 command either.
         why: &'static str,
-    },
-    /// A `GOOS=wasip1 GOARCH=wasm` program (a preview1 command linked by Go's toolchain,
-    /// [`crate::core_module::is_go_program`]), refused before it is wrapped: the preview1
-    /// adapter it would be wrapped in grows the module's own memory for its stack and state,
-    /// while Go's runtime takes all memory up to its current size as its heap, so the two
-    /// overwrite each other and the bot crashes or corrupts its state mid-match.
-    #[error(
-        "{path}: is a Go wasip1 program (GOOS=wasip1 GOARCH=wasm), which the arena cannot run yet: \
-         the WASI adapter it is wrapped in takes pages of its memory that Go's runtime also uses as \
-         its heap; this is a known limitation, with no workaround for such Go programs today (see \
-         docs/writing-a-bot.md#other-languages-c-go)"
-    )]
-    GoWasip1 {
-        /// The file.
-        path: PathBuf,
     },
     /// The component does not compile.
     #[error("{path}: invalid component: {detail}")]
@@ -244,7 +230,6 @@ impl LoadError {
             LoadError::Read { .. } | LoadError::NotAFile { .. } | LoadError::TooLarge { .. } => LoadStage::Read,
             LoadError::NotWasm { .. }
             | LoadError::CoreModule { .. }
-            | LoadError::GoWasip1 { .. }
             | LoadError::Invalid { .. }
             | LoadError::Shape { .. }
             | LoadError::InitialMemory { .. }
@@ -523,7 +508,20 @@ fn compile_hashed(
         Some([0, b'a', b's', b'm', ..]) => {}
         _ => return Err(LoadError::NotWasm { path: path_buf, expected }),
     }
-    let context = shape_context();
+    let component = compile_checked::<Component>(loader, path, bytes, sha256, &shape_context())?;
+    Ok(Compiled { component, sha256: *sha256 })
+}
+
+/// Checks the shape and the declared minimums of `bytes` and compiles them into an `A` (through
+/// the arena's artifact cache, keyed with `context`, and compile worker, if it has them).
+fn compile_checked<A: Artifact>(
+    loader: &Loader<'_>,
+    path: &Path,
+    bytes: &[u8],
+    sha256: &[u8; 32],
+    context: &[u8],
+) -> Result<A, LoadError> {
+    let path_buf = path.to_owned();
     let (arena, limit_mib) = (loader.arena(), loader.memory_mib());
     // On a miss the declared sizes are checked before compiling (a bot that can never start
     // costs no compilation); on a hit, from the facts its entry kept. The typed refusal is kept
@@ -539,7 +537,7 @@ fn compile_hashed(
         })?;
         Ok(facts)
     };
-    let request = crate::compile::Request { bytes, sha256, context: &context, check };
+    let request = crate::compile::Request { bytes, sha256, context, check };
     let (component, facts) = arena.compile(request).map_err(|err| match err {
         CompileError::Invalid(detail) => LoadError::Invalid { path: path_buf.clone(), detail },
         CompileError::Bound(what) => LoadError::CompileBound { path: path_buf.clone(), what },
@@ -548,7 +546,7 @@ fn compile_hashed(
         }
     })?;
     check_declared(path, &facts, limit_mib)?;
-    Ok(Compiled { component, sha256: *sha256 })
+    Ok(component)
 }
 
 /// Refuses a component whose declared memories or tables (its entry's or its scan's `facts`)
@@ -614,8 +612,8 @@ fn display_name(path: &Path) -> String {
 /// The export every WASI command has (`wasi:cli/run`, any 0.2 version).
 pub const COMMAND_EXPORT: &str = "wasi:cli/run@0.2";
 
-/// A WASI command (a component exporting `wasi:cli/run@0.2.*`: a program with a `main`),
-/// compiled and checked, for games that speak a line protocol to such bots.
+/// A WASI command (a program with a `main`), compiled and checked, for games that speak a line
+/// protocol to such bots.
 pub struct LoadedCommand {
     /// Where it was loaded from.
     pub path: PathBuf,
@@ -623,10 +621,19 @@ pub struct LoadedCommand {
     pub name: String,
     /// sha256 of the file.
     pub sha256: [u8; 32],
-    /// The compiled component.
-    pub component: Component,
-    /// Pre-instantiated against the arena's linker.
-    pub pre: CommandPre<BotState>,
+    /// What runs.
+    pub program: CommandProgram,
+}
+
+/// What runs for a [`LoadedCommand`].
+#[derive(Clone)]
+pub enum CommandProgram {
+    /// A component exporting `wasi:cli/run@0.2.*` (a `wasm32-wasip1` command wrapped into one
+    /// included), pre-instantiated against the arena's linker.
+    Component(CommandPre<BotState>),
+    /// A core module run on WASI preview1 (a Go program: [`crate::wasip1`]), pre-instantiated
+    /// against the arena's preview1 linker; its `_start` is the program's `main`.
+    Preview1(wasmtime::InstancePre<BotState>),
 }
 
 impl<B: World> LoadedBot<B> {
@@ -673,5 +680,42 @@ pub fn load_command_component(arena: &Arena, path: &Path, compiled: Compiled) ->
         expected: EXPECTED,
         detail,
     })?;
-    Ok(LoadedCommand { path: path_buf, name: display_name(path), sha256, component, pre })
+    let program = CommandProgram::Component(pre);
+    Ok(LoadedCommand { path: path_buf, name: display_name(path), sha256, program })
+}
+
+/// What the artifact cache's key of a core module run on WASI preview1 depends on: the
+/// loader's, and the kind, so that its entry is never taken for a component's.
+fn preview1_context() -> Vec<u8> {
+    let mut context = shape_context();
+    context.extend_from_slice(b"\0preview1 core module");
+    context
+}
+
+/// Compiles and checks a WASI preview1 command as the core module it is, to run on WASI
+/// preview1 (a Go program: [`crate::wasip1::Preview1Command::Native`]); `sha256` is the file's.
+pub fn load_preview1_command(
+    loader: &Loader<'_>,
+    path: &Path,
+    bytes: &[u8],
+    sha256: &[u8; 32],
+) -> Result<LoadedCommand, LoadError> {
+    const EXPECTED: &str = "a wasm32-wasip1 command (`_start`, `memory`)";
+    let module = compile_checked::<wasmtime::Module>(loader, path, bytes, sha256, &preview1_context())?;
+    let wrong = |detail: String| LoadError::WrongTypes { path: path.to_owned(), expected: EXPECTED, detail };
+    match module.get_export("_start") {
+        Some(wasmtime::ExternType::Func(start)) if start.params().len() == 0 && start.results().len() == 0 => {}
+        _ => return Err(wrong("its `_start` is not a function without parameters or results".into())),
+    }
+    if !matches!(module.get_export("memory"), Some(wasmtime::ExternType::Memory(_))) {
+        return Err(wrong("it exports no memory named `memory`, which WASI preview1 reads and writes".into()));
+    }
+    let pre = loader
+        .arena()
+        .sandbox()
+        .preview1_linker()
+        .instantiate_pre(&module)
+        .map_err(|err| LoadError::Imports { path: path.to_owned(), detail: one_line(&err) })?;
+    let program = CommandProgram::Preview1(pre);
+    Ok(LoadedCommand { path: path.to_owned(), name: display_name(path), sha256: *sha256, program })
 }

@@ -14,7 +14,7 @@ use arena_sandbox::{Sandbox, StoreHook};
 use std::sync::{Arc, Mutex, OnceLock};
 use wasmtime::component::{Component, Linker};
 use wasmtime::{Engine, Store};
-use wasmtime_wasi::WasiCtx;
+use wasmtime_wasi::p1::WasiP1Ctx;
 
 /// The sandbox and what loading needs beyond it, shared by every match in the process.
 #[derive(Clone)]
@@ -69,13 +69,19 @@ impl Arena {
     }
 
     /// A fresh store for one bot instance ([`Sandbox::new_store`]).
-    pub fn new_store(&self, budget: &Budget, wasi: WasiCtx, handles: &StoreHandles) -> Store<BotState> {
+    pub fn new_store(&self, budget: &Budget, wasi: WasiP1Ctx, handles: &StoreHandles) -> Store<BotState> {
         self.sandbox.new_store(budget, wasi, handles)
     }
 
     /// [`Arena::new_store`] for the bot in `seat`, handed to the store hook if there is one
     /// ([`Sandbox::new_seat_store`]).
-    pub fn new_seat_store(&self, budget: &Budget, wasi: WasiCtx, handles: &StoreHandles, seat: u8) -> Store<BotState> {
+    pub fn new_seat_store(
+        &self,
+        budget: &Budget,
+        wasi: WasiP1Ctx,
+        handles: &StoreHandles,
+        seat: u8,
+    ) -> Store<BotState> {
         self.sandbox.new_seat_store(budget, wasi, handles, seat)
     }
 
@@ -112,10 +118,10 @@ impl Arena {
 
     /// Compiles a component with this arena's engine: through its artifact cache if it has
     /// one, in its compile worker if it has one ([`crate::compile`]).
-    pub fn compile(
+    pub fn compile<A: crate::artifact::Artifact>(
         &self,
         request: crate::compile::Request<'_, impl FnOnce() -> Result<crate::cache::EntryFacts, String>>,
-    ) -> Result<(Component, crate::cache::EntryFacts), CompileError> {
+    ) -> Result<(A, crate::cache::EntryFacts), CompileError> {
         let pool_check = match self.options().allocator {
             Allocator::OnDemand => Some(self.pool_check_engine().map_err(|err| CompileError::Invalid(one_line(&err)))?),
             Allocator::Pooling { .. } => None,

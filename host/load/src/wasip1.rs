@@ -9,12 +9,14 @@
 //! re-wraps it identically.
 //!
 //! A command linked by Go's own toolchain (`GOOS=wasip1 GOARCH=wasm`, told by its `go:buildid`
-//! section: [`crate::core_module::is_go_program`]) is refused instead, before wrapping
-//! ([`LoadError::GoWasip1`]): the adapter, finding no `cabi_realloc` in a Go module, gets its
-//! stack and state pages by growing the module's own memory, and Go's runtime treats all of
-//! memory up to its current size as its heap whatever `memory.grow` returns, so the two
-//! overwrite each other (a crash at start-up, or corrupted state mid-match). TinyGo output has
-//! no such section and is wrapped as before (whether its heap clashes too is untested).
+//! section: [`crate::core_module::is_go_program`]) is not wrapped but runs as the core module it
+//! is, on WASI preview1 ([`Preview1Command::Native`], `arena_sandbox::preview1`): the adapter,
+//! finding no `cabi_realloc` in a Go module, gets its stack and state pages by growing the
+//! module's own memory, and Go's runtime takes all of memory up to its current size as its heap
+//! whatever `memory.grow` returns, so the two would overwrite each other (a crash at start-up,
+//! or corrupted state mid-match). TinyGo output has no such section and is wrapped (whether
+//! its heap clashes too is untested); a Go program whose custom sections were stripped is not
+//! recognised either, and is wrapped.
 //!
 //! Any other core module is left alone (and refused by the loader as a core module).
 
@@ -24,15 +26,30 @@ use wasi_preview1_component_adapter_provider::WASI_SNAPSHOT_PREVIEW1_COMMAND_ADA
 
 pub use crate::core_module::{PREVIEW1, is_go_program, is_preview1_command};
 
+/// How the arena runs a WASI preview1 command (see the module doc).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Preview1Command {
+    /// As this component: the command wrapped with the preview1 command adapter.
+    Wrapped(Vec<u8>),
+    /// As the core module it is, on WASI preview1 (a Go program).
+    Native,
+}
+
+/// How `bytes` run when they are a WASI preview1 command ([`is_preview1_command`]), `None` when
+/// they are not; a preview1 command the adapter cannot wrap is refused naming `path`.
+pub fn preview1_command(path: &Path, bytes: &[u8]) -> Result<Option<Preview1Command>, LoadError> {
+    if is_preview1_command(bytes) && is_go_program(bytes) {
+        return Ok(Some(Preview1Command::Native));
+    }
+    Ok(wrap_preview1_command(path, bytes)?.map(Preview1Command::Wrapped))
+}
+
 /// The component wrapping `bytes` when they are a WASI preview1 command ([`is_preview1_command`]),
-/// `None` when they are not; a preview1 command the adapter cannot wrap, or a Go program
-/// ([`LoadError::GoWasip1`]), is refused naming `path`.
+/// `None` when they are not; a preview1 command the adapter cannot wrap is refused naming `path`.
+/// (A Go program is wrapped too, and would not run: [`preview1_command`] decides.)
 pub fn wrap_preview1_command(path: &Path, bytes: &[u8]) -> Result<Option<Vec<u8>>, LoadError> {
     if !is_preview1_command(bytes) {
         return Ok(None);
-    }
-    if is_go_program(bytes) {
-        return Err(LoadError::GoWasip1 { path: path.to_owned() });
     }
     let invalid = |err: anyhow::Error| LoadError::Invalid {
         path: path.to_owned(),
@@ -68,18 +85,11 @@ mod tests {
         (func (export "_start")))"#;
 
     #[test]
-    fn go_commands_are_refused_before_wrapping() {
+    fn go_commands_run_natively() {
         let path = Path::new("paint-go.wasm");
         let go = wat::parse_str(GO_COMMAND).unwrap_or_default();
         assert!(is_preview1_command(&go) && is_go_program(&go));
-        let refused = wrap_preview1_command(path, &go);
-        let Err(err @ LoadError::GoWasip1 { .. }) = refused else { panic!("not refused as Go: {refused:?}") };
-        let message = err.to_string();
-        for part in ["paint-go.wasm: is a Go wasip1 program", "known limitation", "#other-languages-c-go"] {
-            assert!(message.contains(part), "{message}");
-        }
-        assert!(!message.contains('\n'), "one line: {message}");
-        assert_eq!(err.stage(), crate::LoadStage::Shape);
+        assert_eq!(preview1_command(path, &go).ok().flatten(), Some(Preview1Command::Native));
 
         // The same module without the section is wrapped; so is one whose custom sections only
         // resemble Go's (a producers section naming Go, another `go:` name).
@@ -91,7 +101,7 @@ mod tests {
         for text in [plain, lookalike] {
             let bytes = wat::parse_str(&text).unwrap_or_default();
             assert!(is_preview1_command(&bytes) && !is_go_program(&bytes), "{text}");
-            assert!(matches!(wrap_preview1_command(path, &bytes), Ok(Some(_))), "{text}");
+            assert!(matches!(preview1_command(path, &bytes), Ok(Some(Preview1Command::Wrapped(_)))), "{text}");
         }
 
         // A Go module that is not a command (`-buildmode=c-shared`: `_initialize`, no `_start`)
@@ -99,7 +109,7 @@ mod tests {
         let reactor = GO_COMMAND.replace("_start", "_initialize");
         let reactor = wat::parse_str(&reactor).unwrap_or_default();
         assert!(is_go_program(&reactor) && !is_preview1_command(&reactor));
-        assert!(matches!(wrap_preview1_command(path, &reactor), Ok(None)));
+        assert!(matches!(preview1_command(path, &reactor), Ok(None)));
         assert!(!is_go_program(b"\0asm\x01\0\0\0\0\x0bgo:buildid"), "truncated: not readable");
     }
 

@@ -11,6 +11,8 @@
 //! - [`meter`]: each store's fuel at every host-call transition (fuel yields, stuck calls) and
 //!   the host-call fee; `host_fuel`: host functions charging fuel for their work;
 //!   [`driver`]: polling a bot's call to completion, a fuel yield or the backstop.
+//! - [`preview1`]: WASI preview1 for a core module run as one (a Go program), under the same
+//!   rules.
 //! - [`stack`]: the deterministic stack limit instrumented into every core module before it
 //!   is compiled.
 //! - [`budget`]: what a bot may spend, and what a unit of fuel means.
@@ -26,6 +28,7 @@ mod host_fuel;
 pub mod limits;
 pub mod log;
 pub mod meter;
+pub mod preview1;
 mod sandbox;
 pub mod stack;
 pub mod store;

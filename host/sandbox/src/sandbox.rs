@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 use wasmtime::component::Linker;
 use wasmtime::{Engine, Store, UpdateDeadline};
-use wasmtime_wasi::WasiCtx;
+use wasmtime_wasi::p1::WasiP1Ctx;
 
 /// Interval of the epoch ticker behind the wall-clock backstop.
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);
@@ -25,6 +25,9 @@ pub const EPOCH_TICK: Duration = Duration::from_millis(10);
 pub struct Sandbox {
     engine: Engine,
     linker: Arc<Linker<BotState>>,
+    /// The linker a core module speaking WASI preview1 is instantiated against
+    /// ([`crate::preview1`]).
+    preview1: Arc<wasmtime::Linker<BotState>>,
     epoch: Arc<EpochTicker>,
     options: ArenaOptions,
     /// The loop host functions charge fuel with (`host_fuel`).
@@ -47,9 +50,10 @@ impl Sandbox {
     pub fn new(options: ArenaOptions) -> wasmtime::Result<Sandbox> {
         let engine = new_engine(&options)?;
         let linker = Arc::new(bot_linker(&engine)?);
+        let preview1 = Arc::new(crate::preview1::linker(&engine)?);
         let epoch = EpochTicker::start(&engine);
         let burner = crate::host_fuel::compile_burner(&engine)?;
-        Ok(Sandbox { engine, linker, epoch, options, burner, store_hook: None })
+        Ok(Sandbox { engine, linker, preview1, epoch, options, burner, store_hook: None })
     }
 
     /// The wasmtime engine.
@@ -60,6 +64,11 @@ impl Sandbox {
     /// The linker every bot is instantiated against.
     pub fn linker(&self) -> &Linker<BotState> {
         &self.linker
+    }
+
+    /// The linker a core module speaking WASI preview1 (a Go program) is instantiated against.
+    pub fn preview1_linker(&self) -> &wasmtime::Linker<BotState> {
+        &self.preview1
     }
 
     /// The options this sandbox was built with.
@@ -74,7 +83,7 @@ impl Sandbox {
 
     /// A fresh store for one bot instance, with its limits, locked-down WASI (built with
     /// `handles.clock`), log and call meter.
-    pub fn new_store(&self, budget: &Budget, wasi: WasiCtx, handles: &StoreHandles) -> Store<BotState> {
+    pub fn new_store(&self, budget: &Budget, wasi: WasiP1Ctx, handles: &StoreHandles) -> Store<BotState> {
         let limits = BotLimits::new(budget.memory_bytes());
         let state = BotState::new(wasi, limits, handles, Burner::new(self.burner.clone()));
         let mut store = Store::new(&self.engine, state);
@@ -97,7 +106,13 @@ impl Sandbox {
 
     /// [`Sandbox::new_store`] for the bot in `seat`, handed to the store hook if there is one
     /// ([`Sandbox::with_store_hook`]).
-    pub fn new_seat_store(&self, budget: &Budget, wasi: WasiCtx, handles: &StoreHandles, seat: u8) -> Store<BotState> {
+    pub fn new_seat_store(
+        &self,
+        budget: &Budget,
+        wasi: WasiP1Ctx,
+        handles: &StoreHandles,
+        seat: u8,
+    ) -> Store<BotState> {
         let mut store = self.new_store(budget, wasi, handles);
         if let Some(hook) = &self.store_hook {
             hook.new_store(&mut store, handles, seat);

@@ -9,8 +9,8 @@ use crate::meter::CallMeter;
 use crate::wasi::VirtualClock;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
-use wasmtime::component::ResourceTable;
-use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
+use wasmtime_wasi::p1::WasiP1Ctx;
+use wasmtime_wasi::{WasiCtxView, WasiView};
 
 pub use crate::budget::MAX_HOSTCALL_BYTES;
 
@@ -24,8 +24,10 @@ pub const MAX_HOST_RESOURCES: usize = 4096;
 
 /// The host state inside each bot's [`Store`](wasmtime::Store).
 pub struct BotState {
-    wasi: WasiCtx,
-    table: ResourceTable,
+    /// The WASI context and resource table. wasmtime-wasi's preview1 context holds both, and
+    /// its own descriptors for a core module speaking preview1 (`crate::preview1`); a
+    /// component's calls use only the two it shares.
+    wasi: WasiP1Ctx,
     limits: BotLimits,
     log: BotLog,
     /// Epoch count at which the running call is interrupted (the backstop); shared with the
@@ -68,12 +70,10 @@ impl StoreHandles {
 impl BotState {
     /// The state of a fresh instance: its locked-down WASI context (built with `handles.clock`),
     /// its limits, the bot's handles and a burner for host charges.
-    pub(crate) fn new(wasi: WasiCtx, limits: BotLimits, handles: &StoreHandles, burner: Burner) -> BotState {
-        let mut table = ResourceTable::new();
-        table.set_max_capacity(MAX_HOST_RESOURCES);
+    pub(crate) fn new(mut wasi: WasiP1Ctx, limits: BotLimits, handles: &StoreHandles, burner: Burner) -> BotState {
+        wasi.ctx().table.set_max_capacity(MAX_HOST_RESOURCES);
         BotState {
             wasi,
-            table,
             limits,
             log: handles.log.clone(),
             deadline: handles.deadline.clone(),
@@ -103,7 +103,7 @@ impl BotState {
         &mut self,
         duration: u64,
     ) -> wasmtime::Result<wasmtime::component::Resource<wasmtime_wasi::p2::DynPollable>> {
-        self.clock.subscribe_duration(&mut self.table, duration)
+        self.clock.subscribe_duration(self.wasi.ctx().table, duration)
     }
 
     /// A pollable ready at `when` ns on the instance's virtual clock.
@@ -111,7 +111,19 @@ impl BotState {
         &mut self,
         when: u64,
     ) -> wasmtime::Result<wasmtime::component::Resource<wasmtime_wasi::p2::DynPollable>> {
-        self.clock.subscribe(&mut self.table, when)
+        self.clock.subscribe(self.wasi.ctx().table, when)
+    }
+
+    /// The instance's virtual clock.
+    pub(crate) fn clock(&self) -> &VirtualClock {
+        &self.clock
+    }
+
+    /// The preview1 context, for wasmtime-wasi's preview1 functions: each call counts itself
+    /// here, once (they take their context once per call), so that it pays its fee.
+    pub(crate) fn counted_preview1(&mut self) -> &mut WasiP1Ctx {
+        self.meter.count_host_call();
+        &mut self.wasi
     }
 }
 
@@ -125,7 +137,7 @@ impl FuelPayer for BotState {
     }
 
     fn random(&mut self) -> &mut wasmtime_wasi::random::WasiRandomCtx {
-        self.wasi.random()
+        self.wasi.ctx().ctx.random()
     }
 
     fn count_host_call(&mut self) {
@@ -135,6 +147,6 @@ impl FuelPayer for BotState {
 
 impl WasiView for BotState {
     fn ctx(&mut self) -> WasiCtxView<'_> {
-        WasiCtxView { ctx: &mut self.wasi, table: &mut self.table }
+        self.wasi.ctx()
     }
 }

@@ -25,8 +25,9 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 use wasmtime::component::{Resource, ResourceTable};
 use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
+use wasmtime_wasi::p1::WasiP1Ctx;
 use wasmtime_wasi::p2::{DynPollable, OutputStream, Pollable, StreamError, StreamResult};
-use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxBuilder};
+use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtxBuilder};
 
 /// Virtual time advanced by each clock reading.
 pub const CLOCK_STEP: Duration = Duration::from_micros(1);
@@ -52,9 +53,11 @@ pub fn init_seed(match_seed: u64, bot_sha256: &[u8; 32]) -> u64 {
     u64::from_le_bytes(first)
 }
 
-/// Builds the locked-down WASI context for one bot instance, whose clocks read `clock`.
-pub fn locked_down_ctx(match_seed: u64, bot_sha256: &[u8; 32], log: &BotLog, clock: &VirtualClock) -> WasiCtx {
-    locked_down_builder(match_seed, bot_sha256, log, clock).build()
+/// Builds the locked-down WASI context for one bot instance, whose clocks read `clock`
+/// (wasmtime-wasi's preview1 context: the WASI 0.2 context and resource table, which a
+/// component uses, with the preview1 descriptors a core module uses, `crate::preview1`).
+pub fn locked_down_ctx(match_seed: u64, bot_sha256: &[u8; 32], log: &BotLog, clock: &VirtualClock) -> WasiP1Ctx {
+    locked_down_builder(match_seed, bot_sha256, log, clock).build_p1()
 }
 
 /// The builder behind [`locked_down_ctx`], for callers that replace a stream (line-protocol
@@ -111,7 +114,7 @@ impl VirtualClock {
     }
 
     /// Moves the clock forward to `deadline` (never back); returns the time after.
-    fn advance_to(&self, deadline: u64) -> u64 {
+    pub(crate) fn advance_to(&self, deadline: u64) -> u64 {
         self.advance(|now| now.max(deadline))
     }
 
@@ -200,7 +203,7 @@ impl ByteSink for LogStream {
 pub struct SinkStream<S>(pub S);
 
 /// Bytes a bot may write per `write` call (WASI's `check-write` permit).
-const WRITE_PERMIT: usize = 64 * 1024;
+pub(crate) const WRITE_PERMIT: usize = 64 * 1024;
 
 impl<S: ByteSink> IsTerminal for SinkStream<S> {
     fn is_terminal(&self) -> bool {

@@ -36,7 +36,7 @@ use super::{AnswerError, LineProtocol, excerpt};
 use crate::budget::Budget;
 use crate::driver::Driven;
 use crate::fault::{BotFault, ForfeitReason, InvalidReason, Phase, TrapKind};
-use crate::loader::LoadedCommand;
+use crate::loader::{CommandProgram, LoadedCommand};
 use crate::meter::CallMeter;
 use crate::record::BotRef;
 use crate::runtime::Arena;
@@ -109,11 +109,11 @@ impl<P: LineProtocol> Runner for ProtocolRunner<P> {
         let exchange = Exchange::new(P::MAX_LINE, meter.clone());
         let mut wasi = locked_down_builder(core.match_seed(), &self.bot.sha256, core.log(), &handles.clock);
         wasi.stdin(exchange.stdin()).stdout(exchange.stdout());
-        let store = core.arena().new_seat_store(core.budget(), wasi.build(), &handles, core.seat());
+        let store = core.arena().new_seat_store(core.budget(), wasi.build_p1(), &handles, core.seat());
 
         // Instantiation: at most one turn budget, no yielding. The only early stop is waiting
         // for stdin, which nothing fills during instantiation (a start function reading it).
-        let pre = self.bot.pre.clone();
+        let program = self.bot.program.clone();
         let waiting = exchange.clone();
         let (spent, instantiated) = core.startup_step(
             store,
@@ -121,7 +121,10 @@ impl<P: LineProtocol> Runner for ProtocolRunner<P> {
             Phase::Instantiate,
             faults,
             |mut store| async move {
-                let result = pre.instantiate_async(&mut store).await;
+                let result = match program {
+                    CommandProgram::Component(pre) => pre.instantiate_async(&mut store).await.map(Started::Component),
+                    CommandProgram::Preview1(pre) => pre.instantiate_async(&mut store).await.map(Started::Preview1),
+                };
                 (store, result)
             },
             &|| waiting.is_waiting(),
@@ -156,7 +159,15 @@ impl<P: LineProtocol> Runner for ProtocolRunner<P> {
             return spent;
         }
         let mut call: RunCall = Box::pin(async move {
-            let result = command.wasi_cli_run().call_run(&mut store).await;
+            let result = match command {
+                Started::Component(command) => command.wasi_cli_run().call_run(&mut store).await,
+                // `_start` returning is `main` returning; `proc_exit` ends it with wasmtime-wasi's
+                // `I32Exit`, as `wasi:cli/exit` does a component's.
+                Started::Preview1(instance) => match instance.get_typed_func::<(), ()>(&mut store, "_start") {
+                    Ok(start) => start.call_async(&mut store, ()).await.map(Ok),
+                    Err(err) => Err(err),
+                },
+            };
             (store, result)
         });
         let driven = core.drive(&meter, call.as_mut(), true, &|| exchange.is_waiting());
@@ -274,6 +285,12 @@ impl<P: LineProtocol> Runner for ProtocolRunner<P> {
         };
         TurnEnd { left, refusals, outcome }
     }
+}
+
+/// An instance, started: a component's command, or a core module run on WASI preview1.
+enum Started {
+    Component(wasmtime_wasi::p2::bindings::Command),
+    Preview1(wasmtime::Instance),
 }
 
 /// Why `run` ended: a trap, an `exit`, `main` returning, or the game budget.

@@ -3,7 +3,8 @@
 //!
 //! Each input is loaded exactly as a game with a line protocol loads a seat's file (the
 //! registry's `load_either`, made of the loader's public steps): a `wasm32-wasip1` command is
-//! wrapped into a component ([`wrap_preview1_command`]), compiled and checked as a WASI command;
+//! wrapped into a component ([`preview1_command`]), compiled and checked as a WASI command, and
+//! also loaded as the core module it is, as a Go program is ([`load_preview1_command`]);
 //! anything else is compiled, then checked as a WASI command if it exports `wasi:cli/run`, else
 //! as an Azul WIT bot ([`load_bot_component`], the body of `load_bot_bytes::<AzulBinding>` after
 //! the compile). Core modules that are not commands are refused by [`compile`] as core modules.
@@ -19,8 +20,11 @@
 use crate::mutate;
 use arbitrary::{Result, Unstructured};
 use arena_host::bindings::azul::AzulBinding;
-use arena_host::loader::{COMMAND_EXPORT, Loader, compile, is_command, load_bot_component, load_command_component};
-use arena_host::protocol::wasip1::wrap_preview1_command;
+use arena_host::loader::{
+    COMMAND_EXPORT, Loader, compile, is_command, load_bot_component, load_command_component, load_preview1_command,
+    sha256,
+};
+use arena_host::protocol::wasip1::{Preview1Command, preview1_command};
 use arena_host::runtime::Arena;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
@@ -88,14 +92,20 @@ pub fn loader(data: &[u8]) {
 /// a panic is fine.
 fn load(arena: &Arena, bytes: &[u8]) {
     let path = Path::new("fuzz.wasm");
-    match wrap_preview1_command(path, bytes) {
-        Ok(Some(wrapped)) => {
-            if let Ok(compiled) = compile(&Loader::for_any_match(arena), path, &wrapped, COMMAND_EXPORT) {
+    let loader = Loader::for_any_match(arena);
+    match preview1_command(path, bytes) {
+        Ok(Some(Preview1Command::Wrapped(wrapped))) => {
+            if let Ok(compiled) = compile(&loader, path, &wrapped, COMMAND_EXPORT) {
                 let _ = load_command_component(arena, path, compiled);
             }
+            // And as a Go program is loaded (its `go:buildid` section is all that differs).
+            let _ = load_preview1_command(&loader, path, bytes, &sha256(bytes));
+        }
+        Ok(Some(Preview1Command::Native)) => {
+            let _ = load_preview1_command(&loader, path, bytes, &sha256(bytes));
         }
         Ok(None) => {
-            if let Ok(compiled) = compile(&Loader::for_any_match(arena), path, bytes, COMMAND_EXPORT) {
+            if let Ok(compiled) = compile(&loader, path, bytes, COMMAND_EXPORT) {
                 if is_command(arena, &compiled.component) {
                     let _ = load_command_component(arena, path, compiled);
                 } else {

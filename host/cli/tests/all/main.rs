@@ -36,6 +36,7 @@ mod ladder_nats;
 mod ladder_nodes;
 #[cfg(feature = "nats")]
 mod ladder_private;
+mod sandbox_preview1;
 mod sandbox_runtime;
 mod structure;
 mod view;

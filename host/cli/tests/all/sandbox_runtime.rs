@@ -15,7 +15,7 @@ use std::sync::{Arc, OnceLock};
 use wasmtime::Store;
 use wasmtime::component::{Component, Linker};
 
-fn arena() -> &'static Arena {
+pub(crate) fn arena() -> &'static Arena {
     static ARENA: OnceLock<Arena> = OnceLock::new();
     ARENA.get_or_init(|| Arena::new().expect("arena"))
 }
@@ -50,7 +50,7 @@ fn fuel_of(
 }
 
 /// Runs a future that needs no fuel yields to completion.
-fn run<F: std::future::Future>(handles: &StoreHandles, future: F) -> F::Output {
+pub(crate) fn run<F: std::future::Future>(handles: &StoreHandles, future: F) -> F::Output {
     match drive(arena().sandbox(), &handles.deadline, 10_000, &handles.meter, std::pin::pin!(future), false, &|| false)
     {
         Driven::Ready(output) => output,

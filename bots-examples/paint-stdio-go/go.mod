@@ -1,0 +1,3 @@
+module example.com/paint-bot
+
+go 1.27

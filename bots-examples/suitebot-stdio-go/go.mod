@@ -1,0 +1,3 @@
+module example.com/suitebot-bot
+
+go 1.27
