@@ -31,11 +31,14 @@
 //! { "language": "go", "protocol": "stdio", "game": "paint" }
 //! ```
 
+pub mod assemblyscript;
 pub mod c;
+pub mod cpp;
 pub mod go;
 pub mod js;
 pub mod js_stdio;
 pub mod python;
+pub mod zig;
 
 use crate::util::bots_dir;
 use anyhow::{Context, Result, bail};
@@ -62,11 +65,26 @@ pub enum Language {
     JavaScript,
     /// Go, through Go's own compiler for `GOOS=wasip1` (stdin/stdout programs only).
     Go,
+    /// Zig, through Zig's own compiler for `wasm32-wasi` (stdin/stdout programs only).
+    Zig,
+    /// C++ programs, through Debian's clang++ and wasm32 libc++ (stdin/stdout programs only; a
+    /// C++ bot of a game's WIT world is a `"language": "c"` folder).
+    Cpp,
+    /// AssemblyScript, through its compiler and WASI shim from npm (stdin/stdout programs only).
+    AssemblyScript,
 }
 
 impl Language {
     /// Every language, in the order builds run.
-    pub const ALL: [Language; 4] = [Language::C, Language::Python, Language::JavaScript, Language::Go];
+    pub const ALL: [Language; 7] = [
+        Language::C,
+        Language::Python,
+        Language::JavaScript,
+        Language::Go,
+        Language::Zig,
+        Language::Cpp,
+        Language::AssemblyScript,
+    ];
 
     /// The manifest's spelling.
     pub fn name(self) -> &'static str {
@@ -75,13 +93,25 @@ impl Language {
             Language::Python => "python",
             Language::JavaScript => "javascript",
             Language::Go => "go",
+            Language::Zig => "zig",
+            Language::Cpp => "cpp",
+            Language::AssemblyScript => "assemblyscript",
         }
+    }
+
+    /// Whether the language's bots are only ever ordinary programs speaking their game's line
+    /// protocol on stdin/stdout, built by the language's own compiler into a `wasm32-wasip1`
+    /// command (`"protocol": "stdio"`; `"main"` optional, its meaning the language's).
+    pub fn programs_only(self) -> bool {
+        matches!(self, Language::Go | Language::Zig | Language::Cpp | Language::AssemblyScript)
     }
 
     /// The manifest's spelling, or `js` for JavaScript.
     pub fn parse(name: &str) -> Option<Language> {
         match name {
             "js" => Some(Language::JavaScript),
+            "as" => Some(Language::AssemblyScript),
+            "c++" => Some(Language::Cpp),
             _ => Language::ALL.into_iter().find(|language| language.name() == name),
         }
     }
@@ -137,16 +167,15 @@ impl ForeignBot {
         }
         let protocol = manifest["protocol"].as_str().unwrap_or("wit");
         let stdio_main = match protocol {
-            "stdio" if language == Language::Go => Some(match &manifest["main"] {
+            "stdio" if language.programs_only() => Some(match &manifest["main"] {
                 serde_json::Value::Null => ".".to_owned(),
                 serde_json::Value::String(main) => main.clone(),
-                _ => bail!("{}: \"main\" is the main package's folder, a string", manifest_path.display()),
+                _ => bail!("{}: \"main\" is a path in the bot folder, a string", manifest_path.display()),
             }),
-            _ if language == Language::Go => bail!(
-                "{}: {}; a Go bot is built only as a program speaking its game's line protocol on \
-                 stdin/stdout, \"protocol\": \"stdio\" (a Go bot of the game's WIT world needs \
-                 wit-bindgen's Go generator, which the build does not install: see docs/writing-a-bot.md, \
-                 \"Other languages\")",
+            _ if language.programs_only() => bail!(
+                "{}: {}; a {language} bot is built only as a program speaking its game's line protocol \
+                 on stdin/stdout, \"protocol\": \"stdio\" (a WIT bot in another language: see \
+                 docs/writing-a-bot.md, \"Other languages\")",
                 manifest_path.display(),
                 match manifest["protocol"].as_str() {
                     None => "no \"protocol\"".to_owned(),
@@ -205,6 +234,9 @@ pub fn build(root: &Path, bot: &ForeignBot, out: &Path) -> Result<()> {
         Language::Python => python::build(root, bot, out),
         Language::JavaScript => js::build(root, bot, out),
         Language::Go => go::build(root, bot, out),
+        Language::Zig => zig::build(root, bot, out),
+        Language::Cpp => cpp::build(root, bot, out),
+        Language::AssemblyScript => assemblyscript::build(root, bot, out),
     };
     built.with_context(|| format!("building the {} bot {}", bot.language, bot.dir.display()))
 }
@@ -233,19 +265,23 @@ pub fn build_all(root: &Path, languages: &[Language]) -> Result<Vec<PathBuf>> {
 /// A digest (SHA-256, hex) of everything a foreign bot's build reads: the bot's folder, its
 /// language's SDK folder (`guest-sdk/<language>/`), the WIT packages, and this builder's own
 /// source (where the toolchain versions are pinned), each file by relative path and contents.
-/// A Go program reads neither an SDK nor the WIT: its folder and the builders only.
+/// A program of a [`Language::programs_only`] language reads neither an SDK nor the WIT: its
+/// folder and the builders only.
 pub fn input_digest(root: &Path, bot: &ForeignBot) -> Result<String> {
     let builder = match bot.language {
         Language::C => include_str!("c.rs"),
         Language::Python => include_str!("python.rs"),
         Language::JavaScript => concat!(include_str!("js.rs"), include_str!("js_stdio.rs")),
         Language::Go => include_str!("go.rs"),
+        Language::Zig => include_str!("zig.rs"),
+        Language::Cpp => include_str!("cpp.rs"),
+        Language::AssemblyScript => include_str!("assemblyscript.rs"),
     };
     let sdk = match bot.language {
         Language::C => Some("c"),
         Language::Python => Some("python"),
         Language::JavaScript => Some("js"),
-        Language::Go => None,
+        Language::Go | Language::Zig | Language::Cpp | Language::AssemblyScript => None,
     };
     let mut hasher = Sha256::new();
     for text in [include_str!("mod.rs"), builder] {
