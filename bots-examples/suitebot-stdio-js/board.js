@@ -1,5 +1,8 @@
 // The board as the protocol describes it: a torus of `fieldResources[x][y]` and
-// `fieldBombs[x][y]`, with the blast covering the 3 x 3 square around a bomb.
+// `fieldBombs[x][y]`, with the blast covering the 3 x 3 square around a bomb. The arena's default
+// (`board=strings`) writes each column as one string: character y of `fieldResources[x]` is the
+// points digit, characters 2y and 2y+1 of `fieldBombs[x]` the bomb's owner id and countdown
+// digits (`..` for none); the original (`board=nested`) writes arrays. Both are read.
 //
 // The arena runs JavaScript in an interpreter and meters every instruction of it: a loop step
 // costs about a thousand fuel, a `for…of` or a destructuring several thousand. So the bot reads
@@ -34,7 +37,7 @@ class Board {
     for (let dx = -radius; dx <= radius; dx++) {
       const column = fieldBombs[(x + dx + width) % width];
       for (let dy = -radius; dy <= radius; dy++) {
-        const bomb = column[(y + dy + height) % height];
+        const bomb = bombAt(column, (y + dy + height) % height);
         if (bomb !== null) bombs.push({ dx, dy, owner: bomb.ownerId, countdown: bomb.countdown });
       }
     }
@@ -47,10 +50,22 @@ class Board {
     let total = 0;
     for (let dx = -BLAST_RADIUS; dx <= BLAST_RADIUS; dx++) {
       const column = resources[(x + dx + width) % width];
-      for (let dy = -BLAST_RADIUS; dy <= BLAST_RADIUS; dy++) total += column[(y + dy + height) % height];
+      for (let dy = -BLAST_RADIUS; dy <= BLAST_RADIUS; dy++) total += pointsAt(column, (y + dy + height) % height);
     }
     return total;
   }
+}
+
+/** The points on field `y` of a `fieldResources` column (a string of digits, or an array). */
+function pointsAt(column, y) {
+  return typeof column === 'string' ? column.charCodeAt(y) - 48 : column[y];
+}
+
+/** The bomb on field `y` of a `fieldBombs` column (a string of digit pairs, or an array), or null. */
+function bombAt(column, y) {
+  if (typeof column !== 'string') return column[y];
+  if (column[2 * y] === '.') return null;
+  return { ownerId: column.charCodeAt(2 * y) - 48, countdown: column.charCodeAt(2 * y + 1) - 48 };
 }
 
 /**

@@ -2,10 +2,11 @@
 //! and run everything.
 //!
 //! - `bots [--lang L,...]`: builds the bots into `target/bots/<name>.wasm`: the Rust crates
-//!   ([`rust_bots`]) and the C, Python, JavaScript and Go bot folders ([`foreign`], rebuilt only when
-//!   their inputs changed), installing each language's toolchain on demand.
+//!   ([`rust_bots`]) and the bot folders of the other languages ([`foreign`]: C, Python, JavaScript,
+//!   Go, C++, Zig, AssemblyScript; rebuilt only when their inputs changed), installing each
+//!   language's toolchain on demand.
 //! - `build-bot DIR [-o OUT]`: builds one bot: a Rust crate outside the workspace (what
-//!   `arena new-bot` writes; [`rust_bots::build_crate`]) or a C, Python, JavaScript or Go folder.
+//!   `arena new-bot` writes; [`rust_bots::build_crate`]) or a folder of another language.
 //! - `c-bindings`: regenerates the checked-in C bindings (`guest-sdk/c/bindings/<game>/`).
 //! - `demo`: installs the wasm targets, builds the Rust bots, plays greedy vs random, verifies the
 //!   replay, and prints the result and the replay path.
@@ -56,12 +57,13 @@ use util::{bots_dir, cargo, run};
 const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
-  bots [--lang L,...]    build the bots (default: every language; L: rust, c, python, js, go) to
-                         target/bots/<name>.wasm; a C, Python, JavaScript or Go bot is rebuilt
-                         only when its folder, its language's SDK, the WIT or its builder changed
+  bots [--lang L,...]    build the bots (default: every language; L: rust, c, python, js, go,
+                         cpp, zig, assemblyscript) to target/bots/<name>.wasm; a bot of another
+                         language than Rust is rebuilt only when its folder, its language's SDK,
+                         the WIT or its builder changed
   build-bot DIR [-o OUT] build one bot: a Rust crate (cargo build --release for wasm32-wasip2
-                         in DIR) or a C, Python, JavaScript or Go folder with a bot.json (default
-                         OUT: target/bots/<package-or-folder-name>.wasm)
+                         in DIR) or a folder with a bot.json (C, Python, JavaScript, Go, C++,
+                         Zig, AssemblyScript; default OUT: target/bots/<package-or-folder-name>.wasm)
   c-bindings             regenerate the C bindings of every game (guest-sdk/c/bindings/)
   demo                   set up, build the bots, play azul-greedy vs azul-random, verify the replay
   test                   check the C bindings, run `cargo deny check licenses bans sources`
@@ -140,9 +142,9 @@ pub(crate) fn all_bots(root: &Path) -> Result<()> {
 /// `cargo xtask bots [--lang L[,L...]]`: the bots of the languages named (default: all).
 fn bots(root: &Path, args: &[String]) -> Result<()> {
     let languages: Vec<String> = match args {
-        [] => ["rust", "c", "python", "javascript", "go"].map(String::from).to_vec(),
+        [] => ["rust", "c", "python", "javascript", "go", "cpp", "zig", "assemblyscript"].map(String::from).to_vec(),
         [flag, list] if flag == "--lang" => list.split(',').map(str::to_owned).collect(),
-        _ => bail!("usage: cargo xtask bots [--lang rust,c,python,js,go]"),
+        _ => bail!("usage: cargo xtask bots [--lang rust,c,python,js,go,cpp,zig,assemblyscript]"),
     };
     let mut foreign_languages = Vec::new();
     for name in languages.iter().filter(|name| *name != "rust") {

@@ -14,7 +14,8 @@ use arena_game::{
 use serde::{Deserialize, Serialize};
 
 /// Game options (`--option key=value`); `Default` is the competition's set-up: ten_by_ten, two
-/// players at the template's starts, 100 turns, no obstacles. Missing fields take their default.
+/// players at the template's starts, 100 turns, no obstacles, with the last turn's actions in the
+/// line protocol. Missing fields take their default (`previous_actions` aside: see there).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PaintConfig {
@@ -28,29 +29,39 @@ pub struct PaintConfig {
     /// Obstacle squares (paint.md "Obstacles" **\[ours\]**; none by default, as in the original
     /// engine). Each must be on the board and not a start or pre-painted square.
     pub obstacles: Vec<Pos>,
-    /// How much history the line protocol's `previous_actions` carries **\[ours\]**: every turn
-    /// (the original, the default) or the last one only. Left out of a serialised config when it
-    /// is the default, so configs and replays made without it read and hash as before.
-    #[serde(skip_serializing_if = "PreviousActions::is_all")]
+    /// How much history the line protocol's `previous_actions` carries **\[ours\]**: the last
+    /// turn only (the default) or every turn (the original protocol). A stored config without the
+    /// field means every turn ([`PreviousActions::when_missing`]), which is what configs and
+    /// replays written before `last` became the default carried; `all` is left out when
+    /// serialising, so they read and hash as before.
+    #[serde(default = "PreviousActions::when_missing", skip_serializing_if = "PreviousActions::is_all")]
     pub previous_actions: PreviousActions,
 }
 
 /// What the line protocol's `previous_actions` field holds each turn (paint.md "Original
 /// protocol" 2). The original sends every past turn, so a program that parses its whole input
-/// line does work that grows with the square of the turns; `Last` sends only the turn just
-/// played (`[]` on the first turn), which keeps every turn's line the same size. WIT bots are
-/// unaffected either way: their view carries the last turn's actions only.
+/// line does work that grows with the square of the turns (an ordinary compiled program, Go's
+/// `encoding/json` on the whole line, needs about 200M fuel for a match, twice the default game
+/// budget); `Last`, the default, sends only the turn just played (`[]` on the first turn), which
+/// keeps every turn's line the same size (the same program: about 64M). WIT bots are unaffected
+/// either way: their view carries the last turn's actions only.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PreviousActions {
     /// Every past turn, oldest first: the original protocol.
-    #[default]
     All,
     /// The previous turn's actions only: a list of at most one turn.
+    #[default]
     Last,
 }
 
 impl PreviousActions {
+    /// What a stored config without the field means: [`PreviousActions::All`], the default when
+    /// such configs were written.
+    pub fn when_missing() -> PreviousActions {
+        PreviousActions::All
+    }
+
     /// Whether this is the original, [`PreviousActions::All`] (serde leaves it out then).
     pub fn is_all(&self) -> bool {
         *self == PreviousActions::All
@@ -149,7 +160,7 @@ pub struct Paint {
     previous_actions: Vec<Vec<Option<Action>>>,
     /// How much of `previous_actions` the line protocol sends (the config's option); left out
     /// of the serialised state when it is the original, so state hashes stay as they were.
-    #[serde(default, skip_serializing_if = "PreviousActions::is_all")]
+    #[serde(default = "PreviousActions::when_missing", skip_serializing_if = "PreviousActions::is_all")]
     sent_history: PreviousActions,
 }
 
@@ -305,7 +316,7 @@ impl Game for Paint {
                 help: "what the line protocol's previous_actions holds each turn: all (every past turn, as the \
                        original; a program parsing its whole line pays for it with the square of the turns) or \
                        last (the previous turn only); WIT bots are unaffected",
-                default: PreviousActions::All.as_str().to_string(),
+                default: PreviousActions::default().as_str().to_string(),
             },
         ]
     }

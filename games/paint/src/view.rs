@@ -24,7 +24,7 @@ pub struct View {
     /// How much of `previous_actions` the line protocol sends (the match's `previous_actions`
     /// option); the view itself always holds every turn. Left out when serialised as the
     /// original, `all`.
-    #[serde(default, skip_serializing_if = "PreviousActions::is_all")]
+    #[serde(default = "PreviousActions::when_missing", skip_serializing_if = "PreviousActions::is_all")]
     pub sent_history: PreviousActions,
 }
 

@@ -5,7 +5,7 @@
 //! defaults are the spec's, and the other values are options so that organisers can try
 //! variants. Home bases follow from the board and the player count ([`crate::rules::home_bases`]).
 //! One option is the line protocol's, not the rules': [`BoardEncoding`], how the per-round JSON
-//! writes the board (the original nested arrays, the default, or one string per column).
+//! writes the board (one string per column, the default, or the original nested arrays).
 
 use crate::rules::{self, Torus};
 use arena_game::{OptionDoc, SetupError};
@@ -34,10 +34,12 @@ pub struct SuitebotConfig {
     /// The blast area of a bomb is the (2r+1) x (2r+1) square around it, r in
     /// 0..=[`MAX_BLAST_RADIUS`]; default 1, the 3 x 3 square **\[ours\]**.
     pub blast_radius: u8,
-    /// How the line protocol writes `fieldResources` and `fieldBombs` **\[ours\]**: the original
-    /// nested arrays (the default) or one string per column. Left out of a serialised config when
-    /// it is the default, so configs, replays and state hashes made without it are unchanged.
-    #[serde(skip_serializing_if = "BoardEncoding::is_nested")]
+    /// How the line protocol writes `fieldResources` and `fieldBombs` **\[ours\]**: one string
+    /// per column (the default) or the original nested arrays. A stored config without the field
+    /// means the nested arrays ([`BoardEncoding::when_missing`]), which is what configs and
+    /// replays written before `strings` became the default carried; `nested` is left out when
+    /// serialising, so they, and their state hashes, are unchanged.
+    #[serde(default = "BoardEncoding::when_missing", skip_serializing_if = "BoardEncoding::is_nested")]
     pub board: BoardEncoding,
 }
 
@@ -47,23 +49,31 @@ pub struct SuitebotConfig {
 /// ordinary JSON library does) spends most of its fuel on them every round. `Strings` carries
 /// exactly the same fields in one JSON string per column, indexed the same way (`[x]`, then the
 /// field `y` within the string), so a line costs a few dozen JSON values instead of several
-/// hundred. WIT bots are unaffected either way: their view is the same.
+/// hundred: an ordinary compiled program (Go's `encoding/json` on the whole line) needs about
+/// 157M fuel for a match on the nested arrays, more than the default game budget, so `Strings`
+/// is the default. WIT bots are unaffected either way: their view is the same.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BoardEncoding {
     /// `fieldResources[x][y]` a number, `fieldBombs[x][y]` `{ownerId, countdown}` or `null`: the
     /// original protocol.
-    #[default]
     Nested,
     /// `fieldResources[x]` a string of `height` digits, character `y` the points on (x, y);
     /// `fieldBombs[x]` a string of `2 * height` characters, characters `2y` and `2y+1` the bomb
     /// on (x, y) as its owner id digit and its countdown digit, or `..` for no bomb.
+    #[default]
     Strings,
 }
 
 impl BoardEncoding {
     /// Every value, as the option accepts them.
     pub const ALL: [BoardEncoding; 2] = [BoardEncoding::Nested, BoardEncoding::Strings];
+
+    /// What a stored config without the field means: [`BoardEncoding::Nested`], the default when
+    /// such configs were written.
+    pub fn when_missing() -> BoardEncoding {
+        BoardEncoding::Nested
+    }
 
     /// Whether this is the original, [`BoardEncoding::Nested`] (serde leaves it out then).
     pub fn is_nested(&self) -> bool {
@@ -96,7 +106,7 @@ impl Default for SuitebotConfig {
             height: rules::HEIGHT,
             rounds: rules::ROUNDS,
             blast_radius: rules::BLAST_RADIUS,
-            board: BoardEncoding::Nested,
+            board: BoardEncoding::Strings,
         }
     }
 }

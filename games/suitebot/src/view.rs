@@ -31,7 +31,7 @@ pub struct View {
     pub bombs: Vec<Bomb>,
     /// How the line protocol writes the board (the match's `board` option); the view itself is
     /// the same either way. Left out when serialised as the original, `nested`.
-    #[serde(default, skip_serializing_if = "BoardEncoding::is_nested")]
+    #[serde(default = "BoardEncoding::when_missing", skip_serializing_if = "BoardEncoding::is_nested")]
     pub board: BoardEncoding,
 }
 

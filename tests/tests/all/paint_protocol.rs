@@ -182,24 +182,24 @@ fn with_previous_actions_last_each_line_holds_only_the_turn_before() {
     assert_eq!(paint().verify(arena(), &file, &[]).unwrap(), Verdict::Identical);
 }
 
-/// What the option is for: the whole default match costs the line-protocol examples less game
-/// fuel with `last` than with the original `all` (the totals measured, both seats), and the
-/// Python example, which parses its whole line, forfeits out of game fuel under the default
-/// budget with `all` but finishes with `last`.
+/// What the option is for, and why `last` is the default: the whole default match costs the
+/// line-protocol examples less game fuel with `last` than with the original `all` (the totals
+/// measured, both seats), and the Python example, which parses its whole line, forfeits out of
+/// game fuel under the default budget with `all` but finishes with `last`.
 #[test]
 fn previous_actions_last_costs_the_line_protocol_examples_less_fuel() {
     let fuel = |record: &MatchRecord<Paint>| -> Vec<u64> {
         record.result.players.iter().map(|player| player.fuel_total).collect()
     };
-    let (_, all) = play_with(["paint-stdio-random", "paint-stdio-random"], 1, &[]);
-    let (_, last) = play_with(["paint-stdio-random", "paint-stdio-random"], 1, &[("previous_actions", "last")]);
-    assert_eq!(all.config.previous_actions, PreviousActions::All, "the original is the default");
+    let (_, all) = play_with(["paint-stdio-random", "paint-stdio-random"], 1, &[("previous_actions", "all")]);
+    let (_, last) = play_with(["paint-stdio-random", "paint-stdio-random"], 1, &[]);
+    assert_eq!(last.config.previous_actions, PreviousActions::Last, "last is the default");
     for (all, last) in fuel(&all).into_iter().zip(fuel(&last)) {
         assert!(last < all, "last {last} < all {all}");
     }
     let (_, all) = play_with(["paint-stdio-py", "paint-greedy"], 1, &[("previous_actions", "all")]);
     assert!(all.result.players[0].forfeit, "the full history costs more than the default game budget");
-    let (_, last) = play_with(["paint-stdio-py", "paint-greedy"], 1, &[("previous_actions", "last")]);
+    let (_, last) = play_with(["paint-stdio-py", "paint-greedy"], 1, &[]);
     assert_eq!(last.result.turns, 100);
     let player = &last.result.players[0];
     assert!(!player.forfeit && player.fuel_total < Budget::default().game_fuel, "{player:?}");
@@ -210,8 +210,8 @@ fn previous_actions_last_costs_the_line_protocol_examples_less_fuel() {
 /// which cover it, differ).
 #[test]
 fn previous_actions_leaves_wit_bots_unaffected() {
-    let (_, all) = play_with(["paint-greedy", "paint-random"], 3, &[]);
-    let (_, last) = play_with(["paint-greedy", "paint-random"], 3, &[("previous_actions", "last")]);
+    let (_, all) = play_with(["paint-greedy", "paint-random"], 3, &[("previous_actions", "all")]);
+    let (_, last) = play_with(["paint-greedy", "paint-random"], 3, &[]);
     let seats = |record: &MatchRecord<Paint>| -> Vec<_> {
         record.turns.iter().flat_map(|turn| &turn.seats).map(|seat| (seat.answer, seat.applied, seat.fuel)).collect()
     };

@@ -144,19 +144,19 @@ fn with_board_strings_each_line_carries_the_same_board_as_the_original() {
     assert_eq!(verdict, Verdict::Identical);
 }
 
-/// What the option is for: a whole default match costs the line-protocol programs that parse
-/// every line less game fuel with `strings` than with the original `nested` (the totals
-/// measured, every seat), the trivial Python program (`json.loads` of each line, then HOLD)
-/// well under half.
+/// What the option is for, and why `strings` is the default: a whole default match costs the
+/// line-protocol programs that parse every line less game fuel with `strings` than with the
+/// original `nested` (the totals measured, every seat), the trivial Python program (`json.loads`
+/// of each line, then HOLD) well under half.
 #[test]
 fn board_strings_costs_the_line_protocol_programs_less_fuel() {
     let fuel = |record: &MatchRecord<Suitebot>| -> Vec<u64> {
         record.result.players.iter().map(|player| player.fuel_total).collect()
     };
     for bot in ["suitebot-stdio-random", "fx-stdio-trivial-suitebot-py"] {
-        let (_, nested) = play_with(&[bot, bot], 1, &[]);
-        let (_, strings) = play_with(&[bot, bot], 1, &[("board", "strings")]);
-        assert_eq!(nested.config.board, BoardEncoding::Nested, "the original is the default");
+        let (_, nested) = play_with(&[bot, bot], 1, &[("board", "nested")]);
+        let (_, strings) = play_with(&[bot, bot], 1, &[]);
+        assert_eq!(strings.config.board, BoardEncoding::Strings, "strings is the default");
         for (nested, strings) in fuel(&nested).into_iter().zip(fuel(&strings)) {
             assert!(strings < nested, "{bot}: strings {strings} < nested {nested}");
             if bot.ends_with("-py") {
@@ -172,8 +172,8 @@ fn board_strings_costs_the_line_protocol_programs_less_fuel() {
 #[test]
 fn the_board_option_leaves_wit_bots_unaffected() {
     let names = ["suitebot-harvester", "suitebot-random"];
-    let (_, nested) = play_with(&names, 3, &[]);
-    let (_, strings) = play_with(&names, 3, &[("board", "strings")]);
+    let (_, nested) = play_with(&names, 3, &[("board", "nested")]);
+    let (_, strings) = play_with(&names, 3, &[]);
     let seats = |record: &MatchRecord<Suitebot>| -> Vec<_> {
         record.turns.iter().flat_map(|turn| &turn.seats).map(|seat| (seat.answer, seat.applied, seat.fuel)).collect()
     };

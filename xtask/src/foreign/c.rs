@@ -171,8 +171,9 @@ fn clang() -> String {
 }
 
 /// The clang++ to run: `$CLANGXX`, else `$CLANG` with `++` appended (a wasi-sdk's
-/// `bin/clang` sits beside its `bin/clang++`), else `clang++`.
-fn clang_cxx() -> String {
+/// `bin/clang` sits beside its `bin/clang++`), else `clang++`. Shared with C++ programs
+/// ([`super::cpp`]).
+pub(super) fn clang_cxx() -> String {
     std::env::var("CLANGXX").unwrap_or_else(|_| format!("{}++", clang()))
 }
 
@@ -190,12 +191,16 @@ fn compiler_command(cxx: bool) -> Command {
     if cxx {
         command.args(CXXFLAGS);
     }
-    if let Some(sysroot) = std::env::var_os("WASI_SYSROOT") {
-        let mut flag = std::ffi::OsString::from("--sysroot=");
-        flag.push(sysroot);
-        command.arg(flag);
-    }
+    command.args(sysroot_flag());
     command
+}
+
+/// `--sysroot=$WASI_SYSROOT` when that is set, for a clang that does not find wasi-libc by
+/// itself (a wasi-sdk's). Shared with C++ programs ([`super::cpp`]).
+pub(super) fn sysroot_flag() -> Option<std::ffi::OsString> {
+    let mut flag = std::ffi::OsString::from("--sysroot=");
+    flag.push(std::env::var_os("WASI_SYSROOT")?);
+    Some(flag)
 }
 
 /// Whether clang can compile and link a reactor for `wasm32-wasi` that uses the C library; on
@@ -228,7 +233,8 @@ fn install_toolchain() -> Result<()> {
 }
 
 /// Makes sure clang can build `wasm32-wasi` reactors, installing the packages when it cannot.
-fn ensure_toolchain(work: &Path) -> Result<()> {
+/// Shared with C++ programs ([`super::cpp`]).
+pub(super) fn ensure_toolchain(work: &Path) -> Result<()> {
     let Err(first) = probe(work) else { return Ok(()) };
     let packages = all_packages().join(" ");
     let manual = format!("sudo apt-get update && sudo apt-get install -y --no-install-recommends {packages}");
@@ -272,8 +278,9 @@ fn probe_cxx(dir: &Path) -> Result<(), String> {
 }
 
 /// Makes sure clang++ can build `wasm32-wasi` reactors with libc++ (once [`ensure_toolchain`]
-/// has made clang work), installing libc++ for wasm32 when it cannot.
-fn ensure_cxx_toolchain(work: &Path) -> Result<()> {
+/// has made clang work), installing libc++ for wasm32 when it cannot. Shared with C++ programs
+/// ([`super::cpp`]).
+pub(super) fn ensure_cxx_toolchain(work: &Path) -> Result<()> {
     let Err(first) = probe_cxx(work) else { return Ok(()) };
     let version = Command::new(clang()).arg("--version").output().ok();
     let major = version.and_then(|output| clang_major(&String::from_utf8_lossy(&output.stdout)));

@@ -151,33 +151,10 @@ fn installed_version(root: &Path, go: &Path) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Language;
     use super::*;
-
-    fn root() -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
-    }
 
     fn folder(name: &str, files: &[(&str, &str)]) -> PathBuf {
         super::super::scratch_folder(&format!("go-{name}"), files)
-    }
-
-    #[test]
-    fn a_go_manifest_is_a_stdio_program_whose_main_defaults_to_the_folder() {
-        let dir = folder("manifest", &[("bot.json", r#"{ "language": "go", "protocol": "stdio", "game": "paint" }"#)]);
-        let bot = ForeignBot::read(&root(), &dir).unwrap();
-        assert_eq!((bot.language, bot.stdio_main.as_deref()), (Language::Go, Some(".")));
-        for manifest in
-            [r#"{ "language": "go", "game": "paint" }"#, r#"{ "language": "go", "protocol": "wit", "game": "paint" }"#]
-        {
-            std::fs::write(dir.join("bot.json"), manifest).unwrap();
-            let message = format!("{:#}", ForeignBot::read(&root(), &dir).unwrap_err());
-            assert!(
-                message.contains("\"protocol\": \"stdio\"") && message.contains("docs/writing-a-bot.md"),
-                "{message}"
-            );
-        }
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A folder without go.mod, or a "main" outside the folder, is refused before the toolchain

@@ -23,9 +23,12 @@
 //! would (world `command`: `wit/wasi/` for Python, `guest-sdk/js/stdio/wit/` for JavaScript,
 //! whose engine implements an older WASI 0.2 release; see [`js_stdio`]).
 //!
-//! A Go bot is always such a program, an ordinary `package main` with its `go.mod`, compiled by
-//! Go's own toolchain into a `wasm32-wasip1` command ([`go`]); `main` is optional there and names
-//! the main package's folder (default: the bot folder itself):
+//! A bot in a compiled language without component tooling here ([`Language::programs_only`]) is
+//! always such a program, compiled by the language's own toolchain into a `wasm32-wasip1` command;
+//! `main` is optional there and means what the language's builder says: Go's main package folder
+//! (default: the bot folder itself, [`go`]), Zig's root source file (default `main.zig`, else
+//! `src/main.zig`, [`zig`]), C++'s folder of `*.cpp`/`*.cc` files or one file (default: the bot
+//! folder, [`cpp`]), AssemblyScript's entry file ([`assemblyscript`]):
 //!
 //! ```json
 //! { "language": "go", "protocol": "stdio", "game": "paint" }
@@ -185,8 +188,9 @@ impl ForeignBot {
             "wit" => None,
             "stdio" if language != Language::C => Some(field("main")?),
             "stdio" => bail!(
-                "{}: a stdin/stdout bot is built from Python, JavaScript or Go (a C program is a WASI command \
-                 already: build it with a WASI toolchain, e.g. wasi-sdk's clang, and play the .wasm)",
+                "{}: a stdin/stdout bot is built from C++ (\"language\": \"cpp\"), Python, JavaScript, Go, \
+                 Zig or AssemblyScript (a C program is a WASI command already: build it with a WASI \
+                 toolchain, e.g. wasi-sdk's clang, and play the .wasm)",
                 manifest_path.display()
             ),
             other => bail!("{}: unknown protocol {other:?} (\"wit\" or \"stdio\")", manifest_path.display()),
@@ -291,7 +295,7 @@ pub fn input_digest(root: &Path, bot: &ForeignBot) -> Result<String> {
     // A JavaScript program's vendored packages are in its `node_modules/`; elsewhere that folder
     // holds a developer's own installs, which the build does not read.
     let keep_node_modules = |name: &str| name == "__pycache__";
-    let mut sources = vec![(bot.dir.clone(), bot.stdio_main.is_some())];
+    let mut sources = vec![(bot.dir.clone(), bot.stdio_main.is_some() && bot.language == Language::JavaScript)];
     if let Some(sdk) = sdk {
         sources.extend([(root.join("guest-sdk").join(sdk), false), (root.join("wit"), false)]);
     }
@@ -383,4 +387,41 @@ pub(crate) fn scratch_folder(name: &str, files: &[(&str, &str)]) -> PathBuf {
         let _ = std::fs::write(path, text);
     }
     dir
+}
+
+/// The repository's root, for tests.
+#[cfg(test)]
+pub(crate) fn test_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A language of programs only ([`Language::programs_only`]) reads `"protocol": "stdio"`
+    /// with `main` defaulting to the folder (`"c++"` and `"as"` are spellings too); without a
+    /// protocol, or with `wit`, it is refused, pointing at the documentation.
+    #[test]
+    fn a_programs_only_manifest_is_a_stdio_program_whose_main_defaults_to_the_folder() {
+        for language in Language::ALL.into_iter().filter(|language| language.programs_only()) {
+            let name = language.name();
+            let manifest = format!(r#"{{ "language": "{name}", "protocol": "stdio", "game": "paint" }}"#);
+            let dir = scratch_folder(&format!("manifest-{name}"), &[("bot.json", &manifest)]);
+            let bot = ForeignBot::read(&test_root(), &dir).unwrap();
+            assert_eq!((bot.language, bot.stdio_main.as_deref()), (language, Some(".")));
+            for refused in [
+                format!(r#"{{ "language": "{name}", "game": "paint" }}"#),
+                format!(r#"{{ "language": "{name}", "protocol": "wit", "game": "paint" }}"#),
+            ] {
+                std::fs::write(dir.join("bot.json"), refused).unwrap();
+                let message = format!("{:#}", ForeignBot::read(&test_root(), &dir).unwrap_err());
+                let pointed = message.contains("\"protocol\": \"stdio\"") && message.contains("docs/writing-a-bot.md");
+                assert!(pointed, "{name}: {message}");
+            }
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+        assert_eq!(Language::parse("c++"), Some(Language::Cpp));
+        assert_eq!(Language::parse("as"), Some(Language::AssemblyScript));
+    }
 }

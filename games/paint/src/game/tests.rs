@@ -180,7 +180,7 @@ fn options_are_parsed_and_checked() {
             placement: Placement::Auto,
             turns: Some(5),
             obstacles: vec![p(3, 6), p(0, 0)],
-            previous_actions: PreviousActions::All,
+            previous_actions: PreviousActions::Last,
         }
     );
     let game = Paint::new(&cfg, 2, 0).unwrap();
@@ -204,14 +204,16 @@ fn options_are_parsed_and_checked() {
     assert!(refused(&[("board", "five_by_eleven"), ("obstacles", "[[1,1]]")]).contains("pre-painted"));
 }
 
-/// **\[ours\]** paint.md "Original protocol": `previous_actions` is `all` (the original) unless
-/// set to `last`, as a bare word or a JSON string, beside the other options; any other value is
-/// refused by name, in one line. The game keeps it for the line protocol (every view says
-/// it), and a config serialises it only when it is not the default, so configs and states
-/// made without it serialise as before.
+/// **\[ours\]** paint.md "Original protocol": `previous_actions` is `last` unless set to `all`
+/// (the original), as a bare word or a JSON string, beside the other options; any other value is
+/// refused by name, in one line. The game keeps it for the line protocol (every view says it). A
+/// config serialises it only when it is not `all`, and a stored config without it means `all`,
+/// the default when it was written: configs, states and replays made before `last` became the
+/// default read and hash as before.
 #[test]
 fn the_previous_actions_option_is_parsed_and_kept() {
-    assert_eq!(config(&[]).unwrap().previous_actions, PreviousActions::All);
+    assert_eq!(config(&[]).unwrap().previous_actions, PreviousActions::Last);
+    assert_eq!(config(&[]).unwrap(), PaintConfig::default());
     assert_eq!(config(&[("previous_actions", "all")]).unwrap().previous_actions, PreviousActions::All);
     let cfg = config(&[("turns", "7"), ("previous_actions", "\"last\"")]).unwrap();
     assert_eq!((cfg.turns, cfg.previous_actions), (Some(7), PreviousActions::Last));
@@ -228,14 +230,23 @@ fn the_previous_actions_option_is_parsed_and_kept() {
     let game = Paint::new(&cfg_last(), 2, 0).unwrap();
     assert_eq!(game.sent_history(), PreviousActions::Last);
     assert_eq!(game.observe(1).sent_history, PreviousActions::Last);
-    assert_eq!(Paint::new(&PaintConfig::default(), 2, 0).unwrap().observe(0).sent_history, PreviousActions::All);
-    assert!(!json(&PaintConfig::default()).contains("previous_actions"));
+    assert_eq!(Paint::new(&PaintConfig::default(), 2, 0).unwrap().observe(0).sent_history, PreviousActions::Last);
     assert!(json(&cfg_last()).contains(r#""previous_actions":"last""#));
     let back: PaintConfig = serde_json::from_str(&json(&cfg_last())).unwrap();
     assert_eq!(back, cfg_last());
-    let default_game = Paint::new(&PaintConfig::default(), 2, 0).unwrap();
-    assert!(!json(&default_game).contains("sent_history"), "state hashes of default matches are unchanged");
-    assert!(!json(&default_game.observe(0)).contains("sent_history"));
+    // The original: left out when serialised, and what a config, state or view without the
+    // field means.
+    let all = PaintConfig { previous_actions: PreviousActions::All, ..PaintConfig::default() };
+    assert!(!json(&all).contains("previous_actions"));
+    let old: PaintConfig = serde_json::from_str(r#"{"board":"ten_by_ten"}"#).unwrap();
+    assert_eq!(old, all);
+    let original = Paint::new(&all, 2, 0).unwrap();
+    assert!(!json(&original).contains("sent_history"), "state hashes of matches with the original are unchanged");
+    assert!(!json(&original.observe(0)).contains("sent_history"));
+    let back: Paint = serde_json::from_str(&json(&original)).unwrap();
+    assert_eq!(back.sent_history(), PreviousActions::All);
+    let back: crate::View = serde_json::from_str(&json(&original.observe(0))).unwrap();
+    assert_eq!(back.sent_history, PreviousActions::All);
 }
 
 fn cfg_last() -> PaintConfig {

@@ -125,20 +125,22 @@ fn options_from_the_command_line() {
     assert!(Suitebot::config_from_options(&[("walls".to_string(), "1".to_string())]).is_err());
 }
 
-/// **\[ours\]** suitebot.md "Original protocol": `board` is `nested` (the original) unless set to
-/// `strings`, as a bare word or a JSON string, beside the other options; any other value is
-/// refused by name, in one line. Every view carries it for the line protocol, and a config or a
-/// state serialises it only when it is not the default, so those made without it are unchanged.
+/// **\[ours\]** suitebot.md "Original protocol": `board` is `strings` unless set to `nested` (the
+/// original), as a bare word or a JSON string, beside the other options; any other value is
+/// refused by name, in one line. Every view carries it for the line protocol. A config or a state
+/// serialises it only when it is not `nested`, and one stored without it means `nested`, the
+/// default when it was written: those made before `strings` became the default are unchanged.
 #[test]
 fn the_board_option_is_parsed_and_kept() {
     let config = |pairs: &[(&str, &str)]| {
         let pairs: Vec<(String, String)> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         Suitebot::config_from_options(&pairs)
     };
-    let strings = SuitebotConfig { board: BoardEncoding::Strings, ..SuitebotConfig::default() };
-    assert_eq!(config(&[]).unwrap().board, BoardEncoding::Nested);
-    assert_eq!(config(&[("board", "nested")]).unwrap().board, BoardEncoding::Nested);
-    assert_eq!(config(&[("board", "strings")]).unwrap(), strings);
+    let nested = SuitebotConfig { board: BoardEncoding::Nested, ..SuitebotConfig::default() };
+    assert_eq!(config(&[]).unwrap().board, BoardEncoding::Strings);
+    assert_eq!(config(&[]).unwrap(), SuitebotConfig::default());
+    assert_eq!(config(&[("board", "nested")]).unwrap(), nested);
+    assert_eq!(config(&[("board", "strings")]).unwrap(), SuitebotConfig::default());
     let both = config(&[("rounds", "7"), ("board", "\"strings\"")]).unwrap();
     assert_eq!((both.rounds, both.board), (7, BoardEncoding::Strings));
     for bad in ["rows", "", "1", "[\"strings\"]", "STRINGS"] {
@@ -150,15 +152,21 @@ fn the_board_option_is_parsed_and_kept() {
     let unknown = config(&[("boards", "strings")]).unwrap_err().to_string();
     assert!(unknown.contains("(options: blast_radius, board, height, rounds, width)"), "{unknown}");
 
-    let game = Suitebot::new(&strings, 2, 0).unwrap();
-    assert_eq!(game.observe(1).board, BoardEncoding::Strings);
     let default_game = Suitebot::new(&SuitebotConfig::default(), 2, 0).unwrap();
-    assert_eq!(default_game.observe(0).board, BoardEncoding::Nested);
-    assert!(!json(&SuitebotConfig::default()).contains("board"));
-    assert!(json(&strings).contains(r#""board":"strings""#));
-    assert_eq!(serde_json::from_str::<SuitebotConfig>(&json(&strings)).unwrap(), strings);
-    assert!(!json(&default_game).contains("board"), "state hashes of default matches are unchanged");
-    assert!(!json(&default_game.observe(0)).contains("board"));
+    assert_eq!(default_game.observe(1).board, BoardEncoding::Strings);
+    assert!(json(&SuitebotConfig::default()).contains(r#""board":"strings""#));
+    let back = serde_json::from_str::<SuitebotConfig>(&json(&SuitebotConfig::default())).unwrap();
+    assert_eq!(back, SuitebotConfig::default());
+    // The original: left out when serialised, and what a config, state or view without the
+    // field means.
+    let original = Suitebot::new(&nested, 2, 0).unwrap();
+    assert_eq!(original.observe(0).board, BoardEncoding::Nested);
+    assert!(!json(&nested).contains("board"));
+    assert_eq!(serde_json::from_str::<SuitebotConfig>(r#"{"rounds":100}"#).unwrap(), nested);
+    assert!(!json(&original).contains("board"), "state hashes of matches with the original are unchanged");
+    assert!(!json(&original.observe(0)).contains("board"));
+    let view: crate::View = serde_json::from_str(&json(&original.observe(0))).unwrap();
+    assert_eq!(view.board, BoardEncoding::Nested);
 }
 
 /// A value's JSON text.

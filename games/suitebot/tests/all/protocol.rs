@@ -3,7 +3,7 @@
 
 use arena_game::{Game, Seat};
 use arena_suitebot::protocol::{AnswerError, MAX_ANSWER_BYTES, answer_line, parse_answer, player_id, state_line};
-use arena_suitebot::{Action, Suitebot, SuitebotConfig};
+use arena_suitebot::{Action, BoardEncoding, Suitebot, SuitebotConfig};
 use serde_json::{Value, json};
 
 fn play(game: &mut Suitebot, actions: &[Action]) {
@@ -11,11 +11,12 @@ fn play(game: &mut Suitebot, actions: &[Action]) {
     game.step(&joint).unwrap();
 }
 
-/// The whole line, pinned on a 3 x 3 board: ids from 1, `[x][y]` arrays, last moves by rule name,
-/// bombs with owner id and the countdown the view shows, default names.
+/// The whole line, pinned on a 3 x 3 board with the original board arrays (`board=nested`): ids
+/// from 1, `[x][y]` arrays, last moves by rule name, bombs with owner id and the countdown the
+/// view shows, default names.
 #[test]
 fn state_line_is_the_original_object() {
-    let config = SuitebotConfig { width: 3, height: 3, ..SuitebotConfig::default() };
+    let config = SuitebotConfig { width: 3, height: 3, board: BoardEncoding::Nested, ..SuitebotConfig::default() };
     let mut game = Suitebot::new(&config, 2, 0).unwrap();
     play(&mut game, &[Action::PlantBomb, Action::Right]);
     let line = state_line(&game.observe(1), &["alice"]);
@@ -24,10 +25,12 @@ fn state_line_is_the_original_object() {
     assert!(!line.contains('\n'));
 }
 
-/// The default game seen by seat 2 in round 1 and in the last round.
+/// The default set-up with the original board arrays, seen by seat 2 in round 1 and in the last
+/// round.
 #[test]
 fn state_line_for_the_default_game() {
-    let mut game = Suitebot::new(&SuitebotConfig::default(), 4, 0).unwrap();
+    let nested = SuitebotConfig { board: BoardEncoding::Nested, ..SuitebotConfig::default() };
+    let mut game = Suitebot::new(&nested, 4, 0).unwrap();
     let names = vec!["a".to_string(), "b".to_string(), "c".to_string(), "d".to_string()];
     let state: Value = serde_json::from_str(&state_line(&game.observe(2), &names)).unwrap();
     assert_eq!(state["aiPlayerId"], 3);

@@ -82,7 +82,8 @@ enum Command {
     /// matches`: the latest matches).
     #[command(after_help = serve_cmd::LADDER_EXAMPLES)]
     Ladder(serve_cmd::LadderArgs),
-    /// Create a bot project from a template (Rust, or C, Python, JavaScript for some games).
+    /// Create a bot project from a template (Rust for every game; C, Python, JavaScript, Go, C++,
+    /// Zig or AssemblyScript for some).
     #[command(after_help = new_bot_cmd::EXAMPLES)]
     NewBot(new_bot_cmd::NewBotArgs),
     /// List the games, their player counts, options and the bots they accept.

@@ -10,8 +10,10 @@
 //! given file always spends the same). Its source is the game's template
 //! (`guest-sdk/rust/templates/<game>/src/lib.rs`, the bot the SDK guide shows).
 //!
-//! A C, Python or JavaScript bot is a folder with a `bot.json` and the sources of the example
-//! bot of that language and game, built by `cargo xtask build-bot DIR` in the repository.
+//! A C, Python, JavaScript, Go, C++, Zig or AssemblyScript bot is a folder with a `bot.json` and
+//! the sources of the example bot of that language and game, built by `cargo xtask build-bot DIR`
+//! in the repository (a Go, C++, Zig or AssemblyScript one is an ordinary program speaking its
+//! game's line protocol; the build installs the language's toolchain).
 
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
@@ -22,6 +24,7 @@ pub const EXAMPLES: &str = "\
 Examples:
   arena new-bot --game azul my-bot                 # a Rust crate; then: cd my-bot && cargo build --release
   arena new-bot --game paint --lang js paint-bot   # a JavaScript folder; then: cargo xtask build-bot paint-bot
+  arena new-bot --game suitebot --lang go sb-bot   # a Go program on the line protocol; the same build
   arena new-bot --list                             # every template: language, game, what it is a copy of";
 
 #[derive(Debug, Args)]
@@ -53,6 +56,10 @@ enum Language {
     C,
     Python,
     Js,
+    Go,
+    Cpp,
+    Zig,
+    Assemblyscript,
 }
 
 // `RUST_TEMPLATES`: every folder of `guest-sdk/rust/templates/`, embedded (build.rs).
@@ -67,7 +74,7 @@ struct ForeignTemplate {
     files: &'static [(&'static str, &'static str)],
 }
 
-const FOREIGN_TEMPLATES: [ForeignTemplate; 4] = [
+const FOREIGN_TEMPLATES: [ForeignTemplate; 16] = [
     ForeignTemplate {
         language: Language::C,
         game: "azul",
@@ -102,6 +109,125 @@ const FOREIGN_TEMPLATES: [ForeignTemplate; 4] = [
         files: &[
             ("bot.json", include_str!("../../../../bots-examples/paint-random-js/bot.json")),
             ("bot.js", include_str!("../../../../bots-examples/paint-random-js/bot.js")),
+        ],
+    },
+    ForeignTemplate {
+        language: Language::Go,
+        game: "azul",
+        example: "azul-stdio-go",
+        files: &[
+            ("bot.json", include_str!("../../../../bots-examples/azul-stdio-go/bot.json")),
+            ("go.mod", include_str!("../../../../bots-examples/azul-stdio-go/go.mod")),
+            ("main.go", include_str!("../../../../bots-examples/azul-stdio-go/main.go")),
+        ],
+    },
+    ForeignTemplate {
+        language: Language::Go,
+        game: "paint",
+        example: "paint-stdio-go",
+        files: &[
+            ("bot.json", include_str!("../../../../bots-examples/paint-stdio-go/bot.json")),
+            ("go.mod", include_str!("../../../../bots-examples/paint-stdio-go/go.mod")),
+            ("main.go", include_str!("../../../../bots-examples/paint-stdio-go/main.go")),
+        ],
+    },
+    ForeignTemplate {
+        language: Language::Go,
+        game: "suitebot",
+        example: "suitebot-stdio-go",
+        files: &[
+            ("bot.json", include_str!("../../../../bots-examples/suitebot-stdio-go/bot.json")),
+            ("go.mod", include_str!("../../../../bots-examples/suitebot-stdio-go/go.mod")),
+            ("main.go", include_str!("../../../../bots-examples/suitebot-stdio-go/main.go")),
+        ],
+    },
+    ForeignTemplate {
+        language: Language::Cpp,
+        game: "azul",
+        example: "azul-stdio-cpp",
+        files: &[
+            ("bot.json", include_str!("../../../../bots-examples/azul-stdio-cpp/bot.json")),
+            ("main.cpp", include_str!("../../../../bots-examples/azul-stdio-cpp/main.cpp")),
+        ],
+    },
+    ForeignTemplate {
+        language: Language::Cpp,
+        game: "paint",
+        example: "paint-stdio-cpp",
+        files: &[
+            ("bot.json", include_str!("../../../../bots-examples/paint-stdio-cpp/bot.json")),
+            ("main.cpp", include_str!("../../../../bots-examples/paint-stdio-cpp/main.cpp")),
+        ],
+    },
+    ForeignTemplate {
+        language: Language::Cpp,
+        game: "suitebot",
+        example: "suitebot-stdio-cpp",
+        files: &[
+            ("bot.json", include_str!("../../../../bots-examples/suitebot-stdio-cpp/bot.json")),
+            ("main.cpp", include_str!("../../../../bots-examples/suitebot-stdio-cpp/main.cpp")),
+        ],
+    },
+    ForeignTemplate {
+        language: Language::Zig,
+        game: "azul",
+        example: "azul-stdio-zig",
+        files: &[
+            ("bot.json", include_str!("../../../../bots-examples/azul-stdio-zig/bot.json")),
+            ("main.zig", include_str!("../../../../bots-examples/azul-stdio-zig/main.zig")),
+        ],
+    },
+    ForeignTemplate {
+        language: Language::Zig,
+        game: "paint",
+        example: "paint-stdio-zig",
+        files: &[
+            ("bot.json", include_str!("../../../../bots-examples/paint-stdio-zig/bot.json")),
+            ("main.zig", include_str!("../../../../bots-examples/paint-stdio-zig/main.zig")),
+        ],
+    },
+    ForeignTemplate {
+        language: Language::Zig,
+        game: "suitebot",
+        example: "suitebot-stdio-zig",
+        files: &[
+            ("bot.json", include_str!("../../../../bots-examples/suitebot-stdio-zig/bot.json")),
+            ("main.zig", include_str!("../../../../bots-examples/suitebot-stdio-zig/main.zig")),
+        ],
+    },
+    ForeignTemplate {
+        language: Language::Assemblyscript,
+        game: "azul",
+        example: "azul-stdio-as",
+        files: &[
+            ("bot.json", include_str!("../../../../bots-examples/azul-stdio-as/bot.json")),
+            ("asconfig.json", include_str!("../../../../bots-examples/azul-stdio-as/asconfig.json")),
+            ("assembly/index.ts", include_str!("../../../../bots-examples/azul-stdio-as/assembly/index.ts")),
+            ("assembly/lines.ts", include_str!("../../../../bots-examples/azul-stdio-as/assembly/lines.ts")),
+        ],
+    },
+    ForeignTemplate {
+        language: Language::Assemblyscript,
+        game: "paint",
+        example: "paint-stdio-as",
+        files: &[
+            ("bot.json", include_str!("../../../../bots-examples/paint-stdio-as/bot.json")),
+            ("asconfig.json", include_str!("../../../../bots-examples/paint-stdio-as/asconfig.json")),
+            ("assembly/index.ts", include_str!("../../../../bots-examples/paint-stdio-as/assembly/index.ts")),
+            ("assembly/json.ts", include_str!("../../../../bots-examples/paint-stdio-as/assembly/json.ts")),
+            ("assembly/lines.ts", include_str!("../../../../bots-examples/paint-stdio-as/assembly/lines.ts")),
+        ],
+    },
+    ForeignTemplate {
+        language: Language::Assemblyscript,
+        game: "suitebot",
+        example: "suitebot-stdio-as",
+        files: &[
+            ("bot.json", include_str!("../../../../bots-examples/suitebot-stdio-as/bot.json")),
+            ("asconfig.json", include_str!("../../../../bots-examples/suitebot-stdio-as/asconfig.json")),
+            ("assembly/index.ts", include_str!("../../../../bots-examples/suitebot-stdio-as/assembly/index.ts")),
+            ("assembly/json.ts", include_str!("../../../../bots-examples/suitebot-stdio-as/assembly/json.ts")),
+            ("assembly/lines.ts", include_str!("../../../../bots-examples/suitebot-stdio-as/assembly/lines.ts")),
         ],
     },
 ];
@@ -151,7 +277,7 @@ pub fn run(args: NewBotArgs) -> anyhow::Result<ExitCode> {
             outln!("{}", serde_json::to_string(&templates)?);
         } else {
             for template in templates {
-                outln!("--lang {:<7} --game {:<15} {}", template.language, template.game, template.source);
+                outln!("--lang {:<14} --game {:<15} {}", template.language, template.game, template.source);
             }
         }
         return Ok(ExitCode::SUCCESS);
@@ -207,6 +333,10 @@ fn language_name(language: Language) -> &'static str {
         Language::C => "C",
         Language::Python => "Python",
         Language::Js => "JavaScript",
+        Language::Go => "Go",
+        Language::Cpp => "C++",
+        Language::Zig => "Zig",
+        Language::Assemblyscript => "AssemblyScript",
     }
 }
 

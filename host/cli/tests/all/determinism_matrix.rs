@@ -206,6 +206,17 @@ fn paint_replays_identically_everywhere() {
     assert_eq!(result.turns, 40);
 }
 
+/// A Go program, which runs as the core module it is on WASI preview1 (its own linker and
+/// charges), against a WIT bot. (One Go bot: each compiles 4.5 MB of code, in every arena.)
+#[test]
+fn a_go_program_replays_identically_everywhere() {
+    let spec =
+        Spec { game: "paint", bots: vec!["paint-stdio-go", "paint-greedy"], options: &[("turns", "30")], seed: 4 };
+    let result = matrix::<arena_paint::Paint>(&spec);
+    assert_eq!(result.turns, 30);
+    assert!(!result.players[0].forfeit && result.players[0].traps == 0, "{:?}", result.players[0]);
+}
+
 /// Every registered game, a whole match between its two example bots (from the registry, whose
 /// `visit_game` gives the matrix the game's types).
 #[test]

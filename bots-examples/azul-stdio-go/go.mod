@@ -1,0 +1,3 @@
+module example.com/azul-bot
+
+go 1.27
