@@ -31,6 +31,14 @@ pub const FUEL_PER_TRANSCODED_BYTE: u64 = 2;
 /// thousand fuel for it.
 pub const FUEL_PER_POLLABLE: u64 = 512;
 
+/// Fuel charged per directory entry a bot's data folder lists (`read-directory-entry`, on top of
+/// the call's fee and [`FUEL_PER_BYTE`] per byte of the name, `data_fs`). Returning an entry
+/// costs the host a little more than the call itself already pays for: the name is copied out
+/// of the tree, and lowering it calls back into the bot (its `realloc`) before the string is
+/// copied in. A few tens of nanoseconds, the time pure wasm takes for a hundred-odd fuel: a
+/// listing of a whole 10,000-entry folder costs about 11 million fuel with the fees, a turn.
+pub const FUEL_PER_DIRECTORY_ENTRY: u64 = 64;
+
 /// Fuel charged for every call of a host function, whatever it does (`meter`). wasmtime's path
 /// into and out of the host (the call hook, lifting the arguments, lowering the answer, a
 /// resource table entry made or dropped) costs 75-300 ns a call (`cargo xtask bench

@@ -11,6 +11,8 @@
 //! - [`meter`]: each store's fuel at every host-call transition (fuel yields, stuck calls) and
 //!   the host-call fee; `host_fuel`: host functions charging fuel for their work;
 //!   [`driver`]: polling a bot's call to completion, a fuel yield or the backstop.
+//! - [`data`]: a bot's read-only data folder (its tree, loaded once, and its digest);
+//!   `data_fs`: the arena's own `wasi:filesystem` over it, deterministic and charged.
 //! - [`preview1`]: WASI preview1 for a core module run as one (a Go program), under the same
 //!   rules.
 //! - [`stack`]: the deterministic stack limit instrumented into every core module before it
@@ -22,6 +24,8 @@
 
 pub mod budget;
 pub mod common;
+pub mod data;
+mod data_fs;
 pub mod driver;
 pub mod engine;
 mod host_fuel;

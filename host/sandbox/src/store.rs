@@ -1,7 +1,9 @@
 //! The host state inside each bot's [`Store`](wasmtime::Store): its WASI context and resources, its memory
-//! limits, log, backstop deadline, virtual clock and fuel burner, and the [`StoreHandles`] a
-//! runner keeps to a store it hands to a call's future.
+//! limits, log, backstop deadline, virtual clock, fuel burner and data folder, and the
+//! [`StoreHandles`] a runner keeps to a store it hands to a call's future.
 
+use crate::data::DataTree;
+use crate::data_fs::DataFs;
 use crate::host_fuel::{Burner, FuelPayer};
 use crate::limits::BotLimits;
 use crate::log::BotLog;
@@ -39,6 +41,8 @@ pub struct BotState {
     burner: Burner,
     /// The instance's call meter, which charges each host call's fee.
     meter: Arc<CallMeter>,
+    /// The bot's data folder, if it has one, and its open file streams (`data_fs`).
+    data: DataFs,
 }
 
 /// The handles a runner keeps to a store it hands to a call's future: its log, backstop
@@ -80,7 +84,21 @@ impl BotState {
             clock: handles.clock.clone(),
             burner,
             meter: handles.meter.clone(),
+            data: DataFs::default(),
         }
+    }
+
+    /// Gives the bot `tree` as its read-only data folder, which it sees at `/data`
+    /// (`data_fs`'s preopen). Without one (the default) it has no filesystem at all.
+    /// Set it before the bot's first call: a bot built with wasi-libc or the preview1 adapter
+    /// asks for its preopens once, at start-up.
+    pub fn set_data(&mut self, tree: Arc<DataTree>) {
+        self.data.set_tree(tree);
+    }
+
+    /// The bot's data folder, if it has one.
+    pub fn data(&self) -> Option<&Arc<DataTree>> {
+        self.data.tree()
     }
 
     /// The bot's log.
@@ -142,6 +160,10 @@ impl FuelPayer for BotState {
 
     fn count_host_call(&mut self) {
         self.meter.count_host_call();
+    }
+
+    fn data_fs(&mut self) -> &mut DataFs {
+        &mut self.data
     }
 }
 

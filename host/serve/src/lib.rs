@@ -82,6 +82,7 @@ pub fn run(settings: Settings, arena: arena_host::Arena, examples: Option<PathBu
     let bind = settings.bind;
     let nats = settings.nats.clone();
     let service = Service::new(settings, store, arena)?;
+    #[cfg_attr(not(feature = "nats"), expect(unused_mut, reason = "only NATS adds threads"))]
     let mut threads = service.start()?;
     if let Some(nats) = nats {
         #[cfg(feature = "nats")]
