@@ -183,8 +183,11 @@ mod tests {
         TurnInfo { turn, turn_fuel_remaining: 10_000_000, game_fuel_remaining: 90_000_000, missed_turns: 0 }
     }
 
+    /// A two-player default game with the original protocol's whole history
+    /// (`previous_actions=all`; the tests of `last` say so).
     fn game() -> Paint {
-        Paint::new(&PaintConfig::default(), 2, 1).unwrap_or_else(|_| unreachable!())
+        let config = PaintConfig { previous_actions: PreviousActions::All, ..PaintConfig::default() };
+        Paint::new(&config, 2, 1).unwrap_or_else(|_| unreachable!())
     }
 
     /// The line-protocol conformance kit over Paint's random playouts.
