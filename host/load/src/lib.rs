@@ -5,9 +5,11 @@
 //!   cache, the compile worker, the reference components).
 //! - [`loader`]: reads a bot file (never blocking on a named pipe, [`regular_file`]), hashes
 //!   it, compiles it once per run and checks it exports a game's world ([`loader::World`]) or
-//!   is a WASI command; [`wasip1`] wraps a `wasm32-wasip1` command into a component first
-//!   ([`core_module`] tells one from another core module, and why not; [`stdio_pipes`] makes
-//!   its stdio answer positional calls as pipes do).
+//!   is a WASI command; [`wasip1`] wraps a `wasm32-wasip1` command into a component first, or
+//!   has it run as the core module it is when it is a Go program ([`core_module`] tells one from
+//!   another core module, and why not; [`stdio_pipes`] makes a wrapped command's stdio answer
+//!   positional calls as pipes do); [`artifact`]: what a bot compiles to (a component or that
+//!   core module).
 //! - [`shape`]: static limits on a bot's code, checked before compiling; [`compile`]: compiling
 //!   (in a bounded worker process when the arena has one); [`typecheck`]: export types checked
 //!   against a game's WIT without running bot code.

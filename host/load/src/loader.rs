@@ -8,8 +8,9 @@
 //! compiling is bounded in time and memory ([`crate::compile`]); export types are checked
 //! against the game's WIT without instantiating (`typecheck`).
 //!
-//! A WASI command (a component exporting `wasi:cli/run@0.2.*`) loads as a [`LoadedCommand`]
-//! for games that speak a line protocol to it (the referee's line-protocol runner).
+//! A WASI command (a component exporting `wasi:cli/run@0.2.*`, or a Go program's core module
+//! run on WASI preview1: [`load_preview1_command`]) loads as a [`LoadedCommand`] for games that
+//! speak a line protocol to it (the referee's line-protocol runner).
 
 use crate::artifact::Artifact;
 use crate::cache::{EntryFacts, FileStamp};

@@ -35,7 +35,7 @@
 
 use crate::budget::{FUEL_PER_BYTE, FUEL_PER_DIRECTORY_ENTRY, MAX_HOSTCALL_BYTES};
 use crate::data::{DataTree, NodeId, NodeKind, ROOT};
-use crate::host_fuel::{FuelPayer, WASI_P2_VERSION, charge, charge_fuel};
+use crate::host_fuel::{FuelPayer, StreamErrorWit, WASI_P2_VERSION, charge, charge_fuel, stream_result};
 use bytes::Bytes;
 use std::collections::HashMap;
 use std::future::Future;
@@ -47,7 +47,15 @@ use wasmtime_wasi::p2::bindings::filesystem::types::{
     Advice, DescriptorFlags, DescriptorStat, DescriptorType, DirectoryEntry, ErrorCode, MetadataHashValue,
     NewTimestamp, OpenFlags, PathFlags,
 };
+use wasmtime_wasi::p2::bindings::io::streams::{HostInputStream, HostOutputStream};
 use wasmtime_wasi::p2::{DynInputStream, DynOutputStream, InputStream, Pollable, StreamError, StreamResult};
+
+/// What the arena's filesystem needs of a store's data ([`crate::store::BotState`]): the charged
+/// host functions' needs, and the bot's data folder with its open file streams.
+pub trait DataPayer: FuelPayer {
+    /// The bot's data folder and its open file streams.
+    fn data_fs(&mut self) -> &mut DataFs;
+}
 
 /// Where a bot sees its data folder (its only preopened directory).
 pub const DATA_PREOPEN: &str = "/data";
@@ -132,14 +140,14 @@ impl InputStream for DataInputStream {
 
 /// Bytes a `read` (or `skip`) of up to `len` from input stream `rep` returns, if it is a data
 /// stream: what `host_fuel` charges first. 0 for any other stream (stdin keeps its costs).
-pub(crate) fn stream_read_len<T: FuelPayer>(state: &mut T, rep: u32, len: u64) -> u64 {
+pub(crate) fn stream_read_len<T: DataPayer>(state: &mut T, rep: u32, len: u64) -> u64 {
     state.data_fs().stream(rep).and_then(|cursor| cursor.next_read(len)).unwrap_or(0) as u64
 }
 
 /// Bytes a `splice` of up to `len` from input stream `src` to output stream `dest` reads, if
 /// `src` is a data stream (wasmtime-wasi reads at most what `dest` permits): what `host_fuel`
 /// charges first. 0 for any other stream, or when `dest` cannot say (the splice fails then).
-pub(crate) fn splice_read_len<T: FuelPayer>(
+pub(crate) fn splice_read_len<T: DataPayer>(
     state: &mut T,
     dest: &Resource<DynOutputStream>,
     src: &Resource<DynInputStream>,
@@ -158,7 +166,7 @@ type FsResult<R> = Result<R, ErrorCode>;
 type HostFuture<'a, R> = Box<dyn Future<Output = wasmtime::Result<R>> + Send + 'a>;
 
 /// The tree and entry of descriptor `fd`.
-fn entry<T: FuelPayer>(state: &mut T, fd: &Fd) -> wasmtime::Result<(Arc<DataTree>, NodeId)> {
+fn entry<T: DataPayer>(state: &mut T, fd: &Fd) -> wasmtime::Result<(Arc<DataTree>, NodeId)> {
     let descriptor = state.ctx().table.get(fd)?;
     Ok((descriptor.tree.clone(), descriptor.node))
 }
@@ -268,7 +276,7 @@ fn contents(tree: &DataTree, node: NodeId) -> FsResult<&Bytes> {
 }
 
 /// Charges `path`'s bytes, then resolves it from descriptor `fd`.
-async fn resolve_at<T: FuelPayer>(
+async fn resolve_at<T: DataPayer>(
     store: &mut StoreContextMut<'_, T>,
     fd: &Fd,
     path: &str,
@@ -280,7 +288,7 @@ async fn resolve_at<T: FuelPayer>(
 
 /// Charges the path arguments of a function that would change the tree, and answers it
 /// ([`refuse_change`]).
-async fn refuse<T: FuelPayer>(
+async fn refuse<T: DataPayer>(
     store: &mut StoreContextMut<'_, T>,
     fds: &[&Fd],
     paths: &[&str],
@@ -293,14 +301,14 @@ async fn refuse<T: FuelPayer>(
 }
 
 /// `get-directories`: the data folder as [`DATA_PREOPEN`], or nothing.
-pub(crate) fn get_directories<T: FuelPayer>(state: &mut T) -> wasmtime::Result<Vec<(Fd, String)>> {
+pub(crate) fn get_directories<T: DataPayer>(state: &mut T) -> wasmtime::Result<Vec<(Fd, String)>> {
     let Some(tree) = state.data_fs().tree().cloned() else { return Ok(Vec::new()) };
     let root = state.ctx().table.push(DataDescriptor { tree, node: ROOT })?;
     Ok(vec![(root, DATA_PREOPEN.to_owned())])
 }
 
 /// `open-at`, after its path is charged.
-pub(crate) fn open_at<T: FuelPayer>(
+pub(crate) fn open_at<T: DataPayer>(
     state: &mut T,
     fd: &Fd,
     path: &str,
@@ -328,7 +336,7 @@ pub(crate) fn open_at<T: FuelPayer>(
 
 /// `read`: the bytes of the file from `offset`, at most `len` and [`MAX_HOSTCALL_BYTES`],
 /// charged first; and whether they end at the file's end.
-pub(crate) async fn read<T: FuelPayer>(
+pub(crate) async fn read<T: DataPayer>(
     store: &mut StoreContextMut<'_, T>,
     fd: &Fd,
     len: u64,
@@ -348,7 +356,7 @@ pub(crate) async fn read<T: FuelPayer>(
 }
 
 /// `read-via-stream`: a data stream over the file from `offset`.
-pub(crate) fn read_via_stream<T: FuelPayer>(
+pub(crate) fn read_via_stream<T: DataPayer>(
     state: &mut T,
     fd: &Fd,
     offset: u64,
@@ -368,7 +376,7 @@ pub(crate) fn read_via_stream<T: FuelPayer>(
 }
 
 /// `read-directory`: a stream of the directory's entries.
-pub(crate) fn read_directory<T: FuelPayer>(
+pub(crate) fn read_directory<T: DataPayer>(
     state: &mut T,
     fd: &Fd,
 ) -> wasmtime::Result<FsResult<Resource<DataEntryStream>>> {
@@ -380,7 +388,7 @@ pub(crate) fn read_directory<T: FuelPayer>(
 }
 
 /// `read-directory-entry`: the next entry, by name, charged first; then none.
-pub(crate) async fn read_directory_entry<T: FuelPayer>(
+pub(crate) async fn read_directory_entry<T: DataPayer>(
     store: &mut StoreContextMut<'_, T>,
     stream: &Resource<DataEntryStream>,
 ) -> wasmtime::Result<FsResult<Option<DirectoryEntry>>> {
@@ -401,7 +409,7 @@ pub(crate) async fn read_directory_entry<T: FuelPayer>(
 
 /// Defines `wasi:filesystem/types` and `wasi:filesystem/preopens` (module documentation) in
 /// `linker`, in place of wasmtime-wasi's.
-pub(crate) fn add_to_linker<T: FuelPayer>(linker: &mut Linker<T>) -> wasmtime::Result<()> {
+pub(crate) fn add_to_linker<T: DataPayer>(linker: &mut Linker<T>) -> wasmtime::Result<()> {
     let mut types = linker.instance(&format!("wasi:filesystem/types@{WASI_P2_VERSION}"))?;
     types.resource("descriptor", ResourceType::host::<DataDescriptor>(), |mut store, rep| {
         store.data_mut().count_host_call();
@@ -641,6 +649,93 @@ pub(crate) fn add_to_linker<T: FuelPayer>(linker: &mut Linker<T>) -> wasmtime::R
         store.data_mut().count_host_call();
         Ok((get_directories(store.data_mut())?,))
     })?;
+    add_stream_charges(linker)?;
+    Ok(())
+}
+
+/// Shadows wasmtime-wasi's `wasi:io/streams` reads, skips and splices so that those from a data
+/// file's stream are charged per byte before they happen; every other stream (stdin) costs what
+/// it did, its fee.
+fn add_stream_charges<T: DataPayer>(linker: &mut Linker<T>) -> wasmtime::Result<()> {
+    linker.allow_shadowing(true);
+    let mut streams = linker.instance(&format!("wasi:io/streams@{WASI_P2_VERSION}"))?;
+    streams.func_wrap_async(
+        "[method]input-stream.read",
+        |mut store: StoreContextMut<'_, T>, (stream, len): (Resource<DynInputStream>, u64)| {
+            Box::new(async move {
+                store.data_mut().count_host_call();
+                let bytes = stream_read_len(store.data_mut(), stream.rep(), len);
+                charge(&mut store, bytes).await?;
+                let read = HostInputStream::read(store.data_mut().ctx().table, stream, len);
+                stream_result(&mut store, read)
+            }) as HostFuture<'_, (Result<Vec<u8>, StreamErrorWit>,)>
+        },
+    )?;
+    streams.func_wrap_async(
+        "[method]input-stream.blocking-read",
+        |mut store: StoreContextMut<'_, T>, (stream, len): (Resource<DynInputStream>, u64)| {
+            Box::new(async move {
+                store.data_mut().count_host_call();
+                let bytes = stream_read_len(store.data_mut(), stream.rep(), len);
+                charge(&mut store, bytes).await?;
+                let read = HostInputStream::blocking_read(store.data_mut().ctx().table, stream, len).await;
+                stream_result(&mut store, read)
+            }) as HostFuture<'_, (Result<Vec<u8>, StreamErrorWit>,)>
+        },
+    )?;
+    streams.func_wrap_async(
+        "[method]input-stream.skip",
+        |mut store: StoreContextMut<'_, T>, (stream, len): (Resource<DynInputStream>, u64)| {
+            Box::new(async move {
+                store.data_mut().count_host_call();
+                let bytes = stream_read_len(store.data_mut(), stream.rep(), len);
+                charge(&mut store, bytes).await?;
+                let skipped = HostInputStream::skip(store.data_mut().ctx().table, stream, len);
+                stream_result(&mut store, skipped)
+            }) as HostFuture<'_, (Result<u64, StreamErrorWit>,)>
+        },
+    )?;
+    streams.func_wrap_async(
+        "[method]input-stream.blocking-skip",
+        |mut store: StoreContextMut<'_, T>, (stream, len): (Resource<DynInputStream>, u64)| {
+            Box::new(async move {
+                store.data_mut().count_host_call();
+                let bytes = stream_read_len(store.data_mut(), stream.rep(), len);
+                charge(&mut store, bytes).await?;
+                let skipped = HostInputStream::blocking_skip(store.data_mut().ctx().table, stream, len).await;
+                stream_result(&mut store, skipped)
+            }) as HostFuture<'_, (Result<u64, StreamErrorWit>,)>
+        },
+    )?;
+    // A splice reads its source too: from a data stream, those bytes are charged first.
+    streams.func_wrap_async(
+        "[method]output-stream.splice",
+        |mut store: StoreContextMut<'_, T>,
+         (dest, src, len): (Resource<DynOutputStream>, Resource<DynInputStream>, u64)| {
+            Box::new(async move {
+                store.data_mut().count_host_call();
+                let bytes = splice_read_len(store.data_mut(), &dest, &src, len);
+                charge(&mut store, bytes).await?;
+                let spliced = HostOutputStream::splice(store.data_mut().ctx().table, dest, src, len);
+                stream_result(&mut store, spliced)
+            }) as HostFuture<'_, (Result<u64, StreamErrorWit>,)>
+        },
+    )?;
+    streams.func_wrap_async(
+        "[method]output-stream.blocking-splice",
+        |mut store: StoreContextMut<'_, T>,
+         (dest, src, len): (Resource<DynOutputStream>, Resource<DynInputStream>, u64)| {
+            Box::new(async move {
+                store.data_mut().count_host_call();
+                let bytes = splice_read_len(store.data_mut(), &dest, &src, len);
+                charge(&mut store, bytes).await?;
+                let spliced = HostOutputStream::blocking_splice(store.data_mut().ctx().table, dest, src, len).await;
+                stream_result(&mut store, spliced)
+            }) as HostFuture<'_, (Result<u64, StreamErrorWit>,)>
+        },
+    )?;
+
+    linker.allow_shadowing(false);
     Ok(())
 }
 

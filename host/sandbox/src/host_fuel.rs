@@ -8,11 +8,10 @@
 //! fits in the log's bounds copied), `get-random-bytes` and `get-insecure-random-bytes`
 //! ([`FUEL_PER_RANDOM_BYTE`]), the output-stream writes (`write`, `blocking-write-and-flush`,
 //! `write-zeroes`, `blocking-write-zeroes-and-flush`; a write over the stream's `check-write`
-//! permit traps before its bytes are copied), the input-stream reads and skips and the splices
-//! from a stream over a bot's data file (`data_fs`: the bytes they will return, found from the
-//! stream's cursor; other streams pay their fee only, as before) and `poll`
-//! ([`FUEL_PER_POLLABLE`] per pollable). The arena's own `wasi:filesystem` (`data_fs`) charges
-//! its paths, reads and directory entries itself.
+//! permit traps before its bytes are copied) and `poll` ([`FUEL_PER_POLLABLE`] per pollable).
+//! The arena's own `wasi:filesystem` (`data_fs`) charges its paths, reads and directory entries
+//! itself, and the reads, skips and splices of its files' streams (it defines those stream
+//! methods over these).
 //! Name lookups (not allowed) are refused without reading the name. What a bot may hand the host
 //! in one call is also bounded ([`crate::store::MAX_HOSTCALL_BYTES`]).
 //!
@@ -43,9 +42,9 @@ use wasmtime::{Engine, Module, StoreContextMut, TypedFunc};
 use wasmtime_wasi::WasiView;
 use wasmtime_wasi::cli::{WasiCliCtxView, WasiCliView};
 use wasmtime_wasi::clocks::{WasiClocksCtxView, WasiClocksView};
-use wasmtime_wasi::p2::bindings::io::streams::{HostInputStream, HostOutputStream};
+use wasmtime_wasi::p2::bindings::io::streams::HostOutputStream;
 use wasmtime_wasi::p2::bindings::random::{insecure, random};
-use wasmtime_wasi::p2::{DynInputStream, DynOutputStream, DynPollable, StreamError};
+use wasmtime_wasi::p2::{DynOutputStream, DynPollable, StreamError};
 use wasmtime_wasi::random::WasiRandomCtx;
 use wasmtime_wasi::sockets::{WasiSocketsCtxView, WasiSocketsView};
 
@@ -82,8 +81,6 @@ pub trait FuelPayer: WasiView + Send + 'static {
     /// Counts one host call, whose fee ([`crate::budget::FUEL_PER_HOST_CALL`]) the store's
     /// call meter charges on the way back to wasm.
     fn count_host_call(&mut self);
-    /// The bot's data folder and its open file streams (`data_fs`).
-    fn data_fs(&mut self) -> &mut crate::data_fs::DataFs;
 }
 
 /// The burner, compiled once per engine.
@@ -250,84 +247,6 @@ pub fn add_to_linker<T: FuelPayer>(linker: &mut Linker<T>) -> wasmtime::Result<(
         },
     )?;
 
-    // Reads from a data file's stream (`data_fs`) are charged per byte before they happen;
-    // every other stream (stdin) costs what it did, its fee.
-    streams.func_wrap_async(
-        "[method]input-stream.read",
-        |mut store: StoreContextMut<'_, T>, (stream, len): (Resource<DynInputStream>, u64)| {
-            Box::new(async move {
-                store.data_mut().count_host_call();
-                let bytes = crate::data_fs::stream_read_len(store.data_mut(), stream.rep(), len);
-                charge(&mut store, bytes).await?;
-                let read = HostInputStream::read(store.data_mut().ctx().table, stream, len);
-                stream_result(&mut store, read)
-            }) as HostFuture<'_, (Result<Vec<u8>, StreamErrorWit>,)>
-        },
-    )?;
-    streams.func_wrap_async(
-        "[method]input-stream.blocking-read",
-        |mut store: StoreContextMut<'_, T>, (stream, len): (Resource<DynInputStream>, u64)| {
-            Box::new(async move {
-                store.data_mut().count_host_call();
-                let bytes = crate::data_fs::stream_read_len(store.data_mut(), stream.rep(), len);
-                charge(&mut store, bytes).await?;
-                let read = HostInputStream::blocking_read(store.data_mut().ctx().table, stream, len).await;
-                stream_result(&mut store, read)
-            }) as HostFuture<'_, (Result<Vec<u8>, StreamErrorWit>,)>
-        },
-    )?;
-    streams.func_wrap_async(
-        "[method]input-stream.skip",
-        |mut store: StoreContextMut<'_, T>, (stream, len): (Resource<DynInputStream>, u64)| {
-            Box::new(async move {
-                store.data_mut().count_host_call();
-                let bytes = crate::data_fs::stream_read_len(store.data_mut(), stream.rep(), len);
-                charge(&mut store, bytes).await?;
-                let skipped = HostInputStream::skip(store.data_mut().ctx().table, stream, len);
-                stream_result(&mut store, skipped)
-            }) as HostFuture<'_, (Result<u64, StreamErrorWit>,)>
-        },
-    )?;
-    streams.func_wrap_async(
-        "[method]input-stream.blocking-skip",
-        |mut store: StoreContextMut<'_, T>, (stream, len): (Resource<DynInputStream>, u64)| {
-            Box::new(async move {
-                store.data_mut().count_host_call();
-                let bytes = crate::data_fs::stream_read_len(store.data_mut(), stream.rep(), len);
-                charge(&mut store, bytes).await?;
-                let skipped = HostInputStream::blocking_skip(store.data_mut().ctx().table, stream, len).await;
-                stream_result(&mut store, skipped)
-            }) as HostFuture<'_, (Result<u64, StreamErrorWit>,)>
-        },
-    )?;
-    // A splice reads its source too: from a data stream, those bytes are charged first.
-    streams.func_wrap_async(
-        "[method]output-stream.splice",
-        |mut store: StoreContextMut<'_, T>,
-         (dest, src, len): (Resource<DynOutputStream>, Resource<DynInputStream>, u64)| {
-            Box::new(async move {
-                store.data_mut().count_host_call();
-                let bytes = crate::data_fs::splice_read_len(store.data_mut(), &dest, &src, len);
-                charge(&mut store, bytes).await?;
-                let spliced = HostOutputStream::splice(store.data_mut().ctx().table, dest, src, len);
-                stream_result(&mut store, spliced)
-            }) as HostFuture<'_, (Result<u64, StreamErrorWit>,)>
-        },
-    )?;
-    streams.func_wrap_async(
-        "[method]output-stream.blocking-splice",
-        |mut store: StoreContextMut<'_, T>,
-         (dest, src, len): (Resource<DynOutputStream>, Resource<DynInputStream>, u64)| {
-            Box::new(async move {
-                store.data_mut().count_host_call();
-                let bytes = crate::data_fs::splice_read_len(store.data_mut(), &dest, &src, len);
-                charge(&mut store, bytes).await?;
-                let spliced = HostOutputStream::blocking_splice(store.data_mut().ctx().table, dest, src, len).await;
-                stream_result(&mut store, spliced)
-            }) as HostFuture<'_, (Result<u64, StreamErrorWit>,)>
-        },
-    )?;
-
     let mut poll = linker.instance(&format!("wasi:io/poll@{WASI_P2_VERSION}"))?;
     poll.func_wrap_async(
         "poll",
@@ -379,8 +298,8 @@ pub fn add_wasi_to_linker<T: FuelPayer>(linker: &mut Linker<T>) -> wasmtime::Res
     io::streams::add_to_linker::<T, HasIo>(l, counted_table)?;
     clocks::wall_clock::add_to_linker::<T, WasiClocks>(l, counted_clocks)?;
     clocks::monotonic_clock::add_to_linker::<T, WasiClocks>(l, counted_clocks)?;
-    // The arena's own filesystem: the bot's data folder, if any (crate::data_fs).
-    crate::data_fs::add_to_linker(l)?;
+    // No wasmtime-wasi filesystem: the arena's own, over the bot's data folder if it has one, is
+    // linked beside these (`data_fs`, by the sandbox's linker).
     random::random::add_to_linker::<T, WasiRandom>(l, counted_random)?;
     random::insecure::add_to_linker::<T, WasiRandom>(l, counted_random)?;
     random::insecure_seed::add_to_linker::<T, WasiRandom>(l, counted_random)?;
@@ -452,7 +371,7 @@ fn failed_validation_fuel(err: &wasmtime::Error) -> u64 {
 type SocketErrorCode = wasmtime_wasi::p2::bindings::sockets::network::ErrorCode;
 
 /// The WIT `stream-error` a write returns.
-type StreamErrorWit = wasmtime_wasi::p2::bindings::io::streams::StreamError;
+pub(crate) type StreamErrorWit = wasmtime_wasi::p2::bindings::io::streams::StreamError;
 
 /// wasmtime-wasi's bound on a blocking write (`blocking-write-and-flush` and
 /// `blocking-write-zeroes-and-flush`), checked here before the bytes are copied.
@@ -495,7 +414,7 @@ async fn pay_for_write<T: FuelPayer>(
 }
 
 /// A stream operation's result as the WIT returns it (a trap stays a trap).
-fn stream_result<T: FuelPayer, R>(
+pub(crate) fn stream_result<T: FuelPayer, R>(
     store: &mut StoreContextMut<'_, T>,
     result: Result<R, StreamError>,
 ) -> wasmtime::Result<(Result<R, StreamErrorWit>,)> {

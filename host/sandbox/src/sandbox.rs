@@ -131,6 +131,8 @@ impl Sandbox {
 fn bot_linker(engine: &Engine) -> wasmtime::Result<Linker<BotState>> {
     let mut linker = Linker::new(engine);
     crate::host_fuel::add_wasi_to_linker(&mut linker)?;
+    // The arena's own filesystem: the bot's data folder, if it has one.
+    crate::data_fs::add_to_linker(&mut linker)?;
     // Timers resolve against the bot's virtual clock, never real time (crate::wasi).
     linker.allow_shadowing(true);
     let mut clocks = linker.instance(&format!("wasi:clocks/monotonic-clock@{WASI_P2_VERSION}"))?;

@@ -3,7 +3,7 @@
 //! [`StoreHandles`] a runner keeps to a store it hands to a call's future.
 
 use crate::data::DataTree;
-use crate::data_fs::DataFs;
+use crate::data_fs::{DataFs, DataPayer};
 use crate::host_fuel::{Burner, FuelPayer};
 use crate::limits::BotLimits;
 use crate::log::BotLog;
@@ -161,7 +161,9 @@ impl FuelPayer for BotState {
     fn count_host_call(&mut self) {
         self.meter.count_host_call();
     }
+}
 
+impl DataPayer for BotState {
     fn data_fs(&mut self) -> &mut DataFs {
         &mut self.data
     }

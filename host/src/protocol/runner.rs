@@ -4,7 +4,8 @@
 //! books, the metered start-up step, the turn's charging and classification) is [`crate::seat::runner`]'s.
 //!
 //! - **Start-up.** Instantiation gets at most one turn budget (no yielding), like a WIT bot's.
-//!   Then `wasi:cli/run` is called once, in a store whose fuel is the game budget left and whose
+//!   Then `wasi:cli/run` is called once (a Go program's `_start`, run on WASI preview1:
+//!   [`CommandProgram::Preview1`]), in a store whose fuel is the game budget left and whose
 //!   async fuel yield interval is the turn budget; the future owns the store and lives across
 //!   turns. The greeting is handed first; the bot's first line must be an acceptable reply
 //!   ([`LineProtocol::check_greeting_reply`]). Greeting and reply are the `init` phase: at most
