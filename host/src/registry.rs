@@ -406,7 +406,8 @@ impl<B: Binding, P: LineProtocol<Game = B::Game>> GameEntry for ProtocolEntry<B,
         );
         let wasip1 = format!(
             "wasm32-wasip1 command (a core module exporting _start and importing wasi_snapshot_preview1: Go, Zig, \
-             C/C++ with wasi-libc, Rust's wasm32-wasip1) speaking the original protocol ({})",
+             C/C++ with wasi-libc, AssemblyScript with its WASI shim, Rust's wasm32-wasip1) speaking the original \
+             protocol ({})",
             P::NAME
         );
         info_of::<B::Game>(vec![wit_kind::<B>(), command, wasip1], self.examples)
