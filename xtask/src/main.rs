@@ -213,38 +213,71 @@ fn step(n: usize, total: usize, what: &str) {
 }
 
 fn test(root: &Path) -> Result<()> {
+    let mut phases = Phases::default();
     foreign::c::check_bindings(root)?;
     // Before the long builds: a dependency the policy refuses fails the run in seconds.
-    deny::check(root)?;
-    all_bots(root)?;
-    run(root, &cargo(), &["fmt", "--all", "--check"])?;
-    run(root, &cargo(), &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])?;
-    let crates = rust_bots::bot_crates(root)?;
-    let mut wasm_clippy = vec!["clippy", "--target", rust_bots::BOT_TARGET, "-p", "arena-sdk"];
-    for name in &crates {
-        wasm_clippy.extend(["-p", name.as_str()]);
-    }
-    wasm_clippy.extend(["--", "-D", "warnings"]);
-    run(root, &cargo(), &wasm_clippy)?;
-    // Docs build without warnings (broken intra-doc links are errors) for the library crates:
-    // every engine, the host, the SDK and the fuzz harness, found by folder.
-    let libraries = rust_bots::workspace_crates_under(root, &["games", "host", "guest-sdk", "tests/fuzz"])?;
-    util::run_command(
-        Command::new(cargo())
-            // Every SDK game feature, so every game's module is documented.
-            .args(["doc", "--no-deps", "--all-features"])
-            .args(libraries.iter().flat_map(|name| ["-p", name.as_str()]))
-            .env("RUSTDOCFLAGS", "-D warnings")
-            .current_dir(root),
-    )?;
-    debian::CHROMIUM.ensure()?;
-    debian::CHROMEDRIVER.ensure()?;
-    debian::SLURM.ensure()?;
-    debian::NATS.ensure()?;
-    debian::POSTGRES.ensure()?;
-    run(root, &cargo(), &["test", "--workspace"])?;
-    templates::check(root)?;
-    readme_commands::check(root)?;
-    fuzz::smoke(root)?;
+    phases.time("supply-chain checks", || deny::check(root))?;
+    phases.time("every bot", || all_bots(root))?;
+    phases.time("fmt and clippy", || {
+        run(root, &cargo(), &["fmt", "--all", "--check"])?;
+        run(root, &cargo(), &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])?;
+        let crates = rust_bots::bot_crates(root)?;
+        let mut wasm_clippy = vec!["clippy", "--target", rust_bots::BOT_TARGET, "-p", "arena-sdk"];
+        for name in &crates {
+            wasm_clippy.extend(["-p", name.as_str()]);
+        }
+        wasm_clippy.extend(["--", "-D", "warnings"]);
+        run(root, &cargo(), &wasm_clippy)
+    })?;
+    phases.time("rustdoc", || {
+        // Docs build without warnings (broken intra-doc links are errors) for the library crates:
+        // every engine, the host, the SDK and the fuzz harness, found by folder.
+        let libraries = rust_bots::workspace_crates_under(root, &["games", "host", "guest-sdk", "tests/fuzz"])?;
+        util::run_command(
+            Command::new(cargo())
+                // Every SDK game feature, so every game's module is documented.
+                .args(["doc", "--no-deps", "--all-features"])
+                .args(libraries.iter().flat_map(|name| ["-p", name.as_str()]))
+                .env("RUSTDOCFLAGS", "-D warnings")
+                .current_dir(root),
+        )
+    })?;
+    phases.time("Debian packages for the tests", || {
+        debian::CHROMIUM.ensure()?;
+        debian::CHROMEDRIVER.ensure()?;
+        debian::SLURM.ensure()?;
+        debian::NATS.ensure()?;
+        debian::POSTGRES.ensure()
+    })?;
+    phases.time("cargo test --workspace", || run(root, &cargo(), &["test", "--workspace"]))?;
+    phases.time("arena new-bot templates", || templates::check(root))?;
+    phases.time("README commands", || readme_commands::check(root))?;
+    phases.time("fuzz smoke", || fuzz::smoke(root))?;
+    phases.print();
     Ok(())
+}
+
+/// How long each phase of a long task took, printed at its end: where CI's time goes.
+#[derive(Default)]
+struct Phases(Vec<(&'static str, std::time::Duration)>);
+
+impl Phases {
+    fn time(&mut self, name: &'static str, phase: impl FnOnce() -> Result<()>) -> Result<()> {
+        let started = std::time::Instant::now();
+        let result = phase();
+        self.0.push((name, started.elapsed()));
+        if result.is_err() {
+            self.print();
+        }
+        result
+    }
+
+    fn print(&self) {
+        eprintln!("\nphases:");
+        for (name, took) in &self.0 {
+            eprintln!("  {:>6.0} s  {name}", took.as_secs_f64());
+        }
+        let total: std::time::Duration = self.0.iter().map(|(_, took)| *took).sum();
+        eprintln!("  {:>6.0} s  in all", total.as_secs_f64());
+    }
 }

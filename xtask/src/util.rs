@@ -33,11 +33,27 @@ pub fn run(root: &Path, program: &str, args: &[&str]) -> Result<()> {
 pub fn run_command(command: &mut Command) -> Result<()> {
     let shown = shown(command);
     eprintln!("$ {shown}");
+    let started = std::time::Instant::now();
     let status = command.status().with_context(|| format!("cannot run `{shown}`"))?;
+    let took = started.elapsed();
+    // Where a long run spends its time, visible in CI's log (only what is worth reading).
+    if took.as_secs() >= 5 {
+        eprintln!("  ({:.0} s: {})", took.as_secs_f64(), first_words(&shown, 6));
+    }
     if !status.success() {
         bail!("`{shown}` failed ({status})");
     }
     Ok(())
+}
+
+/// The first `n` words of a command line, for a one-line timing.
+fn first_words(line: &str, n: usize) -> String {
+    let words: Vec<&str> = line.split(' ').collect();
+    let mut shown = words.iter().take(n).copied().collect::<Vec<_>>().join(" ");
+    if words.len() > n {
+        shown.push_str(" ...");
+    }
+    shown
 }
 
 /// A command as a shell line, for messages.
