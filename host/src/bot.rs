@@ -118,7 +118,11 @@ impl<B: Binding> Runner for BotRunner<B> {
         let core = &mut self.core;
         let handles = core.fresh_handles();
         let wasi = locked_down_ctx(core.match_seed(), &self.bot.sha256, core.log(), &handles.clock);
-        let store = core.arena().new_seat_store(core.budget(), wasi, &handles, core.seat());
+        let mut store = core.arena().new_seat_store(core.budget(), wasi, &handles, core.seat());
+        // Before any bot code runs: a bot may ask for its preopens once, at start-up.
+        if let Some(data) = &self.bot.data {
+            store.data_mut().set_data(data.tree.clone());
+        }
         let meter = handles.meter;
         let never_idle = &|| false;
 

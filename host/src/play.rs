@@ -8,7 +8,7 @@ use crate::bot::WitContestant;
 use crate::budget::Budget;
 use crate::fault::InvalidReason;
 use crate::loader::LoadedBot;
-use crate::record::{MatchRecord, MatchResult, PlayerSummary, REPLAY_FORMAT, RuntimeInfo, SeatTurn, TurnRecord};
+use crate::record::{MatchRecord, MatchResult, PlayerSummary, RuntimeInfo, SeatTurn, TurnRecord, replay_format};
 use crate::runtime::Arena;
 use crate::seat::{BotStats, Contestant, SeatBot, TurnReport};
 use arena_game::{Game, Outcome, SetupError, ranks_from_scores};
@@ -115,15 +115,16 @@ pub fn play_contestants<G: Game>(
     }
 
     let result = summarise(&game, &runners, seed, turns.len() as u32);
+    let identities: Vec<_> = runners.iter().map(|runner| runner.identity()).collect();
     tracing::info!(game = G::NAME, seed, turns = result.turns, winner = ?result.winner, "match over");
     Ok(MatchRecord {
-        format: REPLAY_FORMAT.into(),
+        format: replay_format(&identities).into(),
         game: G::NAME.into(),
         config: config.clone(),
         seed,
         budget,
         runtime: RuntimeInfo::current(),
-        bots: runners.iter().map(|runner| runner.identity()).collect(),
+        bots: identities,
         setup,
         turns,
         result,
@@ -158,6 +159,7 @@ fn summarise<G: Game>(game: &G, runners: &[Box<dyn SeatBot<G>>], seed: u64, turn
             PlayerSummary {
                 bot: identity.name,
                 sha256: identity.sha256,
+                data: identity.data.map(|data| data.digest),
                 score: outcome.scores.get(seat).copied().unwrap_or(0),
                 rank: outcome.ranks.get(seat).copied().unwrap_or(0),
                 forfeit: runner.forfeit().is_some(),

@@ -129,6 +129,7 @@ mod tests {
         PlayerSummary {
             bot: "bot".into(),
             sha256: String::new(),
+            data: None,
             score: 0,
             rank: 1,
             forfeit: forfeit_reason.is_some(),

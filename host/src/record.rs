@@ -12,6 +12,17 @@ use serde::{Deserialize, Serialize};
 /// Name and version of the replay format.
 pub const REPLAY_FORMAT: &str = "wasm-arena-replay/1";
 
+/// The replay format of a match in which a bot brought a data folder: version 1 plus each such
+/// bot's `data` ([`BotRef::data`]). Only those matches are written in it, so an
+/// arena from before data folders refuses the replay by its format instead of re-running the
+/// match without the data.
+pub const REPLAY_FORMAT_WITH_DATA: &str = "wasm-arena-replay/2";
+
+/// The format of a replay whose bots are `bots`.
+pub fn replay_format(bots: &[BotRef]) -> &'static str {
+    if bots.iter().any(|bot| bot.data.is_some()) { REPLAY_FORMAT_WITH_DATA } else { REPLAY_FORMAT }
+}
+
 /// What a replay needs to know about the runtime to promise the same fuel.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RuntimeInfo {
@@ -81,6 +92,9 @@ pub struct PlayerSummary {
     pub bot: String,
     /// sha256 of the bot file, hex.
     pub sha256: String,
+    /// The digest of its data folder, if it brought one ([`crate::bot_data::DataRef::digest`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<String>,
     /// Final score.
     pub score: i64,
     /// Final rank, 1 = best; forfeited bots rank below the rest.
@@ -120,7 +134,7 @@ pub struct MatchResult {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(bound = "")]
 pub struct MatchRecord<G: Game> {
-    /// [`REPLAY_FORMAT`].
+    /// [`REPLAY_FORMAT`], or [`REPLAY_FORMAT_WITH_DATA`] when a bot brought data.
     pub format: String,
     /// The game's name.
     pub game: String,
@@ -151,9 +165,12 @@ impl<G: Game> MatchRecord<G> {
     ///
     /// Where each bot's file was loaded from is left out too: two machines play the same match
     /// with the same files in different folders (a NATS worker's bots folder, a ladder's blob
-    /// store), and must agree. The bots' names and sha256s are in.
+    /// store), and must agree. The bots' names and sha256s are in, and the digests of their data
+    /// folders when a bot has one (a match without data digests as it did before data folders).
     pub fn digest(&self) -> Result<String, bincode::error::EncodeError> {
         let bots: Vec<(&str, &str)> = self.bots.iter().map(|bot| (bot.name.as_str(), bot.sha256.as_str())).collect();
+        let data: Vec<Option<&str>> =
+            self.bots.iter().map(|bot| bot.data.as_ref().map(|data| data.digest.as_str())).collect();
         let digested = (
             &self.format,
             &self.game,
@@ -166,7 +183,11 @@ impl<G: Game> MatchRecord<G> {
             &self.turns,
             &self.result,
         );
-        let bytes = bincode::serde::encode_to_vec(digested, bincode::config::standard())?;
+        let bytes = if data.iter().all(Option::is_none) {
+            bincode::serde::encode_to_vec(digested, bincode::config::standard())?
+        } else {
+            bincode::serde::encode_to_vec((digested, data), bincode::config::standard())?
+        };
         Ok(format!("blake3:{}", blake3::hash(&bytes).to_hex()))
     }
 }

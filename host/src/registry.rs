@@ -13,6 +13,7 @@ use crate::bindings::eubots::EubotsBinding;
 use crate::bindings::paint::PaintBinding;
 use crate::bindings::suitebot::SuitebotBinding;
 use crate::bot::WitContestant;
+use crate::bot_data::{BotData, BotFiles};
 use crate::budget::Budget;
 use crate::fault::BotFault;
 use crate::loader::{
@@ -33,7 +34,7 @@ use crate::seat::Contestant;
 use arena_game::{Game, OptionDoc, SetupError};
 use serde::Serialize;
 use std::marker::PhantomData;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 /// What `arena games` shows for a game.
@@ -124,12 +125,13 @@ pub enum PlayError {
 pub trait GameEntry: Send + Sync {
     /// What `arena games` shows.
     fn info(&self) -> GameInfo;
-    /// Loads the bots (each distinct file compiled once), builds the config from `options`,
-    /// and plays one match: a series of one, the bots in command-line order.
+    /// Loads the bots (each distinct file compiled once, each data folder read once), builds the
+    /// config from `options`, and plays one match: a series of one, the bots in command-line
+    /// order.
     fn play(
         &self,
         arena: &Arena,
-        bots: &[PathBuf],
+        bots: &[BotFiles],
         options: &[(String, String)],
         seed: u64,
         budget: Budget,
@@ -149,21 +151,22 @@ pub trait GameEntry: Send + Sync {
     fn play_series(
         &self,
         arena: &Arena,
-        bots: &[PathBuf],
+        bots: &[BotFiles],
         options: &[(String, String)],
         plan: &[(u64, Vec<usize>)],
         budget: Budget,
     ) -> Result<Vec<PlayedMatch>, PlayError>;
-    /// Re-runs a replay of this game and compares; `bot_paths` overrides seats' bot files.
-    fn verify(&self, arena: &Arena, replay: &Path, bot_paths: &[Option<PathBuf>]) -> Result<Verdict, ReplayError>;
+    /// Re-runs a replay of this game and compares; `bot_files` overrides seats' bot files and
+    /// data folders.
+    fn verify(&self, arena: &Arena, replay: &Path, bot_files: &[Option<BotFiles>]) -> Result<Verdict, ReplayError>;
     /// Checks game options (`--option KEY=VALUE`) without playing.
     fn check_options(&self, options: &[(String, String)]) -> Result<(), SetupError>;
-    /// Checks `options` and loads every bot of `paths` once, for many matches (a tournament):
+    /// Checks `options` and loads every bot of `bots` once, for many matches (a tournament):
     /// a bot that fails to load is kept as its error, so the others still play.
     fn load_pool(
         &self,
         arena: &Arena,
-        paths: &[PathBuf],
+        bots: &[BotFiles],
         options: &[(String, String)],
         memory_mib: u32,
     ) -> Result<Box<dyn BotPool>, SetupError>;
@@ -304,21 +307,28 @@ impl<G: Game> Pool<G> {
 /// Loads a pool of bots for `G` with `load`.
 fn load_pool_with<G: Game>(
     arena: &Arena,
-    paths: &[PathBuf],
+    files: &[BotFiles],
     options: &[(String, String)],
     memory_mib: u32,
     load: &SeatLoader<'_, G>,
 ) -> Result<Box<dyn BotPool>, SetupError> {
     let config = G::config_from_options(options)?;
     let loader = Loader::new(arena, memory_mib);
-    let bots = paths
-        .iter()
-        .map(|path| {
-            let source = open_bot(&loader, path).map_err(|err| LoadFailure::of(&err))?;
-            load(&loader, path, &source).map_err(|err| LoadFailure::of(&err))
-        })
-        .collect();
+    let bots =
+        files.iter().map(|files| load_files(&loader, files, load).map_err(|err| LoadFailure::of(&err))).collect();
     Ok(Box::new(Pool::<G> { config, bots }))
+}
+
+/// Loads one bot: its file with `load`, given its data folder (read once, within the arena's
+/// limits) if it has one.
+fn load_files<G: Game>(
+    loader: &Loader<'_>,
+    files: &BotFiles,
+    load: &SeatLoader<'_, G>,
+) -> Result<Arc<dyn Contestant<G>>, LoadError> {
+    let source = open_bot(loader, &files.wasm)?;
+    let data = files.data.as_deref().map(|folder| BotData::read(folder, loader.arena().data_limits())).transpose()?;
+    load(loader, &files.wasm, &source, data)
 }
 
 /// A game whose bots are components exporting its WIT world.
@@ -357,27 +367,27 @@ impl<B: Binding> GameEntry for Entry<B> {
     fn play_series(
         &self,
         arena: &Arena,
-        paths: &[PathBuf],
+        bots: &[BotFiles],
         options: &[(String, String)],
         plan: &[(u64, Vec<usize>)],
         budget: Budget,
     ) -> Result<Vec<PlayedMatch>, PlayError> {
-        play_series_files(arena, paths, options, plan, budget, &load_wit::<B>)
+        play_series_files(arena, bots, options, plan, budget, &load_wit::<B>)
     }
 
-    fn verify(&self, arena: &Arena, replay: &Path, bot_paths: &[Option<PathBuf>]) -> Result<Verdict, ReplayError> {
+    fn verify(&self, arena: &Arena, replay: &Path, bot_files: &[Option<BotFiles>]) -> Result<Verdict, ReplayError> {
         let recorded = read_replay::<B::Game>(replay)?;
-        verify::<B>(arena, &recorded, bot_paths)
+        verify::<B>(arena, &recorded, bot_files)
     }
 
     fn load_pool(
         &self,
         arena: &Arena,
-        paths: &[PathBuf],
+        bots: &[BotFiles],
         options: &[(String, String)],
         memory_mib: u32,
     ) -> Result<Box<dyn BotPool>, SetupError> {
-        load_pool_with(arena, paths, options, memory_mib, &load_wit::<B>)
+        load_pool_with(arena, bots, options, memory_mib, &load_wit::<B>)
     }
 
     fn check_options(&self, options: &[(String, String)]) -> Result<(), SetupError> {
@@ -416,27 +426,27 @@ impl<B: Binding, P: LineProtocol<Game = B::Game>> GameEntry for ProtocolEntry<B,
     fn play_series(
         &self,
         arena: &Arena,
-        paths: &[PathBuf],
+        bots: &[BotFiles],
         options: &[(String, String)],
         plan: &[(u64, Vec<usize>)],
         budget: Budget,
     ) -> Result<Vec<PlayedMatch>, PlayError> {
-        play_series_files(arena, paths, options, plan, budget, &load_either::<B, P>)
+        play_series_files(arena, bots, options, plan, budget, &load_either::<B, P>)
     }
 
-    fn verify(&self, arena: &Arena, replay: &Path, bot_paths: &[Option<PathBuf>]) -> Result<Verdict, ReplayError> {
+    fn verify(&self, arena: &Arena, replay: &Path, bot_files: &[Option<BotFiles>]) -> Result<Verdict, ReplayError> {
         let recorded = read_replay::<B::Game>(replay)?;
-        verify_with(arena, &recorded, bot_paths, &load_either::<B, P>)
+        verify_with(arena, &recorded, bot_files, &load_either::<B, P>)
     }
 
     fn load_pool(
         &self,
         arena: &Arena,
-        paths: &[PathBuf],
+        bots: &[BotFiles],
         options: &[(String, String)],
         memory_mib: u32,
     ) -> Result<Box<dyn BotPool>, SetupError> {
-        load_pool_with(arena, paths, options, memory_mib, &load_either::<B, P>)
+        load_pool_with(arena, bots, options, memory_mib, &load_either::<B, P>)
     }
 
     fn check_options(&self, options: &[(String, String)]) -> Result<(), SetupError> {
@@ -449,9 +459,10 @@ fn load_wit<B: Binding>(
     loader: &Loader<'_>,
     path: &Path,
     source: &BotSource,
+    data: Option<BotData>,
 ) -> Result<Arc<dyn Contestant<B::Game>>, LoadError> {
     let bot = load_bot_component::<B>(loader.arena(), path, compile_source(loader, path, source, B::EXPORT)?)?;
-    Ok(Arc::new(WitContestant(Arc::new(bot))))
+    Ok(Arc::new(WitContestant(Arc::new(bot.with_data(data)))))
 }
 
 /// Loads a WASI command as a protocol-`P` bot (a `wasm32-wasip1` command is wrapped into one
@@ -461,6 +472,7 @@ fn load_either<B: Binding, P: LineProtocol<Game = B::Game>>(
     loader: &Loader<'_>,
     path: &Path,
     source: &BotSource,
+    data: Option<BotData>,
 ) -> Result<Arc<dyn Contestant<B::Game>>, LoadError> {
     let arena = loader.arena();
     // A cached component was compiled from the file itself: the file is a component.
@@ -476,39 +488,39 @@ fn load_either<B: Binding, P: LineProtocol<Game = B::Game>>(
             }
             Preview1Command::Native => load_preview1_command(loader, path, bytes, sha256)?,
         };
-        return Ok(Arc::new(CommandContestant::<P>::new(Arc::new(command))));
+        return Ok(Arc::new(CommandContestant::<P>::new(Arc::new(command.with_data(data)?))));
     }
     let compiled = compile_source(loader, path, source, B::EXPORT)?;
     if is_command(arena, &compiled.component) {
-        let command = load_command_component(arena, path, compiled)?;
+        let command = load_command_component(arena, path, compiled)?.with_data(data)?;
         return Ok(Arc::new(CommandContestant::<P>::new(Arc::new(command))));
     }
-    let bot = load_bot_component::<B>(arena, path, compiled)?;
+    let bot = load_bot_component::<B>(arena, path, compiled)?.with_data(data);
     Ok(Arc::new(WitContestant(Arc::new(bot))))
 }
 
 /// Checks the player count, loads each distinct file once and plays every match of `plan`.
 fn play_series_files<G: Game>(
     arena: &Arena,
-    paths: &[PathBuf],
+    files: &[BotFiles],
     options: &[(String, String)],
     plan: &[(u64, Vec<usize>)],
     budget: Budget,
     load: &SeatLoader<'_, G>,
 ) -> Result<Vec<PlayedMatch>, PlayError> {
     let (min, max) = (G::MIN_PLAYERS, G::MAX_PLAYERS);
-    if !(min..=max).contains(&paths.len()) {
-        return Err(PlayError::Players { game: G::NAME, min, max, given: paths.len() });
+    if !(min..=max).contains(&files.len()) {
+        return Err(PlayError::Players { game: G::NAME, min, max, given: files.len() });
     }
     let config = G::config_from_options(options)?;
     // A bot that declares more initial memory than this match grants is refused at load.
     let loader = Loader::new(arena, budget.memory_mib);
-    let mut bots: Vec<Arc<dyn Contestant<G>>> = Vec::with_capacity(paths.len());
-    for (seat, path) in paths.iter().enumerate() {
-        let earlier = paths[..seat].iter().position(|other| other == path);
+    let mut bots: Vec<Arc<dyn Contestant<G>>> = Vec::with_capacity(files.len());
+    for (seat, bot_files) in files.iter().enumerate() {
+        let earlier = files[..seat].iter().position(|other| other == bot_files);
         let bot = match earlier.and_then(|index| bots.get(index)) {
             Some(same) => Arc::clone(same),
-            None => load(&loader, path, &open_bot(&loader, path)?)?,
+            None => load_files(&loader, bot_files, load)?,
         };
         bots.push(bot);
     }

@@ -12,10 +12,11 @@
 
 use crate::bindings::Binding;
 use crate::bot::WitContestant;
+use crate::bot_data::{BotData, BotFiles, DATA_EXTENSION, data_folder_beside};
 use crate::fault::BotFault;
 use crate::loader::{BotSource, LoadError, Loader, bot_file_sha256_hex, compile_source, load_bot_component, open_bot};
 use crate::play::play_contestants;
-use crate::record::{BotRef, MatchRecord, REPLAY_FORMAT, RuntimeInfo};
+use crate::record::{BotRef, MatchRecord, REPLAY_FORMAT, REPLAY_FORMAT_WITH_DATA, RuntimeInfo, replay_format};
 use crate::regular_file::{self, OpenError};
 use crate::runtime::Arena;
 use crate::seat::Contestant;
@@ -139,8 +140,17 @@ pub fn replay_game(path: &Path, games: KnownGames) -> Result<String, ReplayError
     let scan = scan(path, &mut open_replay(path)?, ScanLimits::any_game(games))?;
     let refused = |detail: String| ReplayError::Parse { path: path.into(), detail };
     match scan.format {
-        Some(format) if format == REPLAY_FORMAT => {}
-        Some(format) => return Err(refused(format!("format {format:?}, expected {REPLAY_FORMAT:?}"))),
+        Some(format) if format == replay_format(&scan.bots) => {}
+        // Only a match in which a bot brought data is written in the second format.
+        Some(format) if format == REPLAY_FORMAT || format == REPLAY_FORMAT_WITH_DATA => {
+            let expected = replay_format(&scan.bots);
+            return Err(refused(format!("format {format:?}, but a replay of its bots is {expected:?}")));
+        }
+        Some(format) => {
+            return Err(refused(format!(
+                "format {format:?}, expected {REPLAY_FORMAT:?} or {REPLAY_FORMAT_WITH_DATA:?}"
+            )));
+        }
         None => return Err(refused("missing field `format`".into())),
     }
     scan.game.ok_or_else(|| refused("missing field `game`".into()))
@@ -494,32 +504,78 @@ pub fn replay_bots(path: &Path, games: KnownGames) -> Result<Vec<BotRef>, Replay
 /// Most files a bot search reads in one folder.
 const MAX_SEARCHED_FILES: usize = 10_000;
 
+/// Most data folders a search reads in one folder (each is read whole to be digested).
+const MAX_SEARCHED_DATA_FOLDERS: usize = 100;
+
 /// Where a replay's bot is when it is not at its recorded path (a replay made in another folder
 /// or on another machine): the recorded path, then the recorded path from the replay's folder
 /// (`replay_dir`), then in each of `dirs` the recorded file name, then any `.wasm` file there with
 /// the recorded sha256. `None` when no candidate has the recorded sha256.
 pub fn find_bot(bot: &BotRef, replay_dir: &Path, dirs: &[PathBuf]) -> Option<PathBuf> {
-    let has_hash = |path: &Path| bot_file_sha256_hex(path).is_ok_and(|sha256| sha256 == bot.sha256);
-    let mut candidates = vec![bot.path.clone()];
-    if bot.path.is_relative() {
-        candidates.push(replay_dir.join(&bot.path));
+    find_by(&bot.path, ("wasm", MAX_SEARCHED_FILES), replay_dir, dirs, |path| {
+        bot_file_sha256_hex(path).is_ok_and(|sha256| sha256 == bot.sha256)
+    })
+}
+
+/// Where a replay's bot's data folder is, when the replay records one (`None` when it records
+/// none, or no candidate has the recorded digest): the folder [`data_folder_beside`] the bot's
+/// file (`wasm`, where it was found), then the recorded folder, that folder from the replay's
+/// folder, the recorded folder's name in the bot file's folder and in each of `dirs`, then any
+/// `.data` folder in those with the recorded digest. Each candidate is read within the arena's
+/// limits and digested.
+pub fn find_data(
+    arena: &Arena,
+    bot: &BotRef,
+    wasm: Option<&Path>,
+    replay_dir: &Path,
+    dirs: &[PathBuf],
+) -> Option<PathBuf> {
+    let recorded = bot.data.as_ref()?;
+    let has_digest = |path: &Path| {
+        path.is_dir()
+            && BotData::read(path, arena.data_limits()).is_ok_and(|data| data.tree.digest_hex() == recorded.digest)
+    };
+    if let Some(beside) = wasm.map(data_folder_beside)
+        && has_digest(&beside)
+    {
+        return Some(beside);
     }
-    if let Some(name) = bot.path.file_name() {
+    let mut searched = Vec::with_capacity(dirs.len() + 1);
+    searched.extend(wasm.and_then(Path::parent).map(Path::to_owned));
+    searched.extend(dirs.iter().cloned());
+    find_by(&recorded.path, (DATA_EXTENSION, MAX_SEARCHED_DATA_FOLDERS), replay_dir, &searched, has_digest)
+}
+
+/// The search of [`find_bot`] and [`find_data`]: `recorded` as it is, then from `replay_dir`,
+/// then its file name in each of `dirs`, then any entry with `extension` in each of `dirs`
+/// (sorted, at most `most` a folder) for which `matches` holds.
+fn find_by(
+    recorded: &Path,
+    (extension, most): (&str, usize),
+    replay_dir: &Path,
+    dirs: &[PathBuf],
+    matches: impl Fn(&Path) -> bool,
+) -> Option<PathBuf> {
+    let mut candidates = vec![recorded.to_owned()];
+    if recorded.is_relative() {
+        candidates.push(replay_dir.join(recorded));
+    }
+    if let Some(name) = recorded.file_name() {
         candidates.extend(dirs.iter().map(|dir| dir.join(name)));
     }
-    if let Some(found) = candidates.into_iter().find(|path| has_hash(path)) {
+    if let Some(found) = candidates.into_iter().find(|path| matches(path)) {
         return Some(found);
     }
     dirs.iter().find_map(|dir| {
         let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
             .ok()?
             .filter_map(|entry| entry.ok().map(|entry| entry.path()))
-            .filter(|path| path.extension().is_some_and(|ext| ext == "wasm"))
-            .take(MAX_SEARCHED_FILES)
+            .filter(|path| path.extension().is_some_and(|ext| ext == extension))
+            .take(most)
             .collect();
         // Sorted, so the same folder gives the same answer everywhere.
         files.sort();
-        files.into_iter().find(|path| has_hash(path))
+        files.into_iter().find(|path| matches(path))
     })
 }
 
@@ -552,30 +608,32 @@ pub enum Verdict {
     },
 }
 
-/// Re-runs the match a replay records and compares. `bot_paths` overrides where to find each
-/// seat's bot (default: the recorded path); the file must have the recorded sha256.
+/// Re-runs the match a replay records and compares. `bot_files` overrides where to find each
+/// seat's bot and data folder (default: the recorded paths); the file must have the recorded
+/// sha256, and the data folder (read only when the replay records one) the recorded digest.
 pub fn verify<B: Binding>(
     arena: &Arena,
     recorded: &MatchRecord<B::Game>,
-    bot_paths: &[Option<PathBuf>],
+    bot_files: &[Option<BotFiles>],
 ) -> Result<Verdict, ReplayError> {
-    verify_with(arena, recorded, bot_paths, &|loader: &Loader<'_>, path: &Path, source: &BotSource| {
+    verify_with(arena, recorded, bot_files, &|loader: &Loader<'_>, path: &Path, source: &BotSource, data| {
         let compiled = compile_source(loader, path, source, B::EXPORT)?;
-        let bot = load_bot_component::<B>(loader.arena(), path, compiled)?;
+        let bot = load_bot_component::<B>(loader.arena(), path, compiled)?.with_data(data);
         Ok(Arc::new(WitContestant(Arc::new(bot))) as Arc<dyn Contestant<B::Game>>)
     })
 }
 
 /// Loads one seat's bot from its opened file ([`open_bot`]; `path` names it in messages) with
-/// the match's loader.
-pub type SeatLoader<'a, G> = dyn Fn(&Loader<'_>, &Path, &BotSource) -> Result<Arc<dyn Contestant<G>>, LoadError> + 'a;
+/// the match's loader, giving it its data folder if it has one.
+pub type SeatLoader<'a, G> =
+    dyn Fn(&Loader<'_>, &Path, &BotSource, Option<BotData>) -> Result<Arc<dyn Contestant<G>>, LoadError> + 'a;
 
 /// [`verify`] for games whose seats may hold bots of several kinds: `load` makes each seat's
 /// contestant from the file.
 pub fn verify_with<G: Game>(
     arena: &Arena,
     recorded: &MatchRecord<G>,
-    bot_paths: &[Option<PathBuf>],
+    bot_files: &[Option<BotFiles>],
     load: &SeatLoader<'_, G>,
 ) -> Result<Verdict, ReplayError> {
     let current = RuntimeInfo::current();
@@ -589,7 +647,11 @@ pub fn verify_with<G: Game>(
     let loader = Loader::new(arena, recorded.budget.memory_mib);
     let mut bots: Vec<Arc<dyn Contestant<G>>> = Vec::new();
     for (seat, bot) in recorded.bots.iter().enumerate() {
-        let path = bot_paths.get(seat).cloned().flatten().unwrap_or_else(|| bot.path.clone());
+        let files = bot_files.get(seat).cloned().flatten().unwrap_or_else(|| BotFiles {
+            wasm: bot.path.clone(),
+            data: bot.data.as_ref().map(|data| data.path.clone()),
+        });
+        let path = files.wasm;
         let source = open_bot(&loader, &path).map_err(|err| ReplayError::Bot {
             seat,
             detail: match err {
@@ -606,10 +668,35 @@ pub fn verify_with<G: Game>(
                 detail: format!("{}: sha256 {hash}, but the replay recorded {}", path.display(), bot.sha256),
             });
         }
-        bots.push(load(&loader, &path, &source)?);
+        let data = recorded_data(arena, seat, bot, files.data.as_deref())?;
+        bots.push(load(&loader, &path, &source, data)?);
     }
     let rerun = play_contestants(arena, &bots, &recorded.config, recorded.seed, recorded.budget)?;
     Ok(compare(recorded, &rerun))
+}
+
+/// The data folder of a replay's `seat` (`bot`), read from `folder`: none when the replay records
+/// none (whatever folder is given: the match was played without), else the folder must exist and
+/// have the recorded digest.
+fn recorded_data(
+    arena: &Arena,
+    seat: usize,
+    bot: &BotRef,
+    folder: Option<&Path>,
+) -> Result<Option<BotData>, ReplayError> {
+    let Some(recorded) = &bot.data else { return Ok(None) };
+    let Some(folder) = folder else {
+        let detail = format!("the replay recorded a data folder (digest {}); pass it with --data", recorded.digest);
+        return Err(ReplayError::Bot { seat, detail });
+    };
+    let data = BotData::read(folder, arena.data_limits())
+        .map_err(|err| ReplayError::Bot { seat, detail: format!("data folder refused: {err}; pass it with --data") })?;
+    let digest = data.tree.digest_hex();
+    if digest != recorded.digest {
+        let detail = format!("{}: data digest {digest}, but the replay recorded {}", folder.display(), recorded.digest);
+        return Err(ReplayError::Bot { seat, detail });
+    }
+    Ok(Some(data))
 }
 
 /// The first difference between two records of the same match, ignoring bot paths and names
@@ -749,7 +836,7 @@ mod tests {
     /// An Azul replay with `turns` empty turns and `bots` bots, as a file's JSON text.
     fn azul_replay(turns: usize, bots: usize) -> String {
         let turn = TurnRecord::<Azul> { turn: 1, seats: vec![], events: vec![], state_hash: "0".into() };
-        let bot = BotRef { name: "a".into(), path: "a.wasm".into(), sha256: "00".into() };
+        let bot = BotRef { name: "a".into(), path: "a.wasm".into(), sha256: "00".into(), data: None };
         let record = MatchRecord::<Azul> {
             format: REPLAY_FORMAT.into(),
             game: "azul".into(),
@@ -876,7 +963,8 @@ mod tests {
         assert_eq!(within_a_minute(move || find_bot(&search, Path::new("."), &dirs)), None);
         let verified = within_a_minute(move || {
             let arena = Arena::new().unwrap();
-            let load: &SeatLoader<'_, Azul> = &|_: &Loader<'_>, _: &Path, _: &BotSource| unreachable!("nothing loads");
+            let load: &SeatLoader<'_, Azul> =
+                &|_: &Loader<'_>, _: &Path, _: &BotSource, _| unreachable!("nothing loads");
             verify_with(&arena, &record, &[], load)
         });
         match verified {

@@ -12,6 +12,7 @@ use arena_game::{Game, new_rng};
 use arena_host::BotFault;
 use arena_host::bindings::Binding;
 use arena_host::bindings::azul::AzulBinding;
+use arena_host::bot_data::BotFiles;
 use arena_host::cache::ArtifactCache;
 use arena_host::fault::{AnswerError, ForfeitReason, InvalidReason, Phase, TrapKind};
 use arena_host::loader::{LoadedBot, load_bot};
@@ -239,7 +240,8 @@ pub fn play_registered<G: Game>(game: &str, names: &[&str], seed: u64, budget: B
     for path in &paths {
         assert!(path.exists(), "{} is missing: run `cargo xtask bots` first", path.display());
     }
-    let played = entry.play(arena(), &paths, &[], seed, budget).expect("the match is playable");
+    let played =
+        entry.play(arena(), &BotFiles::all_code_only(&paths), &[], seed, budget).expect("the match is playable");
     let record = serde_json::from_str(&played.replay).expect("the replay parses");
     assert_fuel_books_balance(&record);
     (played.replay, record)

@@ -22,7 +22,7 @@ const BOT_PROFILE: &str = "bot";
 pub const BOT_DIRS: [&str; 3] = ["bots-examples", "tests/bots", "guest-sdk/rust/templates"];
 /// Binary bots also built for `wasm32-wasip1` (core modules, which the host wraps into components
 /// when loading), copied to `target/bots/<crate-name>-wasip1.wasm`.
-const WASIP1_BOTS: [&str; 2] = ["paint-stdio-random", "fx-stdio-pipes"];
+const WASIP1_BOTS: [&str; 3] = ["paint-stdio-random", "fx-stdio-pipes", "fx-stdio-data"];
 
 /// The bot crates: workspace members under [`BOT_DIRS`], by package name.
 pub fn bot_crates(root: &Path) -> Result<Vec<String>> {

@@ -59,6 +59,7 @@ use arena_host::bindings::Binding;
 use arena_host::bindings::azul::AzulBinding;
 use arena_host::bindings::azul::raw as azul_raw;
 use arena_host::bot::BotRunner;
+use arena_host::bot_data::BotFiles;
 use arena_host::budget::Budget;
 use arena_host::engine::{Allocator, ArenaOptions};
 use arena_host::loader::{LoadedBot, load_bot};
@@ -571,7 +572,7 @@ fn glue_fuel(bot_path: &dyn Fn(&str) -> PathBuf) -> Result<()> {
         }
         let entry = arena_host::registry::find_game(game).context("unknown game")?;
         let seats = entry.info().min_players;
-        let played = entry.play(&arena, &vec![path; seats], &[], 1, Budget::default())?;
+        let played = entry.play(&arena, &BotFiles::all_code_only(&vec![path; seats]), &[], 1, Budget::default())?;
         let replay: serde_json::Value = serde_json::from_str(&played.replay)?;
         Ok(Some(arena_profiler::fuel_profile::FuelProfile::from_replay(&replay, 0)?.turn_median))
     };

@@ -44,6 +44,7 @@ fn outcome(version: i64, rank: u32) -> Seat {
     let player = PlayerSummary {
         bot: format!("v{version}"),
         sha256: String::new(),
+        data: None,
         score: i64::from(3 - rank),
         rank,
         forfeit: false,

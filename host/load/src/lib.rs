@@ -10,6 +10,8 @@
 //!   another core module, and why not; [`stdio_pipes`] makes a wrapped command's stdio answer
 //!   positional calls as pipes do); [`artifact`]: what a bot compiles to (a component or that
 //!   core module).
+//! - [`bot_data`]: a bot's data folder (given, or `NAME.data/` beside `NAME.wasm`), read once
+//!   into the tree its instances see at `/data`, and its digest in the bot's identity.
 //! - [`shape`]: static limits on a bot's code, checked before compiling; [`compile`]: compiling
 //!   (in a bounded worker process when the arena has one); [`typecheck`]: export types checked
 //!   against a game's WIT without running bot code.
@@ -23,6 +25,7 @@
 use arena_sandbox::{budget, engine, limits, stack, store};
 
 pub mod artifact;
+pub mod bot_data;
 pub mod cache;
 pub mod compile;
 pub mod core_module;
@@ -34,5 +37,6 @@ pub mod stdio_pipes;
 pub mod typecheck;
 pub mod wasip1;
 
+pub use bot_data::{BotData, BotFiles, DataRef};
 pub use loader::{BotRef, LoadError, LoadStage, LoadedBot, World};
 pub use runtime::Arena;

@@ -13,6 +13,7 @@
 //! speak a line protocol to it (the referee's line-protocol runner).
 
 use crate::artifact::Artifact;
+use crate::bot_data::{BotData, DataRef};
 use crate::cache::{EntryFacts, FileStamp};
 use crate::compile::{CompileError, one_line};
 use crate::limits::{MAX_CORE_INSTANCES, MAX_MEMORIES, MAX_TABLE_ELEMENTS, MAX_TABLES};
@@ -20,6 +21,7 @@ use crate::runtime::Arena;
 use crate::shape::{Shape, ShapeLimits, scan};
 use crate::store::BotState;
 use crate::typecheck::{check_command_exports, check_world_exports};
+use arena_sandbox::data::DataError;
 use sha2::{Digest, Sha256};
 use std::io::Read;
 use std::marker::PhantomData;
@@ -54,6 +56,10 @@ pub struct BotRef {
     pub path: PathBuf,
     /// sha256 of the file, hex.
     pub sha256: String,
+    /// Its data folder, if it has one (left out when it has none, so a bot without data is named
+    /// as before data folders existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<DataRef>,
 }
 
 /// Largest bot file accepted (an interpreter component for Python is under 20 MB).
@@ -196,6 +202,17 @@ pub enum LoadError {
         /// wasmtime's message.
         detail: String,
     },
+    /// The bot's data folder was refused (a link, a special file, over a limit, unreadable).
+    #[error(transparent)]
+    Data(#[from] DataError),
+    /// The bot has a data folder but runs where none can be given yet.
+    #[error("{path}: {detail}")]
+    DataUnsupported {
+        /// The bot file.
+        path: PathBuf,
+        /// Why.
+        detail: &'static str,
+    },
 }
 
 /// The step of loading a [`LoadError`] refused a bot at, in words a page or a log can show.
@@ -210,16 +227,19 @@ pub enum LoadStage {
     TypeCheck,
     /// Compiling it within the compile worker's bounds.
     Compile,
+    /// Reading its data folder.
+    Data,
 }
 
 impl LoadStage {
-    /// The stage's name: `read`, `shape`, `type check` or `compile`.
+    /// The stage's name: `read`, `shape`, `type check`, `compile` or `data`.
     pub fn name(self) -> &'static str {
         match self {
             LoadStage::Read => "read",
             LoadStage::Shape => "shape",
             LoadStage::TypeCheck => "type check",
             LoadStage::Compile => "compile",
+            LoadStage::Data => "data",
         }
     }
 }
@@ -240,6 +260,7 @@ impl LoadError {
             | LoadError::WrongTypes { .. }
             | LoadError::Imports { .. } => LoadStage::TypeCheck,
             LoadError::CompileBound { .. } => LoadStage::Compile,
+            LoadError::Data(_) | LoadError::DataUnsupported { .. } => LoadStage::Data,
         }
     }
 }
@@ -256,6 +277,8 @@ pub struct LoadedBot<B: World> {
     pub component: Component,
     /// Pre-instantiated against the arena's linker.
     pub pre: B::Pre,
+    /// Its data folder, if it has one: every instance sees it at `/data`.
+    pub data: Option<BotData>,
     _binding: PhantomData<B>,
 }
 
@@ -263,6 +286,11 @@ impl<B: World> LoadedBot<B> {
     /// The sha256 as lowercase hex.
     pub fn sha256_hex(&self) -> String {
         hex::encode(self.sha256)
+    }
+
+    /// This bot with `data` as its data folder.
+    pub fn with_data(self, data: Option<BotData>) -> LoadedBot<B> {
+        LoadedBot { data, ..self }
     }
 }
 
@@ -603,7 +631,15 @@ pub fn load_bot_component<B: World>(arena: &Arena, path: &Path, compiled: Compil
         expected: B::EXPORT,
         detail,
     })?;
-    Ok(LoadedBot { path: path_buf, name: display_name(path), sha256, component, pre, _binding: PhantomData })
+    Ok(LoadedBot {
+        path: path_buf,
+        name: display_name(path),
+        sha256,
+        component,
+        pre,
+        data: None,
+        _binding: PhantomData,
+    })
 }
 
 fn display_name(path: &Path) -> String {
@@ -624,6 +660,8 @@ pub struct LoadedCommand {
     pub sha256: [u8; 32],
     /// What runs.
     pub program: CommandProgram,
+    /// Its data folder, if it has one: every instance sees it at `/data`.
+    pub data: Option<BotData>,
 }
 
 /// What runs for a [`LoadedCommand`].
@@ -640,14 +678,29 @@ pub enum CommandProgram {
 impl<B: World> LoadedBot<B> {
     /// The bot as the replay names it.
     pub fn identity(&self) -> BotRef {
-        BotRef { name: self.name.clone(), path: self.path.clone(), sha256: self.sha256_hex() }
+        let data = self.data.as_ref().map(BotData::identity);
+        BotRef { name: self.name.clone(), path: self.path.clone(), sha256: self.sha256_hex(), data }
     }
 }
 
 impl LoadedCommand {
     /// The bot as the replay names it.
     pub fn identity(&self) -> BotRef {
-        BotRef { name: self.name.clone(), path: self.path.clone(), sha256: hex::encode(self.sha256) }
+        let data = self.data.as_ref().map(BotData::identity);
+        BotRef { name: self.name.clone(), path: self.path.clone(), sha256: hex::encode(self.sha256), data }
+    }
+
+    /// This command with `data` as its data folder. A program run on WASI preview1 (a Go
+    /// program) cannot have one yet: its file functions are wasmtime-wasi's, which know only
+    /// host folders, so it is refused rather than run without the data it was given.
+    pub fn with_data(self, data: Option<BotData>) -> Result<LoadedCommand, LoadError> {
+        if data.is_some() && matches!(self.program, CommandProgram::Preview1(_)) {
+            return Err(LoadError::DataUnsupported {
+                path: self.path,
+                detail: "a Go program (run on WASI preview1) cannot read a data folder yet",
+            });
+        }
+        Ok(LoadedCommand { data, ..self })
     }
 }
 
@@ -682,7 +735,7 @@ pub fn load_command_component(arena: &Arena, path: &Path, compiled: Compiled) ->
         detail,
     })?;
     let program = CommandProgram::Component(pre);
-    Ok(LoadedCommand { path: path_buf, name: display_name(path), sha256, program })
+    Ok(LoadedCommand { path: path_buf, name: display_name(path), sha256, program, data: None })
 }
 
 /// What the artifact cache's key of a core module run on WASI preview1 depends on: the
@@ -718,5 +771,5 @@ pub fn load_preview1_command(
         .instantiate_pre(&module)
         .map_err(|err| LoadError::Imports { path: path.to_owned(), detail: one_line(&err) })?;
     let program = CommandProgram::Preview1(pre);
-    Ok(LoadedCommand { path: path.to_owned(), name: display_name(path), sha256: *sha256, program })
+    Ok(LoadedCommand { path: path.to_owned(), name: display_name(path), sha256: *sha256, program, data: None })
 }

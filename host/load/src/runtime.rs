@@ -10,6 +10,7 @@ use crate::cache::ArtifactCache;
 use crate::compile::{CompileError, CompileWorker, one_line};
 use crate::engine::{Allocator, ArenaOptions, pool_check_engine};
 use crate::store::{BotState, StoreHandles};
+use arena_sandbox::data::DataLimits;
 use arena_sandbox::{Sandbox, StoreHook};
 use std::sync::{Arc, Mutex, OnceLock};
 use wasmtime::component::{Component, Linker};
@@ -21,6 +22,8 @@ use wasmtime_wasi::p1::WasiP1Ctx;
 pub struct Arena {
     sandbox: Sandbox,
     cache: Option<ArtifactCache>,
+    /// How big a bot's data folder may be.
+    data_limits: DataLimits,
     /// Compile worker and reference components.
     pub(crate) load: LoadSettings,
 }
@@ -34,7 +37,7 @@ impl Arena {
     /// An arena with explicit options.
     pub fn with_options(options: ArenaOptions) -> wasmtime::Result<Arena> {
         let sandbox = Sandbox::new(options)?;
-        Ok(Arena { sandbox, cache: None, load: Default::default() })
+        Ok(Arena { sandbox, cache: None, data_limits: DataLimits::DEFAULT, load: Default::default() })
     }
 
     /// The sandbox bots run in.
@@ -51,6 +54,17 @@ impl Arena {
     /// The compiled-artifact cache bots are loaded through, if any.
     pub fn cache(&self) -> Option<&ArtifactCache> {
         self.cache.as_ref()
+    }
+
+    /// This arena, refusing a bot's data folder over `limits` (default: [`DataLimits::DEFAULT`]).
+    pub fn with_data_limits(mut self, limits: DataLimits) -> Arena {
+        self.data_limits = limits;
+        self
+    }
+
+    /// How big a bot's data folder may be.
+    pub fn data_limits(&self) -> DataLimits {
+        self.data_limits
     }
 
     /// The wasmtime engine.

@@ -13,6 +13,7 @@ use crate::ratings::{Leaderboard, Line, Results, leaderboard, leaderboard_of};
 use crate::service::{Service, ServiceError};
 use crate::store::{Bot, Match, MatchKind, MatchState, Seat, SeatOutcome, Version, VersionStatus};
 use arena_host::Arena;
+use arena_host::bot_data::BotFiles;
 use arena_host::budget::{Budget, WASMTIME_VERSION};
 use arena_host::fault::ForfeitReason;
 use arena_host::record::{MatchResult, PlayerSummary};
@@ -171,6 +172,8 @@ impl DumpSeat {
         PlayerSummary {
             bot: name.to_owned(),
             sha256: sha256.to_owned(),
+            // The ladder takes no data folders yet.
+            data: None,
             score: self.score,
             rank: self.rank,
             forfeit: self.forfeit,
@@ -959,7 +962,7 @@ pub fn verify(
     }
     let game = find_game(&dump.game).ok_or_else(|| DumpError::Invalid(format!("no game {:?}", dump.game)))?;
     let pool = game
-        .load_pool(arena, &paths, &[], dump.budget.memory_mib)
+        .load_pool(arena, &BotFiles::all_code_only(&paths), &[], dump.budget.memory_mib)
         .map_err(|err| DumpError::Setup { game: dump.game.clone(), reason: err.to_string() })?;
     let failures = pool.load_failures();
     let replay = |one: &DumpMatch| -> Option<Mismatch> {

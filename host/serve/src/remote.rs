@@ -630,6 +630,7 @@ mod tests {
         let player = |rank: u32| PlayerSummary {
             bot: "b".into(),
             sha256: "a".repeat(64),
+            data: None,
             score: 10 - i64::from(rank),
             rank,
             forfeit: false,

@@ -19,6 +19,7 @@ use crate::store::{
 };
 use crate::validate::check;
 use arena_host::Arena;
+use arena_host::bot_data::BotFiles;
 use arena_host::registry::{BotPool, PlayError, ReplayText, find_game, game_names};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -681,7 +682,7 @@ impl Service {
                 }
                 let memory_mib = self.settings.budget(game).memory_mib;
                 let loaded = entry
-                    .load_pool(&self.arena, &all, &[], memory_mib)
+                    .load_pool(&self.arena, &BotFiles::all_code_only(&all), &[], memory_mib)
                     .map_err(|err| ServiceError::Refused(err.to_string()))?;
                 let pool = Arc::new(GamePool { paths: all, failures: loaded.load_failures(), pool: loaded });
                 pools.insert(game.to_owned(), Arc::clone(&pool));

@@ -5,6 +5,7 @@
 //! with the file named as the competitor named it.
 
 use crate::store::{Step, VersionStatus};
+use arena_host::bot_data::BotFiles;
 use arena_host::fault::ForfeitReason;
 use arena_host::loader::LoadStage;
 use arena_host::registry::{GameEntry, ReplayText};
@@ -47,7 +48,7 @@ impl Checked {
 pub fn check(arena: &Arena, game: &dyn GameEntry, path: &Path, shown: &str, budget: Budget) -> Checked {
     let mut steps = Vec::new();
     let rename = |message: &str| message.replace(&path.display().to_string(), shown);
-    let pool = match game.load_pool(arena, &[path.to_owned()], &[], budget.memory_mib) {
+    let pool = match game.load_pool(arena, &[BotFiles::code_only(path)], &[], budget.memory_mib) {
         Ok(pool) => pool,
         Err(err) => return Checked::refused(steps, "load", rename(&err.to_string())),
     };

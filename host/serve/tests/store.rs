@@ -44,6 +44,7 @@ fn outcome(rank: u32) -> SeatOutcome {
     let player = PlayerSummary {
         bot: "a".into(),
         sha256: "a".repeat(64),
+        data: None,
         score: 10 - i64::from(rank),
         rank,
         forfeit: false,

@@ -110,7 +110,12 @@ impl<P: LineProtocol> Runner for ProtocolRunner<P> {
         let exchange = Exchange::new(P::MAX_LINE, meter.clone());
         let mut wasi = locked_down_builder(core.match_seed(), &self.bot.sha256, core.log(), &handles.clock);
         wasi.stdin(exchange.stdin()).stdout(exchange.stdout());
-        let store = core.arena().new_seat_store(core.budget(), wasi.build_p1(), &handles, core.seat());
+        let mut store = core.arena().new_seat_store(core.budget(), wasi.build_p1(), &handles, core.seat());
+        // Before any bot code runs: wasi-libc and the preview1 adapter ask for the preopens
+        // once, at start-up.
+        if let Some(data) = &self.bot.data {
+            store.data_mut().set_data(data.tree.clone());
+        }
 
         // Instantiation: at most one turn budget, no yielding. The only early stop is waiting
         // for stdin, which nothing fills during instantiation (a start function reading it).

@@ -6,6 +6,7 @@
 
 use super::plan::{Plan, PlannedMatch};
 use super::store::{Outcome, Store, StoreError, StoredMatch};
+use arena_host::bot_data::BotFiles;
 use arena_host::loader::sha256;
 use arena_host::play::MatchError;
 use arena_host::registry::{PlayError, PoolMatch, ReplayText, find_game};
@@ -196,7 +197,8 @@ pub fn run_plan(
     let needed: Vec<usize> =
         (0..plan.bots.len()).filter(|bot| pending.iter().any(|m| m.seating.contains(bot))).collect();
     let paths: Vec<PathBuf> = needed.iter().map(|&bot| plan.bots[bot].path.clone()).collect();
-    let pool = game.load_pool(arena, &paths, &first.spec.options, first.spec.budget.memory_mib)?;
+    let pool =
+        game.load_pool(arena, &BotFiles::all_code_only(&paths), &first.spec.options, first.spec.budget.memory_mib)?;
     let mut loaded = vec![None; plan.bots.len()];
     for (position, (&bot, error)) in needed.iter().zip(pool.load_errors()).enumerate() {
         match error {

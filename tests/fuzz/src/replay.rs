@@ -94,7 +94,7 @@ struct NativeSeat<G> {
 
 impl<G: Subject> Contestant<G> for NativeBot<G> {
     fn identity(&self) -> BotRef {
-        BotRef { name: "native".into(), path: PathBuf::from("native.wasm"), sha256: "00".repeat(32) }
+        BotRef { name: "native".into(), path: PathBuf::from("native.wasm"), sha256: "00".repeat(32), data: None }
     }
 
     fn seat(&self, _arena: &Arena, _budget: Budget, seat: u8, _players: u8, match_seed: u64) -> Box<dyn SeatBot<G>> {
@@ -136,7 +136,12 @@ impl<G: Subject> SeatBot<G> for NativeSeat<G> {
     }
 
     fn identity(&self) -> BotRef {
-        BotRef { name: format!("native-{}", self.seat), path: PathBuf::from("native.wasm"), sha256: "00".repeat(32) }
+        BotRef {
+            name: format!("native-{}", self.seat),
+            path: PathBuf::from("native.wasm"),
+            sha256: "00".repeat(32),
+            data: None,
+        }
     }
 }
 

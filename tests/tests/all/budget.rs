@@ -6,6 +6,7 @@
 
 use arena_azul::AzulConfig;
 use arena_game::Game;
+use arena_host::bot_data::BotFiles;
 use arena_host::fault::{ForfeitReason, InvalidReason, Phase, TrapKind};
 use arena_host::log::LogSource;
 use arena_host::{BotFault, Budget};
@@ -256,7 +257,8 @@ fn example_bots_overshoot_a_turn_budget_by_at_most_the_documented_figure() {
             for &turn_fuel in budgets {
                 let budget = Budget { turn_fuel, game_fuel: 400_000_000, ..Budget::default() };
                 let paths = [arena_tests::bot_path(&bot), arena_tests::bot_path(opponent)];
-                let played = entry.play(arena_tests::arena(), &paths, &options, 1, budget).unwrap();
+                let played =
+                    entry.play(arena_tests::arena(), &BotFiles::all_code_only(&paths), &options, 1, budget).unwrap();
                 let replay: serde_json::Value = serde_json::from_str(&played.replay).unwrap();
                 for seat_turn in
                     replay["turns"].as_array().unwrap().iter().flat_map(|turn| turn["seats"].as_array().unwrap())

@@ -5,6 +5,7 @@
 //! compile worker's own bounds are exercised through the CLI (host/cli/tests/all/cli_compile.rs).
 
 use arena_host::bindings::azul::AzulBinding;
+use arena_host::bot_data::BotFiles;
 use arena_host::cache::ArtifactCache;
 use arena_host::loader::World;
 use arena_host::loader::{LoadError, Loader, compile, is_command, load_bot_bytes, load_command_component};
@@ -56,12 +57,12 @@ fn a_component_whose_memory_can_never_fit_is_refused_at_load() {
     let file = scratch_file("big-memory.wasm", &wat::parse_str("(component (core module (memory 3200)))").unwrap());
     let azul = find_game("azul").unwrap();
     let bots = [bot_path("azul-greedy"), file.clone()];
-    let err = azul.play(arena(), &bots, &[], 0, Budget::default()).err().unwrap();
+    let err = azul.play(arena(), &BotFiles::all_code_only(&bots), &[], 0, Budget::default()).err().unwrap();
     let PlayError::Load(err) = err else { panic!("{err}") };
     assert!(matches!(err, LoadError::InitialMemory { declared_mib: 200, limit_mib: 64, .. }), "{err}");
     assert_eq!(err.to_string(), format!("{}: declares 200 MiB of initial memory; the limit is 64 MiB", file.display()));
     let roomy = Budget { memory_mib: 256, ..Budget::default() };
-    let err = azul.play(arena(), &bots, &[], 0, roomy).err().unwrap();
+    let err = azul.play(arena(), &BotFiles::all_code_only(&bots), &[], 0, roomy).err().unwrap();
     assert!(matches!(err, PlayError::Load(LoadError::WrongWorld { .. })), "{err}");
     // A library load without a match checks against the most any match may grant.
     assert_eq!(Loader::for_any_match(arena()).memory_mib(), 4096);

@@ -4,6 +4,7 @@
 //! its game's random bot; and the documented fuel tables are what `arena fuel --markdown` prints.
 
 use arena_host::Budget;
+use arena_host::bot_data::BotFiles;
 use arena_host::registry::find_game;
 use arena_profiler::fuel_profile::{FuelProfile, markdown_table, measuring_budget};
 use arena_tests::{arena, bot_path, workspace_root};
@@ -96,7 +97,8 @@ fn every_template_beats_the_random_bot_of_its_game() {
                 (0..players).map(move |shift| (seed, (0..players).map(|i| (i + shift) % players).collect()))
             })
             .collect();
-        let played = entry.play_series(arena(), &paths, &[], &plan, Budget::default()).unwrap();
+        let played =
+            entry.play_series(arena(), &BotFiles::all_code_only(&paths), &[], &plan, Budget::default()).unwrap();
         let (mut wins, mut template_score, mut best_random_score) = (0, 0, vec![0; players]);
         for ((_, seating), played) in plan.iter().zip(&played) {
             for (seat, player) in played.result.players.iter().enumerate() {
@@ -147,7 +149,8 @@ fn measured_block(games: &[serde_json::Value]) -> String {
             let path = bot_path(name.as_str().unwrap());
             assert!(path.exists(), "{} is missing: run `cargo xtask bots` first", path.display());
             let copies = vec![path.clone(); entry.info().min_players];
-            let played = entry.play(arena(), &copies, &[], 1, measuring_budget(&budget)).unwrap();
+            let played =
+                entry.play(arena(), &BotFiles::all_code_only(&copies), &[], 1, measuring_budget(&budget)).unwrap();
             let replay: serde_json::Value = serde_json::from_str(&played.replay).unwrap();
             let size = std::fs::metadata(&path).unwrap().len();
             rows.push((FuelProfile::from_replay(&replay, 0).unwrap(), size));

@@ -6,6 +6,7 @@
 //! Needs the example bots (`cargo xtask bots`).
 
 use arena_host::Budget;
+use arena_host::bot_data::BotFiles;
 use arena_tests::{arena, bot_path};
 
 #[test]
@@ -23,8 +24,9 @@ fn every_games_strong_example_beats_its_random_one_in_at_least_80_percent() {
                 })
             })
             .collect();
-        let played =
-            entry.play_series(arena(), &bots, &[], &plan, Budget::default()).expect("the matches are playable");
+        let played = entry
+            .play_series(arena(), &BotFiles::all_code_only(&bots), &[], &plan, Budget::default())
+            .expect("the matches are playable");
         let mut wins = 0;
         for ((seed, seating), played) in plan.iter().zip(&played) {
             let result = &played.result;

@@ -8,6 +8,7 @@
 
 use arena_game::Game;
 use arena_host::Budget;
+use arena_host::bot_data::BotFiles;
 use arena_host::fault::{AnswerError, BotFault};
 use arena_host::log::LogSource;
 use arena_host::protocol::paint::{player_id, state_line};
@@ -146,7 +147,9 @@ fn a_wasip1_command_is_wrapped_and_plays_like_the_wasip2_build() {
 fn play_with(names: [&str; 2], seed: u64, options: &[(&str, &str)]) -> (String, MatchRecord<Paint>) {
     let paths: Vec<_> = names.iter().map(|name| bot_path(name)).collect();
     let options: Vec<(String, String)> = options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    let played = paint().play(arena(), &paths, &options, seed, Budget::default()).expect("the match is playable");
+    let played = paint()
+        .play(arena(), &BotFiles::all_code_only(&paths), &options, seed, Budget::default())
+        .expect("the match is playable");
     let record = serde_json::from_str(&played.replay).expect("the replay parses");
     (played.replay, record)
 }

@@ -6,6 +6,7 @@
 //! Needs the bots built: `cargo xtask bots`.
 
 use arena_host::Budget;
+use arena_host::bot_data::BotFiles;
 use arena_profiler::phases::phases;
 use arena_profiler::report::{FunctionFuel, Subject, functions, speedscope, summary};
 use arena_profiler::{FuelSampler, Profiled, Samples};
@@ -27,7 +28,9 @@ fn profile(game: &str, names: &[&str], seat: u8, seed: u64, every: u64) -> Profi
     let paths: Vec<PathBuf> = names.iter().map(|name| bot_path(name)).collect();
     let sampler = FuelSampler::new(every);
     let profiled = arena().clone().with_store_hook(Some(Arc::new(Profiled { seat, sampler: sampler.clone() })));
-    let played = entry.play(&profiled, &paths, &[], seed, Budget::default()).expect("the match is playable");
+    let played = entry
+        .play(&profiled, &BotFiles::all_code_only(&paths), &[], seed, Budget::default())
+        .expect("the match is playable");
     let samples = sampler.samples();
     let replay_json: serde_json::Value = serde_json::from_str(&played.replay).unwrap();
     let subject = Subject { bot: names[usize::from(seat)].into(), seat: usize::from(seat), game: game.into(), seed };
@@ -39,7 +42,10 @@ fn profile(game: &str, names: &[&str], seat: u8, seed: u64, every: u64) -> Profi
 fn unprofiled_replay(game: &str, names: &[&str], seed: u64) -> String {
     let entry = arena_host::registry::find_game(game).unwrap();
     let paths: Vec<PathBuf> = names.iter().map(|name| bot_path(name)).collect();
-    entry.play(arena(), &paths, &[], seed, Budget::default()).expect("the match is playable").replay
+    entry
+        .play(arena(), &BotFiles::all_code_only(&paths), &[], seed, Budget::default())
+        .expect("the match is playable")
+        .replay
 }
 
 fn row<'a>(rows: &'a [FunctionFuel], name: &str) -> &'a FunctionFuel {

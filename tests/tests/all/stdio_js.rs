@@ -12,6 +12,7 @@
 
 use arena_game::Game;
 use arena_host::Budget;
+use arena_host::bot_data::BotFiles;
 use arena_host::fault::{BotFault, Phase, TrapKind};
 use arena_host::log::LogSource;
 use arena_host::record::MatchRecord;
@@ -25,7 +26,7 @@ use std::path::PathBuf;
 fn play(paths: [PathBuf; 2], rounds: u32, seed: u64) -> MatchRecord<Suitebot> {
     let entry = arena_host::registry::find_game("suitebot").unwrap();
     let options = [("rounds".to_owned(), rounds.to_string())];
-    let played = entry.play(arena(), &paths, &options, seed, Budget::default()).unwrap();
+    let played = entry.play(arena(), &BotFiles::all_code_only(&paths), &options, seed, Budget::default()).unwrap();
     serde_json::from_str(&played.replay).unwrap()
 }
 

@@ -8,6 +8,7 @@
 //! Needs the bots built (`cargo xtask bots`) and `python3`.
 
 use arena_host::Budget;
+use arena_host::bot_data::BotFiles;
 use arena_host::log::LogSource;
 use arena_host::record::MatchRecord;
 use arena_paint::Paint;
@@ -18,7 +19,7 @@ fn a_stdio_python_program_plays_the_moves_it_plays_natively() {
     let entry = arena_host::registry::find_game("paint").unwrap();
     let paths = [build_outside_the_repository("tests/foreign-bots/fx-stdio-py"), bot_path("paint-random")];
     let options = [("turns".to_owned(), "12".to_owned())];
-    let played = entry.play(arena(), &paths, &options, 7, Budget::default()).unwrap();
+    let played = entry.play(arena(), &BotFiles::all_code_only(&paths), &options, 7, Budget::default()).unwrap();
     let record: MatchRecord<Paint> = serde_json::from_str(&played.replay).unwrap();
     let player = &record.result.players[0];
     assert_eq!((player.traps, player.invalid_actions, player.skipped_turns, player.forfeit), (0, 0, 0, false));
@@ -72,7 +73,7 @@ fn the_python_paint_example_answers_natively_what_it_answered_in_the_arena() {
     let options = [("turns".to_owned(), "15".to_owned())];
     let entry = arena_host::registry::find_game("paint").unwrap();
     let paths = [bot_path("paint-stdio-py"), bot_path("paint-random")];
-    let played = entry.play(arena(), &paths, &options, 4, Budget::default()).unwrap();
+    let played = entry.play(arena(), &BotFiles::all_code_only(&paths), &options, 4, Budget::default()).unwrap();
     let record: MatchRecord<Paint> = serde_json::from_str(&played.replay).unwrap();
     assert_eq!(record.result.players[0].invalid_actions, 0);
 

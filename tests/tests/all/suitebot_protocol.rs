@@ -7,6 +7,7 @@
 
 use arena_game::Game;
 use arena_host::Budget;
+use arena_host::bot_data::BotFiles;
 use arena_host::record::MatchRecord;
 use arena_host::registry::find_game;
 use arena_host::replay::Verdict;
@@ -52,7 +53,9 @@ fn play_with(names: &[&str], seed: u64, options: &[(&str, &str)]) -> (String, Ma
     let paths: Vec<_> = names.iter().map(|name| bot_path(name)).collect();
     let options: Vec<(String, String)> = options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
     let entry = find_game("suitebot").unwrap();
-    let played = entry.play(arena(), &paths, &options, seed, Budget::default()).expect("the match is playable");
+    let played = entry
+        .play(arena(), &BotFiles::all_code_only(&paths), &options, seed, Budget::default())
+        .expect("the match is playable");
     let record = serde_json::from_str(&played.replay).expect("the replay parses");
     (played.replay, record)
 }

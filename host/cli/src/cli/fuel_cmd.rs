@@ -3,6 +3,7 @@
 
 use anyhow::Context;
 use arena_host::Budget;
+use arena_host::bot_data::BotFiles;
 use arena_host::budget::{DEFAULT_GAME_FUEL, DEFAULT_TURN_FUEL};
 use arena_host::registry::{find_game, game_names};
 use arena_profiler::fuel_profile::{FuelProfile, markdown_table, measuring_budget};
@@ -64,8 +65,13 @@ pub fn run(args: FuelArgs) -> anyhow::Result<ExitCode> {
     let mut profiles = Vec::new();
     let mut sizes = Vec::new();
     for bot in &args.bots {
-        let played =
-            game.play(&arena, &vec![bot.clone(); seats], &args.options, args.seed, measuring_budget(&budget))?;
+        let played = game.play(
+            &arena,
+            &vec![BotFiles::by_convention(bot); seats],
+            &args.options,
+            args.seed,
+            measuring_budget(&budget),
+        )?;
         let replay: serde_json::Value = serde_json::from_str(&played.replay)?;
         profiles.push(FuelProfile::from_replay(&replay, 0)?);
         sizes.push(std::fs::metadata(bot).map(|meta| meta.len()).unwrap_or(0));

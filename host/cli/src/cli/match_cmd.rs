@@ -4,6 +4,7 @@ use super::output::{MatchJson, print_table};
 use super::series;
 use anyhow::Context;
 use arena_host::Budget;
+use arena_host::bot_data::BotFiles;
 use arena_host::registry::{GameEntry, find_game, game_names};
 use arena_host::runtime::Arena;
 use clap::Args;
@@ -17,6 +18,7 @@ Examples:
   arena match --game azul a.wasm b.wasm --seed 7 --json
   arena match --game azul a.wasm b.wasm --turn-fuel 5000000 --game-fuel 50000000 --replay match.json
   arena match --game azul a.wasm b.wasm --seeds 1..20 --swap
+  arena match --game azul book.wasm b.wasm --data 0=openings/
 
 --seeds FIRST..LAST plays one match per seed (both ends included), --swap each in every seat
 order, and prints per bot: wins, draws, losses, the mean score with its 95% confidence interval
@@ -25,6 +27,11 @@ and the mean fuel per match.
 Budgets are wasmtime fuel (one unit per executed wasm operator). A bot that runs out of turn
 fuel is suspended and resumes at its next turn; one that runs out of game fuel forfeits.
 `arena games` lists the games, their options and player counts.
+
+A bot may bring one data folder (tables, opening books, weights), which it reads at /data,
+read-only: --data SEAT=DIR, else the folder NAME.data beside NAME.wasm if there is one (--no-data:
+none but those --data gives). A folder is read once, before the match; one with a link, a special
+file, or over --data-max-mib or --data-max-entries is refused. Reads cost fuel (docs/budgets.md).
 Compiled bots are cached (`arena cache --help`); --no-cache compiles every bot afresh.
 Exit status: 0 when the match was played (whatever the bots did), 2 for bad usage or a bad
 bot file.";
@@ -60,6 +67,11 @@ pub struct MatchArgs {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
+    data: super::data_args::DataArgs,
+    /// No data folder by convention (`NAME.data` beside `NAME.wasm`); only those --data gives.
+    #[arg(long)]
+    no_data: bool,
+    #[command(flatten)]
     cache: super::cache_cmd::UseCacheArgs,
 }
 
@@ -69,11 +81,12 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.replay {
         check_writable_folder(path)?;
     }
-    let arena = args.cache.arena()?;
+    let bots = args.data.bot_files(&args.bots, !args.no_data)?;
+    let arena = args.cache.arena()?.with_data_limits(args.data.limits.limits());
     if let Some(seeds) = args.seeds {
-        return run_series(game, &arena, &args, seeds, budget);
+        return run_series(game, &arena, &args, &bots, seeds, budget);
     }
-    let played = game.play(&arena, &args.bots, &args.options, args.seed, budget)?;
+    let played = game.play(&arena, &bots, &args.options, args.seed, budget)?;
     if let Some(path) = &args.replay {
         std::fs::write(path, played.replay + "\n")
             .with_context(|| format!("writing the replay to {}", path.display()))?;
@@ -94,11 +107,12 @@ fn run_series(
     game: &dyn GameEntry,
     arena: &Arena,
     args: &MatchArgs,
+    bots: &[BotFiles],
     seeds: (u64, u64),
     budget: Budget,
 ) -> anyhow::Result<ExitCode> {
-    let plan = series::plan(seeds, args.bots.len(), args.swap).map_err(anyhow::Error::msg)?;
-    let played = game.play_series(arena, &args.bots, &args.options, &plan, budget)?;
+    let plan = series::plan(seeds, bots.len(), args.swap).map_err(anyhow::Error::msg)?;
+    let played = game.play_series(arena, bots, &args.options, &plan, budget)?;
     let results: Vec<_> =
         plan.into_iter().map(|(_, seating)| seating).zip(played.into_iter().map(|p| p.result)).collect();
     let standings = series::standings(args.bots.len(), &results);

@@ -11,6 +11,7 @@ macro_rules! outln {
 mod budget_args;
 mod cache_cmd;
 mod compile_worker_cmd;
+mod data_args;
 mod fuel_cmd;
 mod games_cmd;
 mod ladder_dump_cmd;
@@ -130,6 +131,13 @@ pub fn write_line(line: &str) {
     {
         std::process::exit(0);
     }
+}
+
+/// Parses `SEAT=PATH` (a seat's bot file or data folder).
+pub fn parse_seat_path(text: &str) -> Result<(usize, std::path::PathBuf), String> {
+    let (seat, path) = parse_key_value(text)?;
+    let seat = seat.parse().map_err(|_| format!("seat {seat:?} is not a number"))?;
+    Ok((seat, std::path::PathBuf::from(path)))
 }
 
 /// Parses `KEY=VALUE`.

@@ -144,6 +144,7 @@ mod tests {
         PlayerSummary {
             bot: bot.into(),
             sha256: "00".repeat(32),
+            data: None,
             score,
             rank: 1,
             forfeit: false,

@@ -3,6 +3,7 @@
 //! functions that spent the most fuel.
 
 use anyhow::Context;
+use arena_host::bot_data::BotFiles;
 use arena_host::registry::{find_game, game_names};
 use arena_profiler::report::{Subject, speedscope, summary};
 use arena_profiler::{DEFAULT_EVERY, FuelSampler, Profiled, phases::phases};
@@ -94,6 +95,7 @@ pub fn run(args: ProfileArgs) -> anyhow::Result<ExitCode> {
     let sampler = FuelSampler::new(args.every);
     let arena =
         args.cache.arena()?.with_store_hook(Some(Arc::new(Profiled { seat: args.seat, sampler: sampler.clone() })));
+    let seats: Vec<BotFiles> = seats.into_iter().map(BotFiles::by_convention).collect();
     let played = game.play(&arena, &seats, &args.options, args.seed, budget)?;
     if let Some(path) = &args.replay {
         std::fs::write(path, played.replay.clone() + "\n")

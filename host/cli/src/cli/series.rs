@@ -130,6 +130,7 @@ mod tests {
         PlayerSummary {
             bot: bot.into(),
             sha256: String::new(),
+            data: None,
             score,
             rank,
             forfeit: false,

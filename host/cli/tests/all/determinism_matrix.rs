@@ -22,6 +22,7 @@ use crate::common;
 use arena_game::Game;
 use arena_host::Budget;
 use arena_host::bindings::Binding;
+use arena_host::bot_data::BotFiles;
 use arena_host::budget::DEFAULT_MEMORY_MIB;
 use arena_host::engine::{Allocator, ArenaOptions};
 use arena_host::record::{MatchRecord, MatchResult};
@@ -55,7 +56,7 @@ impl Spec {
         let game = find_game(self.game).expect("the game is registered");
         let paths: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
         let played = game
-            .play(arena, &paths, &self.options(), self.seed, Budget::default())
+            .play(arena, &BotFiles::all_code_only(&paths), &self.options(), self.seed, Budget::default())
             .unwrap_or_else(|err| panic!("{}: {err}", self.game));
         (played.replay, played.result)
     }
@@ -159,7 +160,7 @@ fn matrix_at<G: Game>(spec: &Spec, paths: &[String]) -> MatchResult {
 fn digest_is_the_replays<G: Game>(spec: &Spec, paths: &[String], arena: &Arena) {
     let game = find_game(spec.game).expect("the game is registered");
     let paths: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
-    let pool = game.load_pool(arena, &paths, &spec.options(), DEFAULT_MEMORY_MIB).unwrap();
+    let pool = game.load_pool(arena, &BotFiles::all_code_only(&paths), &spec.options(), DEFAULT_MEMORY_MIB).unwrap();
     let seating: Vec<usize> = (0..paths.len()).collect();
     let quiet = pool.play(arena, &seating, spec.seed, Budget::default(), ReplayText::DigestOnly).unwrap();
     let full = pool.play(arena, &seating, spec.seed, Budget::default(), ReplayText::Json).unwrap();

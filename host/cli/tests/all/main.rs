@@ -8,6 +8,7 @@ mod cli;
 mod cli_cache;
 mod cli_code_character;
 mod cli_compile;
+mod cli_data;
 mod cli_eubots;
 mod cli_fuel;
 mod cli_games;

@@ -1203,6 +1203,7 @@ mod tests {
         let player = PlayerSummary {
             bot: "a".into(),
             sha256: String::new(),
+            data: None,
             score: 0,
             rank: 1,
             forfeit: false,

@@ -19,6 +19,7 @@ use super::identity::{EXCLUDE_HEADER, Eligible, ONLY_HEADER, WorkerIdentity};
 use super::{Queue, QueueError, WORK_STREAM, WORKERS, nats};
 use crate::plan::{PlanLine, PlannedMatch, replaced_bot};
 use crate::run::{Finished, finish};
+use arena_host::bot_data::BotFiles;
 use arena_host::loader::bot_file_sha256_hex;
 use arena_host::registry::{BotPool, ReplayText, find_game};
 use arena_host::runtime::Arena;
@@ -256,8 +257,9 @@ fn seat<'a>(
     }
     if shas.len() > grown || !pools.contains_key(&key) {
         // Every bot loads again through the artifact cache: pools are immutable once loaded.
-        let pool =
-            game.load_pool(arena, &paths, &spec.options, spec.budget.memory_mib).map_err(|err| err.to_string())?;
+        let pool = game
+            .load_pool(arena, &BotFiles::all_code_only(&paths), &spec.options, spec.budget.memory_mib)
+            .map_err(|err| err.to_string())?;
         pools.insert(key.clone(), Loaded { shas, paths, pool });
     }
     let loaded = pools.get(&key).ok_or("the pool was just loaded")?;
