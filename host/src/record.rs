@@ -115,6 +115,14 @@ pub struct PlayerSummary {
     pub invalid_actions: u32,
 }
 
+impl PlayerSummary {
+    /// Its bot's identity as one string ([`crate::bot_data::bot_identity`]): where a tournament
+    /// keys the seat.
+    pub fn identity(&self) -> String {
+        crate::bot_data::bot_identity(&self.sha256, self.data.as_deref())
+    }
+}
+
 /// The result of a match: what the CLI prints with `--json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MatchResult {

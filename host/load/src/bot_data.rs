@@ -12,6 +12,16 @@ use arena_sandbox::data::{DataError, DataLimits, DataTree};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// A bot's identity as one string, where plans, match ids and databases key bots: its file's
+/// sha256 (hex) alone for a bot without data, so every id from before data folders stays valid,
+/// else `SHA256+DIGEST` with its data's `data-tree/v1` digest (hex).
+pub fn bot_identity(sha256: &str, data_digest: Option<&str>) -> String {
+    match data_digest {
+        None => sha256.to_owned(),
+        Some(digest) => format!("{sha256}+{digest}"),
+    }
+}
+
 /// The extension of a data folder found by convention: `NAME.data/` beside `NAME.wasm`.
 pub const DATA_EXTENSION: &str = "data";
 

@@ -222,6 +222,30 @@ impl DataTree {
         self.nodes.len().saturating_sub(1)
     }
 
+    /// Writes the tree into the new folder `dir` (refused if it exists): its directories and
+    /// files, nothing else, so that reading `dir` back gives a tree of the same digest. Where a
+    /// copy is kept by digest (a NATS queue's bots folder), it is written this way.
+    pub fn write_into(&self, dir: &Path) -> std::io::Result<()> {
+        std::fs::create_dir(dir)?;
+        // Every entry is made after its directory (ids grow from the root down), so each
+        // entry's host path is its directory's plus its name.
+        let mut paths: Vec<PathBuf> = Vec::with_capacity(self.nodes.len());
+        for (id, node) in self.nodes.iter().enumerate() {
+            let path = match paths.get(node.parent) {
+                _ if id == ROOT => dir.to_owned(),
+                Some(parent) if node.parent < id => parent.join(&node.name),
+                _ => return Err(std::io::Error::other("a data tree entry comes before its directory")),
+            };
+            match &node.kind {
+                NodeKind::Dir(_) if id != ROOT => std::fs::create_dir(&path)?,
+                NodeKind::Dir(_) => {}
+                NodeKind::File(contents) => std::fs::write(&path, contents)?,
+            }
+            paths.push(path);
+        }
+        Ok(())
+    }
+
     /// The entry `id`.
     pub(crate) fn node(&self, id: NodeId) -> Option<&Node> {
         self.nodes.get(id)
@@ -801,6 +825,26 @@ mod tests {
         let err = DataTree::read_dir(&root, limits).unwrap_err();
         assert!(matches!(&err, DataError::TooManyBytes { path, .. } if path.ends_with("c")), "{err}");
         std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_tree_written_into_a_folder_reads_back_with_its_digest() {
+        let mut builder = DataTree::builder(DataLimits::DEFAULT);
+        builder
+            .file("b.txt", &b"b"[..])
+            .unwrap()
+            .file("sub/deeper/c.bin", vec![0u8, 1, 2])
+            .unwrap()
+            .dir("empty")
+            .unwrap();
+        let tree = builder.build();
+        let dir = std::env::temp_dir().join(format!("arena-data-write-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        tree.write_into(&dir).unwrap();
+        let read = DataTree::read_dir(&dir, DataLimits::DEFAULT).unwrap();
+        assert_eq!((read.digest(), read.entries(), read.total_bytes()), (tree.digest(), 5, 4));
+        assert!(tree.write_into(&dir).is_err(), "an existing folder is not written over");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

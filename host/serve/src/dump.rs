@@ -626,6 +626,8 @@ pub fn write_results(dump: &Dump, path: &Path) -> Result<MergeReport, DumpError>
                 name: version_name(version, bot),
                 sha256: version.sha256.clone(),
                 path: PathBuf::from("bots").join(format!("{}.wasm", version.sha256)),
+                // The ladder takes no data folders yet.
+                data: None,
             });
         }
     }

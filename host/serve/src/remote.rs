@@ -280,7 +280,8 @@ fn plan_line(service: &Service, one: &Match) -> Result<(PlanLine, bool), Service
     for (version, bot) in seat_bots(service, one)? {
         let path = service.bot_file(&version)?;
         private |= bot.private;
-        bots.push(PlanBot { name: bot.name, sha256: version.sha256, path });
+        // The ladder takes no data folders yet.
+        bots.push(PlanBot { name: bot.name, sha256: version.sha256, path, data: None });
     }
     let spec = MatchSpec {
         arena: env!("CARGO_PKG_VERSION").into(),

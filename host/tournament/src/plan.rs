@@ -1,5 +1,6 @@
 //! The plan: every match a tournament plays, each a pure function of its canonical spec (game,
-//! options, budgets, the bots' sha256s in seat order, seed, arena and wasmtime versions), whose
+//! options, budgets, the bots' identities in seat order (a file's sha256, plus its data folder's
+//! digest when it brings one), seed, arena and wasmtime versions), whose
 //! sha256 is the match id. Equal specs are one match wherever and whenever they are planned,
 //! which is what makes a run resumable and shards mergeable.
 //!
@@ -10,7 +11,9 @@
 //! a seat's advantage cancels.
 
 use super::spec::{Format, Resolved};
+use arena_host::bot_data::{BotData, BotFiles, DataRef, bot_identity};
 use arena_host::budget::{Budget, WASMTIME_VERSION};
+use arena_host::data::DataLimits;
 use arena_host::loader::{bot_file_sha256_hex, sha256};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -25,6 +28,45 @@ pub struct PlanBot {
     pub sha256: String,
     /// The file.
     pub path: PathBuf,
+    /// Its data folder, if it brings one (left out when it does not, so plans without data read
+    /// and write as before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<DataRef>,
+}
+
+impl PlanBot {
+    /// Its identity ([`bot_identity`]): what a match spec's seats, the database and the results
+    /// name it by.
+    pub fn identity(&self) -> String {
+        bot_identity(&self.sha256, self.data.as_ref().map(|data| data.digest.as_str()))
+    }
+
+    /// Its files, to load it.
+    pub fn files(&self) -> BotFiles {
+        BotFiles { wasm: self.path.clone(), data: self.data.as_ref().map(|data| data.path.clone()) }
+    }
+
+    /// Checks its files are the bot the plan names: the file's sha256 and, when it brings data,
+    /// the data folder's digest (a plan is run where its bots may have been replaced).
+    pub fn check_files(&self) -> Result<(), PlanError> {
+        let actual = bot_file_sha256_hex(&self.path).map_err(|err| PlanError::Read(err.to_string()))?;
+        if actual != self.sha256 {
+            return Err(PlanError::Invalid(replaced_bot(&self.path, &actual, &self.sha256)));
+        }
+        if let Some(data) = &self.data {
+            let read =
+                BotData::read(&data.path, DataLimits::DEFAULT).map_err(|err| PlanError::Read(err.to_string()))?;
+            let digest = read.tree.digest_hex();
+            if digest != data.digest {
+                return Err(PlanError::Invalid(format!(
+                    "{} is not the data the plan names (digest {digest}, the plan says {})",
+                    data.path.display(),
+                    data.digest
+                )));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// What a match is: everything its result depends on. Serialised with its fields in this order
@@ -43,7 +85,7 @@ pub struct MatchSpec {
     pub budget: Budget,
     /// The match seed.
     pub seed: u64,
-    /// sha256 of the bot in each seat.
+    /// The identity of the bot in each seat ([`PlanBot::identity`]).
     pub seats: Vec<String>,
 }
 
@@ -141,7 +183,7 @@ pub fn group_matches(spec: &Resolved, bots: &[PlanBot], group: &[usize]) -> Vec<
                 options: spec.options.clone(),
                 budget: spec.budget,
                 seed,
-                seats: seating.iter().map(|&bot| bots[bot].sha256.clone()).collect(),
+                seats: seating.iter().map(|&bot| bots[bot].identity()).collect(),
             };
             matches.push(PlannedMatch { id: spec.id(), spec, seating });
         }
@@ -154,22 +196,32 @@ pub(crate) fn replaced_bot(path: &Path, actual: &str, planned: &str) -> String {
     format!("{} is not the bot the plan names (sha256 {actual}, the plan says {planned})", path.display())
 }
 
-/// The SPEC's bots, pool first then challengers, each read and hashed; two files of one bot, or
-/// two bots of one name, are refused.
+/// The SPEC's bots, pool first then challengers, each read and hashed (with its data folder,
+/// read within the default limits and digested); two files of one bot, or two bots of one name,
+/// are refused.
 fn plan_bots(spec: &Resolved) -> Result<Vec<PlanBot>, PlanError> {
     let mut bots = Vec::new();
-    for path in spec.bots.iter().chain(&spec.challengers) {
+    for files in spec.bots.iter().chain(&spec.challengers) {
+        let path = &files.wasm;
         let sha256 = bot_file_sha256_hex(path).map_err(|err| PlanError::Read(err.to_string()))?;
         let name = path.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_default();
-        bots.push(PlanBot { name, sha256, path: path.clone() });
+        let data = match &files.data {
+            Some(folder) => {
+                let read =
+                    BotData::read(folder, DataLimits::DEFAULT).map_err(|err| PlanError::Read(err.to_string()))?;
+                Some(read.identity())
+            }
+            None => None,
+        };
+        bots.push(PlanBot { name, sha256, path: path.clone(), data });
     }
     for (index, bot) in bots.iter().enumerate() {
-        if let Some(other) = bots[..index].iter().find(|other| other.sha256 == bot.sha256) {
+        if let Some(other) = bots[..index].iter().find(|other| other.identity() == bot.identity()) {
             return Err(PlanError::Invalid(format!(
-                "{} and {} are the same bot (sha256 {}): list it once",
+                "{} and {} are the same bot ({}): list it once",
                 other.path.display(),
                 bot.path.display(),
-                bot.sha256
+                bot.identity()
             )));
         }
         if let Some(other) = bots[..index].iter().find(|other| other.name == bot.name) {
@@ -204,7 +256,7 @@ impl PlanLine {
         if line.spec.id() != line.id {
             return Err(format!("id {} is not the sha256 of its spec", line.id));
         }
-        if !line.bots.iter().map(|bot| &bot.sha256).eq(line.spec.seats.iter()) {
+        if !line.bots.iter().map(PlanBot::identity).eq(line.spec.seats.iter().cloned()) {
             return Err("its bots are not the spec's seats".into());
         }
         Ok(line)
@@ -226,8 +278,8 @@ impl Plan {
     }
 
     /// Reads a plan file, checking every id against its spec, that no id is planned twice, and
-    /// every bot file against the sha256 the plan names (a plan is run where its bots may have
-    /// been replaced).
+    /// every bot file against the sha256 the plan names and every data folder against its digest
+    /// (a plan is run where its bots may have been replaced).
     pub fn from_jsonl(text: &str) -> Result<Plan, PlanError> {
         let mut plan = Plan { bots: Vec::new(), matches: Vec::new(), digest: None };
         // Each id's line, to name both lines of a duplicate.
@@ -241,12 +293,12 @@ impl Plan {
             lines.insert(line.id.clone(), number + 1);
             let mut seating = Vec::with_capacity(line.bots.len());
             for bot in line.bots {
-                let index = match plan.bots.iter().position(|known| known.sha256 == bot.sha256) {
+                let index = match plan.bots.iter().position(|known| known.identity() == bot.identity()) {
                     Some(index) => index,
                     None => {
-                        let actual = bot_file_sha256_hex(&bot.path).map_err(|err| PlanError::Read(err.to_string()))?;
-                        if actual != bot.sha256 {
-                            return Err(at(replaced_bot(&bot.path, &actual, &bot.sha256)));
+                        match bot.check_files() {
+                            Err(PlanError::Invalid(why)) => return Err(at(why)),
+                            other => other?,
                         }
                         plan.bots.push(bot);
                         plan.bots.len() - 1
@@ -301,7 +353,7 @@ pub(crate) mod tests {
             .map(|name| {
                 let path = dir.join(format!("{name}.wasm"));
                 std::fs::write(&path, format!("bot {name}")).unwrap();
-                PlanBot { name: (*name).into(), sha256: bot_file_sha256_hex(&path).unwrap(), path }
+                PlanBot { name: (*name).into(), sha256: bot_file_sha256_hex(&path).unwrap(), path, data: None }
             })
             .collect();
         let matches = seeds

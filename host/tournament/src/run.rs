@@ -196,9 +196,8 @@ pub fn run_plan(
     // artifact cache).
     let needed: Vec<usize> =
         (0..plan.bots.len()).filter(|bot| pending.iter().any(|m| m.seating.contains(bot))).collect();
-    let paths: Vec<PathBuf> = needed.iter().map(|&bot| plan.bots[bot].path.clone()).collect();
-    let pool =
-        game.load_pool(arena, &BotFiles::all_code_only(&paths), &first.spec.options, first.spec.budget.memory_mib)?;
+    let files: Vec<BotFiles> = needed.iter().map(|&bot| plan.bots[bot].files()).collect();
+    let pool = game.load_pool(arena, &files, &first.spec.options, first.spec.budget.memory_mib)?;
     let mut loaded = vec![None; plan.bots.len()];
     for (position, (&bot, error)) in needed.iter().zip(pool.load_errors()).enumerate() {
         match error {

@@ -1,8 +1,10 @@
 //! The tournament SPEC: a TOML file naming the game, its options, the budgets, the bots, the
 //! format, the seeds and the database. Parsing refuses an unknown key or a bad value naming the
-//! line; [`Spec::resolve`] then finds every bot file (folders give their `.wasm` files) and
-//! checks the game and its options, all before any match starts.
+//! line; [`Spec::resolve`] then finds every bot file (folders give their `.wasm` files) and its
+//! data folder (given as `{ wasm = "...", data = "..." }`, else `NAME.data/` beside `NAME.wasm`),
+//! and checks the game and its options, all before any match starts.
 
+use arena_host::bot_data::BotFiles;
 use arena_host::budget::Budget;
 use arena_host::registry::{GameEntry, find_game, game_names};
 use serde::Deserialize;
@@ -20,11 +22,12 @@ pub struct Spec {
     /// Swiss only: how many rounds.
     #[serde(default)]
     pub rounds: Option<u32>,
-    /// Bot files and folders (every `.wasm` file directly inside); relative to the SPEC's folder.
-    pub bots: Vec<PathBuf>,
+    /// Bot files and folders (every `.wasm` file directly inside), and bots with a data folder;
+    /// relative to the SPEC's folder.
+    pub bots: Vec<SpecBot>,
     /// Gauntlet only: the bots that each play every bot of `bots` (the pool).
     #[serde(default)]
-    pub challengers: Vec<PathBuf>,
+    pub challengers: Vec<SpecBot>,
     /// The seeds every pairing plays: a list (`[1, 2, 3]`) or a range (`"1..10"`, inclusive).
     pub seeds: Seeds,
     /// Seats per match, for games of more than two players (default: the game's fewest).
@@ -39,6 +42,29 @@ pub struct Spec {
     /// Budgets (default: the arena's defaults).
     #[serde(default)]
     pub budget: SpecBudget,
+}
+
+/// One entry of `bots` or `challengers`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum SpecBot {
+    /// `"a.wasm"` (with the data folder `a.data` beside it, if there is one) or `"folder/"` (its
+    /// `.wasm` files, each likewise).
+    Path(PathBuf),
+    /// `{ wasm = "a.wasm", data = "tables/" }`: a bot file and its data folder (none when `data`
+    /// is left out, whatever lies beside the file).
+    Files(SpecBotFiles),
+}
+
+/// A bot given as a table.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpecBotFiles {
+    /// The bot file.
+    pub wasm: PathBuf,
+    /// Its data folder.
+    #[serde(default)]
+    pub data: Option<PathBuf>,
 }
 
 /// The formats.
@@ -110,10 +136,10 @@ pub struct Resolved {
     pub game_name: &'static str,
     /// The format.
     pub format: Format,
-    /// The pool (round robin: every bot), deduplicated by path, in the order given.
-    pub bots: Vec<PathBuf>,
+    /// The pool (round robin: every bot), deduplicated, in the order given.
+    pub bots: Vec<BotFiles>,
     /// Gauntlet challengers.
-    pub challengers: Vec<PathBuf>,
+    pub challengers: Vec<BotFiles>,
     /// The seeds, in order.
     pub seeds: Vec<u64>,
     /// Seats per match.
@@ -253,11 +279,27 @@ impl Seeds {
     }
 }
 
-/// The bot files `entries` name: files as given, folders as the `.wasm` files directly inside
-/// them (sorted by name); each path once, in order.
-fn bot_files(entries: &[PathBuf], base: &Path) -> Result<Vec<PathBuf>, String> {
+/// The bots `entries` name: files as given, folders as the `.wasm` files directly inside them
+/// (sorted by name), each with its data folder (by convention for a path, as given for a table);
+/// each bot once, in order.
+fn bot_files(entries: &[SpecBot], base: &Path) -> Result<Vec<BotFiles>, String> {
     let mut files = Vec::new();
     for entry in entries {
+        let entry = match entry {
+            SpecBot::Path(path) => path,
+            SpecBot::Files(SpecBotFiles { wasm, data }) => {
+                let path = base.join(wasm);
+                if !path.is_file() {
+                    return Err(format!("bots: {} is not a file", path.display()));
+                }
+                let data = data.as_ref().map(|data| base.join(data));
+                if let Some(data) = data.as_ref().filter(|data| !data.is_dir()) {
+                    return Err(format!("bots: the data folder {} is not a folder", data.display()));
+                }
+                files.push(BotFiles { wasm: path, data });
+                continue;
+            }
+        };
         let path = base.join(entry);
         if path.is_dir() {
             let listing =
@@ -270,14 +312,14 @@ fn bot_files(entries: &[PathBuf], base: &Path) -> Result<Vec<PathBuf>, String> {
             if found.is_empty() {
                 return Err(format!("bots: {} holds no .wasm file", path.display()));
             }
-            files.extend(found);
+            files.extend(found.into_iter().map(BotFiles::by_convention));
         } else if path.is_file() {
-            files.push(path);
+            files.push(BotFiles::by_convention(path));
         } else {
             return Err(format!("bots: {} does not exist", path.display()));
         }
     }
-    let mut unique: Vec<PathBuf> = Vec::with_capacity(files.len());
+    let mut unique: Vec<BotFiles> = Vec::with_capacity(files.len());
     for file in files {
         if !unique.contains(&file) {
             unique.push(file);
@@ -325,7 +367,9 @@ game = "{game}"
 # gauntlet: every bot of `challengers` against the pool in `bots`.
 # swiss: `rounds = N` rounds, each pairing bots of similar rating that have not met yet.
 format = "round-robin"
-# Bot files, and folders (every .wasm file directly inside); relative to this file.
+# Bot files, and folders (every .wasm file directly inside); relative to this file. A bot file
+# NAME.wasm brings the data folder NAME.data beside it, if there is one; name another one with
+# {{ wasm = "a.wasm", data = "tables/" }}.
 bots = [
 {}
 ]
@@ -367,6 +411,35 @@ mod tests {
         let text = "game = \"azul\"\nformat = \"round-robin\"\nbots = []\nseeds = [1]\nturn_fuel = 5\n";
         let err = Spec::parse(Path::new("t.toml"), text).unwrap_err().to_string();
         assert!(err.contains("line 5") && err.contains("turn_fuel"), "{err}");
+    }
+
+    #[test]
+    fn a_bot_is_a_path_or_a_table_naming_its_data_folder() {
+        let dir = std::env::temp_dir().join(format!("arena-spec-data-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("bots/a.data")).unwrap();
+        std::fs::create_dir_all(dir.join("tables")).unwrap();
+        for name in ["a", "b"] {
+            std::fs::write(dir.join(format!("bots/{name}.wasm")), b"bot").unwrap();
+        }
+        let text = "game = \"azul\"\nformat = \"round-robin\"\nseeds = [1]\nbots = [\"bots/\", \
+                    { wasm = \"bots/b.wasm\", data = \"tables\" }, { wasm = \"bots/a.wasm\" }]\n";
+        let spec = Spec::parse(Path::new("t.toml"), text).unwrap();
+        let resolved = spec.resolve(Path::new("t.toml"), &dir).unwrap();
+        let listed: Vec<(PathBuf, Option<PathBuf>)> =
+            resolved.bots.iter().map(|bot| (bot.wasm.clone(), bot.data.clone())).collect();
+        let (a, b) = (dir.join("bots/a.wasm"), dir.join("bots/b.wasm"));
+        assert_eq!(
+            listed,
+            [(a.clone(), Some(dir.join("bots/a.data"))), (b.clone(), None), (b, Some(dir.join("tables"))), (a, None),],
+            "the convention for paths, the table as written"
+        );
+        let missing = "game = \"azul\"\nformat = \"round-robin\"\nseeds = [1]\n\
+                       bots = [{ wasm = \"bots/a.wasm\", data = \"none\" }, \"bots/b.wasm\"]\n";
+        let err = Spec::parse(Path::new("t.toml"), missing).unwrap().resolve(Path::new("t.toml"), &dir).err();
+        assert!(err.is_some_and(|err| err.to_string().contains("is not a folder")));
+        let unknown = "game = \"azul\"\nformat = \"round-robin\"\nseeds = [1]\nbots = [{ file = \"a.wasm\" }]\n";
+        assert!(Spec::parse(Path::new("t.toml"), unknown).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

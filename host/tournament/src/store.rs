@@ -289,12 +289,12 @@ impl Store {
             tx.execute(
                 "INSERT INTO bots (sha256, name, path) VALUES (?1, ?2, ?3)
                  ON CONFLICT(sha256) DO UPDATE SET name = excluded.name, path = excluded.path",
-                params![bot.sha256, bot.name, bot.path.display().to_string()],
+                params![bot.identity(), bot.name, bot.path.display().to_string()],
             )
             .doing("recording a bot")?;
             tx.execute(
                 "INSERT OR IGNORE INTO plan_bots (spec_digest, sha256) VALUES (?1, ?2)",
-                params![spec_digest, bot.sha256],
+                params![spec_digest, bot.identity()],
             )
             .doing("recording a plan's bot")?;
         }
@@ -313,7 +313,7 @@ impl Store {
     /// Records why a bot could not be loaded.
     pub fn record_load_error(&self, bot: &PlanBot, error: &str) -> Result<(), StoreError> {
         self.connection
-            .execute("UPDATE bots SET load_error = ?2 WHERE sha256 = ?1", params![bot.sha256, error])
+            .execute("UPDATE bots SET load_error = ?2 WHERE sha256 = ?1", params![bot.identity(), error])
             .doing("recording a load error")
             .map(drop)
     }
@@ -568,7 +568,7 @@ impl Store {
             })?;
             seats.extend(result.players.iter().enumerate().map(|(seat, player)| {
                 let turns = turns.get(seat).copied().unwrap_or(0);
-                SeatRow::of(match_id.clone(), seat as u32, player.sha256.clone(), player, turns)
+                SeatRow::of(match_id.clone(), seat as u32, player.identity(), player, turns)
             }));
         }
         Ok(seats)

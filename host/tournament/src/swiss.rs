@@ -8,7 +8,7 @@
 //! re-derives the very same pairings, and the match ids do the rest.
 
 use super::leaderboard::standings;
-use super::plan::{Plan, group_matches, plan};
+use super::plan::{Plan, PlanBot, group_matches, plan};
 use super::run::{Progress, RunOptions, RunReport, Shard, TournamentError, run_plan};
 use super::spec::Resolved;
 use super::store::Store;
@@ -44,7 +44,7 @@ fn digest(spec: &Resolved, plan: &Plan) -> String {
         "options": spec.options,
         "budget": spec.budget,
         "seeds": spec.seeds,
-        "bots": plan.bots.iter().map(|bot| bot.sha256.as_str()).collect::<Vec<_>>(),
+        "bots": plan.bots.iter().map(PlanBot::identity).collect::<Vec<_>>(),
         "arena": env!("CARGO_PKG_VERSION"),
         "wasmtime": WASMTIME_VERSION,
     });
@@ -87,14 +87,14 @@ pub fn run_swiss(
                 .iter()
                 .map(|bot| {
                     let load_error =
-                        known.iter().find(|(sha, _, _)| *sha == bot.sha256).and_then(|(_, _, error)| error.clone());
-                    (bot.sha256.clone(), bot.name.clone(), load_error)
+                        known.iter().find(|(id, _, _)| *id == bot.identity()).and_then(|(_, _, error)| error.clone());
+                    (bot.identity(), bot.name.clone(), load_error)
                 })
                 .collect();
             standings(&bots, &seats)
                 .into_iter()
                 .filter(|standing| standing.load_error.is_none())
-                .filter_map(|standing| plan.bots.iter().position(|bot| bot.sha256 == standing.sha256))
+                .filter_map(|standing| plan.bots.iter().position(|bot| bot.identity() == standing.sha256))
                 .collect::<Vec<usize>>()
         };
         let (pairs, _byes) = pair(&ranking, &met);

@@ -288,3 +288,87 @@ fn a_go_program_with_a_data_folder_is_refused_not_run_without_it() {
     let line = refused(&["match", "--game", "paint", &go, &random, "--data", &data]);
     assert!(line.contains("Go program") && line.contains("data folder"), "{line}");
 }
+
+#[test]
+fn tournaments_plans_and_shards_carry_each_bots_data_and_refuse_a_changed_tree() {
+    let dir = fresh_scratch("data-tournament");
+    // One bot file twice: with the data folder beside it, and with another one named in the
+    // SPEC. The same code with other data is another bot.
+    std::fs::copy(bot("fx-data-probe"), dir.join("probe-a.wasm")).unwrap();
+    std::fs::copy(bot("fx-data-probe"), dir.join("probe-b.wasm")).unwrap();
+    data_folder(&dir.join("probe-a.data"), b"table a");
+    data_folder(&dir.join("tables-b"), b"table b");
+    let random = bot("azul-random");
+    let spec = dir.join("spec.toml");
+    std::fs::write(
+        &spec,
+        format!(
+            "game = \"azul\"\nformat = \"round-robin\"\nseeds = [1]\nbots = [\"probe-a.wasm\", \
+             {{ wasm = \"probe-b.wasm\", data = \"tables-b\" }}, {random:?}]\n"
+        ),
+    )
+    .unwrap();
+    let replays = dir.join("replays");
+    let board = arena_ok(&[
+        "tournament",
+        "run",
+        spec.to_str().unwrap(),
+        "--quiet",
+        "--format",
+        "json",
+        "--replays",
+        replays.to_str().unwrap(),
+    ]);
+    let board: Value = serde_json::from_str(&board).unwrap();
+    // 3 pairs x 1 seed x 2 seat orders, every one played.
+    assert_eq!((board["matches_planned"].as_u64(), board["matches_played"].as_u64()), (Some(6), Some(6)), "{board}");
+    let identity = |name: &str| {
+        let rows = board["leaderboard"].as_array().unwrap();
+        let row = rows.iter().find(|row| row["bot"] == name).unwrap_or_else(|| panic!("{name} in {board}"));
+        assert_eq!(row["matches"], 4, "{row}");
+        row["sha256"].as_str().unwrap().to_owned()
+    };
+    let (a, b, plain) = (identity("probe-a"), identity("probe-b"), identity("azul-random"));
+    let sha = a.split_once('+').map(|(sha, _)| sha.to_owned()).unwrap();
+    assert!(b.starts_with(&format!("{sha}+")) && a != b, "one file, two data digests: {a} {b}");
+    assert!(!plain.contains('+'), "a bot without data is its sha256: {plain}");
+
+    // Every kept replay re-runs identically, its data found at the recorded folder.
+    let mut verified = 0;
+    for entry in std::fs::read_dir(&replays).unwrap() {
+        let path = entry.unwrap().path();
+        let mut text = String::new();
+        std::io::Read::read_to_string(
+            &mut flate2::read::GzDecoder::new(std::fs::File::open(&path).unwrap()),
+            &mut text,
+        )
+        .unwrap();
+        let plain = path.with_extension("");
+        std::fs::write(&plain, text).unwrap();
+        assert_eq!(arena_ok(&["replay", "verify", plain.to_str().unwrap()]).trim(), "identical");
+        verified += 1;
+    }
+    assert_eq!(verified, 6);
+
+    // A plan names each bot's data by digest; a shard refuses a tree changed since.
+    let plan = dir.join("plan.jsonl");
+    arena_ok(&["tournament", "plan", spec.to_str().unwrap(), "-o", plan.to_str().unwrap()]);
+    let first: Value = serde_json::from_str(std::fs::read_to_string(&plan).unwrap().lines().next().unwrap()).unwrap();
+    assert!(first["spec"]["seats"].as_array().unwrap().iter().any(|seat| seat.as_str() == Some(b.as_str())), "{first}");
+    std::fs::write(dir.join("tables-b/table.txt"), b"table c").unwrap();
+    let db = dir.join("shard.sqlite");
+    let line =
+        refused(&["tournament", "run-plan", plan.to_str().unwrap(), "--shard", "0/1", "--db", db.to_str().unwrap()]);
+    assert!(line.contains("is not the data the plan names"), "{line}");
+    std::fs::write(dir.join("tables-b/table.txt"), b"table b").unwrap();
+    arena_ok(&[
+        "tournament",
+        "run-plan",
+        plan.to_str().unwrap(),
+        "--shard",
+        "0/1",
+        "--db",
+        db.to_str().unwrap(),
+        "--quiet",
+    ]);
+}

@@ -147,3 +147,50 @@ fn a_result_published_twice_is_collected_once() {
     let digest_in_db = store.current_spec().unwrap().unwrap();
     assert_eq!(store.progress(&digest_in_db).unwrap(), (4, 4, 0), "planned and played agree");
 }
+
+/// A bot with a data folder on workers that read bots from a bots folder: `enqueue --bots-dir`
+/// copies the folder there by digest, and the workers play with that copy (the original is gone).
+#[test]
+fn a_bots_data_folder_reaches_the_workers_by_digest() {
+    let dir = fresh_scratch("nats-data");
+    std::fs::copy(crate::common::bot("fx-data-probe"), dir.join("probe.wasm")).unwrap();
+    std::fs::create_dir_all(dir.join("probe.data")).unwrap();
+    std::fs::write(dir.join("probe.data/table.txt"), b"shared table").unwrap();
+    let spec = dir.join("spec.toml");
+    let random = crate::common::bot("azul-random");
+    std::fs::write(
+        &spec,
+        format!("game = \"azul\"\nformat = \"round-robin\"\nseeds = [1]\nbots = [\"probe.wasm\", {random:?}]\n"),
+    )
+    .unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let planned = arena(&["tournament", "plan", spec.to_str().unwrap(), "-o", &path("plan.jsonl")]);
+    assert_eq!(planned.status.code(), Some(0), "{}", stderr(&planned));
+    let nats = Nats::start(&dir.join("nats"));
+    let enqueued =
+        arena(&["tournament", "enqueue", "--nats", &nats.url, &path("plan.jsonl"), "--bots-dir", &path("shared")]);
+    assert_eq!(enqueued.status.code(), Some(0), "{}", stderr(&enqueued));
+    let copies: Vec<String> = std::fs::read_dir(dir.join("shared"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".data"))
+        .collect();
+    assert_eq!(copies.len(), 1, "the data folder, by digest: {copies:?}");
+    assert_eq!(std::fs::read(dir.join("shared").join(&copies[0]).join("table.txt")).unwrap(), b"shared table");
+    std::fs::rename(dir.join("probe.data"), dir.join("elsewhere")).unwrap();
+
+    let played = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["worker", "--nats", &nats.url, "--idle-exit", "4", "--quiet", "--bots-dir", &path("shared")])
+        .env("ARENA_CACHE_DIR", scratch("arena-cache"))
+        .output()
+        .unwrap();
+    assert!(played.status.success(), "{}", stderr(&played));
+    let collected = arena(&["tournament", "collect", "--nats", &nats.url, "-o", &path("collected.sqlite")]);
+    assert_eq!(collected.status.code(), Some(0), "{}", stderr(&collected));
+    assert!(stderr(&collected).contains("2 planned, 2 merged"), "{}", stderr(&collected));
+    let store = Store::open(&dir.join("collected.sqlite")).unwrap();
+    let digest = store.current_spec().unwrap().unwrap();
+    assert_eq!(store.progress(&digest).unwrap(), (2, 2, 0), "both matches played, none refused");
+    let probe = store.bots(&digest).unwrap().into_iter().find(|(_, name, _)| name == "probe").unwrap();
+    assert!(probe.0.contains('+') && probe.2.is_none(), "{probe:?}");
+}

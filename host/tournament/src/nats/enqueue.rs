@@ -6,6 +6,8 @@
 use super::{Queue, QueueError, nats, plans_subject, work_subject};
 use crate::plan::Plan;
 use crate::run::spec_digest;
+use arena_host::bot_data::{BotData, DATA_EXTENSION};
+use arena_host::data::DataLimits;
 use arena_host::loader::sha256;
 use async_nats::jetstream::message::PublishMessage;
 use std::path::Path;
@@ -82,11 +84,27 @@ pub fn enqueue(
     Ok(report)
 }
 
-/// Copies every bot of `plan` into `dir` as `<sha256>.wasm` (through a temporary name, so a
-/// worker never reads half a file), unless it is there.
+/// Copies every bot of `plan` into `dir` as `<sha256>.wasm`, and its data folder as
+/// `<digest>.data/` (each through a temporary name, so a worker never reads half a bot), unless
+/// it is there.
 fn copy_bots(plan: &Plan, dir: &Path) -> Result<(), QueueError> {
     let io = |what: String| move |err: std::io::Error| QueueError::Io(format!("{what}: {err}"));
     std::fs::create_dir_all(dir).map_err(io(format!("cannot create {}", dir.display())))?;
+    for data in plan.bots.iter().filter_map(|bot| bot.data.as_ref()) {
+        let target = dir.join(format!("{}.{DATA_EXTENSION}", data.digest));
+        if target.exists() {
+            continue;
+        }
+        // Read, checked against the plan, and written out: the copy holds the data, nothing else.
+        let read = BotData::read(&data.path, DataLimits::DEFAULT).map_err(|err| QueueError::Io(err.to_string()))?;
+        if read.tree.digest_hex() != data.digest {
+            return Err(QueueError::Io(format!("{} is not the data the plan names", data.path.display())));
+        }
+        let partial = dir.join(format!("{}.{DATA_EXTENSION}.partial-{}", data.digest, std::process::id()));
+        let _ = std::fs::remove_dir_all(&partial);
+        read.tree.write_into(&partial).map_err(io(format!("cannot write {}", partial.display())))?;
+        std::fs::rename(&partial, &target).map_err(io(format!("cannot write {}", target.display())))?;
+    }
     for bot in &plan.bots {
         let target = dir.join(format!("{}.wasm", bot.sha256));
         if target.exists() {

@@ -19,7 +19,7 @@ use super::identity::{EXCLUDE_HEADER, Eligible, ONLY_HEADER, WorkerIdentity};
 use super::{Queue, QueueError, WORK_STREAM, WORKERS, nats};
 use crate::plan::{PlanLine, PlannedMatch, replaced_bot};
 use crate::run::{Finished, finish};
-use arena_host::bot_data::BotFiles;
+use arena_host::bot_data::{BotData, BotFiles, DATA_EXTENSION};
 use arena_host::loader::bot_file_sha256_hex;
 use arena_host::registry::{BotPool, ReplayText, find_game};
 use arena_host::runtime::Arena;
@@ -64,10 +64,10 @@ pub struct WorkerReport {
     pub retried: usize,
 }
 
-/// One game's bots, loaded once: their sha256s and files in pool order, and the pool.
+/// One game's bots, loaded once: their identities and files in pool order, and the pool.
 struct Loaded {
-    shas: Vec<String>,
-    paths: Vec<PathBuf>,
+    identities: Vec<String>,
+    files: Vec<BotFiles>,
     pool: Box<dyn BotPool>,
 }
 
@@ -236,11 +236,12 @@ fn seat<'a>(
     let spec = &line.spec;
     let game = find_game(&spec.game).ok_or_else(|| format!("unknown game {:?}", spec.game))?;
     let key = (spec.game.clone(), spec.options.clone(), spec.budget.memory_mib);
-    let (mut shas, mut paths) =
-        pools.get(&key).map(|loaded| (loaded.shas.clone(), loaded.paths.clone())).unwrap_or_default();
-    let grown = shas.len();
+    let (mut identities, mut files) =
+        pools.get(&key).map(|loaded| (loaded.identities.clone(), loaded.files.clone())).unwrap_or_default();
+    let grown = identities.len();
     for bot in &line.bots {
-        if shas.contains(&bot.sha256) {
+        let identity = bot.identity();
+        if identities.contains(&identity) {
             continue;
         }
         let path = match &options.bots_dir {
@@ -252,23 +253,57 @@ fn seat<'a>(
         if actual != bot.sha256 {
             return Err(replaced_bot(&path, &actual, &bot.sha256));
         }
-        shas.push(bot.sha256.clone());
-        paths.push(path);
+        let data = match (&bot.data, &options.bots_dir) {
+            (None, _) => None,
+            (Some(data), Some(dir)) => Some(data_in(dir, &data.digest)?),
+            (Some(data), None) => Some(data.path.clone()),
+        };
+        if let (Some(folder), Some(recorded)) = (&data, &bot.data) {
+            // Read here to check it, and again when the pool loads it: a data folder is read whole.
+            let digest = BotData::read(folder, arena.data_limits())
+                .map_err(|err| format!("bot {}: {err}", bot.name))?
+                .tree
+                .digest_hex();
+            if digest != recorded.digest {
+                return Err(format!(
+                    "{} is not the data the plan names (digest {digest}, the plan says {})",
+                    folder.display(),
+                    recorded.digest
+                ));
+            }
+        }
+        identities.push(identity);
+        files.push(BotFiles { wasm: path, data });
     }
-    if shas.len() > grown || !pools.contains_key(&key) {
+    if identities.len() > grown || !pools.contains_key(&key) {
         // Every bot loads again through the artifact cache: pools are immutable once loaded.
-        let pool = game
-            .load_pool(arena, &BotFiles::all_code_only(&paths), &spec.options, spec.budget.memory_mib)
-            .map_err(|err| err.to_string())?;
-        pools.insert(key.clone(), Loaded { shas, paths, pool });
+        let pool =
+            game.load_pool(arena, &files, &spec.options, spec.budget.memory_mib).map_err(|err| err.to_string())?;
+        pools.insert(key.clone(), Loaded { identities, files, pool });
     }
     let loaded = pools.get(&key).ok_or("the pool was just loaded")?;
     let seating = line
         .bots
         .iter()
-        .map(|bot| loaded.shas.iter().position(|sha| *sha == bot.sha256).ok_or("a bot not in its pool"))
+        .map(|bot| loaded.identities.iter().position(|known| *known == bot.identity()).ok_or("a bot not in its pool"))
         .collect::<Result<Vec<usize>, _>>()?;
     Ok((loaded.pool.as_ref(), seating))
+}
+
+/// The data folder of digest `digest` in a bots folder `dir`: `<digest>.data/` (which `enqueue
+/// --bots-dir` writes). A ladder serves no data folders, so one missing here is an error.
+fn data_in(dir: &Path, digest: &str) -> Result<PathBuf, String> {
+    if digest.len() != 64 || !digest.bytes().all(|byte| byte.is_ascii_hexdigit()) {
+        return Err(format!("{digest:?} is not a data digest"));
+    }
+    let folder = dir.join(format!("{digest}.{DATA_EXTENSION}"));
+    if !folder.is_dir() {
+        return Err(format!(
+            "the data folder {} is missing (enqueue with --bots-dir copies it there)",
+            folder.display()
+        ));
+    }
+    Ok(folder)
 }
 
 /// The file of the bot `sha256` in `dir`: `<sha256>.wasm`, else `<sha256 prefix>/<sha256>.wasm`;
