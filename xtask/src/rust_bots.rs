@@ -45,6 +45,19 @@ pub fn workspace_crates_under(root: &Path, dirs: &[&str]) -> Result<Vec<String>>
     Ok(names)
 }
 
+/// Each workspace package's folder, by name (where a bot crate's data folder is).
+fn crate_dirs(root: &Path) -> Result<BTreeMap<String, PathBuf>> {
+    let metadata = workspace_metadata(root)?;
+    let mut dirs = BTreeMap::new();
+    for package in metadata["packages"].as_array().into_iter().flatten() {
+        let manifest = Path::new(package["manifest_path"].as_str().unwrap_or_default());
+        if let (Some(name), Some(dir)) = (package["name"].as_str(), manifest.parent()) {
+            dirs.insert(name.to_owned(), dir.to_owned());
+        }
+    }
+    Ok(dirs)
+}
+
 /// `cargo metadata --no-deps` of the workspace.
 fn workspace_metadata(root: &Path) -> Result<serde_json::Value> {
     let output = Command::new(cargo())
@@ -101,6 +114,7 @@ pub fn build(root: &Path, crates: &[String]) -> Result<Vec<PathBuf>> {
     let target_dir = target_dir(root);
     let out_dir = bots_dir(root);
     std::fs::create_dir_all(&out_dir)?;
+    let crate_dirs = crate_dirs(root)?;
     let mut outputs = Vec::new();
     for name in crates {
         // A library bot (cdylib) is built as `<crate_name>.wasm` (underscores); a binary bot (a WASI
@@ -114,6 +128,9 @@ pub fn build(root: &Path, crates: &[String]) -> Result<Vec<PathBuf>> {
         let built = built.unwrap_or(&candidates[1]);
         let out = out_dir.join(format!("{name}.wasm"));
         std::fs::copy(built, &out).with_context(|| format!("copying {} to {}", built.display(), out.display()))?;
+        if let Some(dir) = crate_dirs.get(name) {
+            crate::foreign::place_data(dir, &out)?;
+        }
         outputs.push(out);
     }
     let wasip1_bots: Vec<&str> = WASIP1_BOTS.into_iter().filter(|name| crates.iter().any(|c| c == name)).collect();
@@ -184,5 +201,6 @@ pub fn build_crate_into(root: &Path, dir: &Path, out: Option<PathBuf>, target_di
         std::fs::create_dir_all(parent)?;
     }
     std::fs::copy(&built, &out).with_context(|| format!("copying {} to {}", built.display(), out.display()))?;
+    crate::foreign::place_data(dir, &out)?;
     Ok(out)
 }

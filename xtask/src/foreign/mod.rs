@@ -242,7 +242,8 @@ pub fn build(root: &Path, bot: &ForeignBot, out: &Path) -> Result<()> {
         Language::Cpp => cpp::build(root, bot, out),
         Language::AssemblyScript => assemblyscript::build(root, bot, out),
     };
-    built.with_context(|| format!("building the {} bot {}", bot.language, bot.dir.display()))
+    built.with_context(|| format!("building the {} bot {}", bot.language, bot.dir.display()))?;
+    place_data(&bot.dir, out)
 }
 
 /// Builds every discovered bot of `languages` into `target/bots/<name>.wasm`, skipping a bot
@@ -347,6 +348,24 @@ pub fn fresh_stage(stage: &Path) -> Result<()> {
         std::fs::remove_dir_all(stage).with_context(|| format!("cannot clear {}", stage.display()))?;
     }
     std::fs::create_dir_all(stage).with_context(|| format!("cannot create {}", stage.display()))
+}
+
+/// The folder of a bot's data in its source folder: built bots bring it (see [`place_data`]).
+pub const DATA_FOLDER: &str = "data";
+
+/// Puts a bot source folder's data (its [`DATA_FOLDER`] subfolder, if it has one) beside the bot
+/// file `out` as `NAME.data/`, where `arena match` finds it, replacing an earlier copy. Without
+/// one nothing is touched (a folder the user put beside `out` is theirs).
+pub fn place_data(bot_dir: &Path, out: &Path) -> Result<()> {
+    let source = bot_dir.join(DATA_FOLDER);
+    if !source.is_dir() {
+        return Ok(());
+    }
+    let target = out.with_extension("data");
+    if target.exists() {
+        std::fs::remove_dir_all(&target).with_context(|| format!("cannot replace {}", target.display()))?;
+    }
+    copy_tree(&source, &target, &|_| false)
 }
 
 /// Copies the folder `from` to `to`, following symbolic links, leaving out hidden entries and
