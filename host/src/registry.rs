@@ -488,11 +488,11 @@ fn load_either<B: Binding, P: LineProtocol<Game = B::Game>>(
             }
             Preview1Command::Native => load_preview1_command(loader, path, bytes, sha256)?,
         };
-        return Ok(Arc::new(CommandContestant::<P>::new(Arc::new(command.with_data(data)?))));
+        return Ok(Arc::new(CommandContestant::<P>::new(Arc::new(command.with_data(data)))));
     }
     let compiled = compile_source(loader, path, source, B::EXPORT)?;
     if is_command(arena, &compiled.component) {
-        let command = load_command_component(arena, path, compiled)?.with_data(data)?;
+        let command = load_command_component(arena, path, compiled)?.with_data(data);
         return Ok(Arc::new(CommandContestant::<P>::new(Arc::new(command))));
     }
     let bot = load_bot_component::<B>(arena, path, compiled)?.with_data(data);

@@ -58,6 +58,11 @@ fn crate_dirs(root: &Path) -> Result<BTreeMap<String, PathBuf>> {
     Ok(dirs)
 }
 
+/// Each workspace package's name, by its folder (which bot a template folder builds to).
+pub fn crate_names_by_dir(root: &Path) -> Result<BTreeMap<PathBuf, String>> {
+    Ok(crate_dirs(root)?.into_iter().map(|(name, dir)| (dir, name)).collect())
+}
+
 /// `cargo metadata --no-deps` of the workspace.
 fn workspace_metadata(root: &Path) -> Result<serde_json::Value> {
     let output = Command::new(cargo())

@@ -39,7 +39,7 @@ fn spec(bots: &[PathBuf], seeds: u64, database: &Path) -> Result<Resolved> {
         game: find_game("azul").context("azul is registered")?,
         game_name: "azul",
         format: Format::RoundRobin,
-        bots: bots.to_vec(),
+        bots: BotFiles::all_code_only(bots),
         challengers: Vec::new(),
         seeds: (1..=seeds).collect(),
         players: 2,
@@ -217,12 +217,7 @@ pub fn tournaments(bot_path: &dyn Fn(&str) -> PathBuf, arena_binary: &Path) -> R
     // are compared, so that a noisy neighbour slows both sides alike.
     let overhead_spec = spec(&examples, 2_500, &scratch.join("overhead.sqlite"))?;
     let plan = plan(&overhead_spec)?;
-    let pool = overhead_spec.game.load_pool(
-        &arena,
-        &BotFiles::all_code_only(&overhead_spec.bots),
-        &[],
-        Budget::default().memory_mib,
-    )?;
+    let pool = overhead_spec.game.load_pool(&arena, &overhead_spec.bots, &[], Budget::default().memory_mib)?;
     let (mut through, mut directly) = (Vec::new(), Vec::new());
     for _ in 0..3 {
         through.push(tournament_rate(&arena, &overhead_spec, 1, 0)?.0);
@@ -286,8 +281,7 @@ fn example_round_robin(bot_path: &dyn Fn(&str) -> PathBuf, scratch: &Path, cost_
         Arena::with_options(ArenaOptions::for_tournament(1, 2, Budget::default().memory_mib))?.with_cache(cache);
     let examples = spec(&bots, 1, &scratch.join("examples.sqlite"))?;
     let plan = plan(&examples)?;
-    let pool =
-        examples.game.load_pool(&arena, &BotFiles::all_code_only(&examples.bots), &[], Budget::default().memory_mib)?;
+    let pool = examples.game.load_pool(&arena, &examples.bots, &[], Budget::default().memory_mib)?;
     let direct = direct_rate(&arena, pool.as_ref(), &plan, 1)?;
     let mean_us = 1e6 / direct;
     println!(

@@ -205,14 +205,6 @@ pub enum LoadError {
     /// The bot's data folder was refused (a link, a special file, over a limit, unreadable).
     #[error(transparent)]
     Data(#[from] DataError),
-    /// The bot has a data folder but runs where none can be given yet.
-    #[error("{path}: {detail}")]
-    DataUnsupported {
-        /// The bot file.
-        path: PathBuf,
-        /// Why.
-        detail: &'static str,
-    },
 }
 
 /// The step of loading a [`LoadError`] refused a bot at, in words a page or a log can show.
@@ -260,7 +252,7 @@ impl LoadError {
             | LoadError::WrongTypes { .. }
             | LoadError::Imports { .. } => LoadStage::TypeCheck,
             LoadError::CompileBound { .. } => LoadStage::Compile,
-            LoadError::Data(_) | LoadError::DataUnsupported { .. } => LoadStage::Data,
+            LoadError::Data(_) => LoadStage::Data,
         }
     }
 }
@@ -690,17 +682,10 @@ impl LoadedCommand {
         BotRef { name: self.name.clone(), path: self.path.clone(), sha256: hex::encode(self.sha256), data }
     }
 
-    /// This command with `data` as its data folder. A program run on WASI preview1 (a Go
-    /// program) cannot have one yet: its file functions are wasmtime-wasi's, which know only
-    /// host folders, so it is refused rather than run without the data it was given.
-    pub fn with_data(self, data: Option<BotData>) -> Result<LoadedCommand, LoadError> {
-        if data.is_some() && matches!(self.program, CommandProgram::Preview1(_)) {
-            return Err(LoadError::DataUnsupported {
-                path: self.path,
-                detail: "a Go program (run on WASI preview1) cannot read a data folder yet",
-            });
-        }
-        Ok(LoadedCommand { data, ..self })
+    /// This command with `data` as its data folder: a component and a program run on WASI
+    /// preview1 (a Go program) alike see it at `/data`.
+    pub fn with_data(self, data: Option<BotData>) -> LoadedCommand {
+        LoadedCommand { data, ..self }
     }
 }
 

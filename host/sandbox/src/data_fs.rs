@@ -171,7 +171,7 @@ fn entry<T: DataPayer>(state: &mut T, fd: &Fd) -> wasmtime::Result<(Arc<DataTree
     Ok((descriptor.tree.clone(), descriptor.node))
 }
 
-fn is_dir(tree: &DataTree, node: NodeId) -> bool {
+pub(crate) fn is_dir(tree: &DataTree, node: NodeId) -> bool {
     matches!(tree.node(node).map(|node| &node.kind), Some(NodeKind::Dir(_)))
 }
 
@@ -215,7 +215,7 @@ pub(crate) fn resolve(tree: &DataTree, base: NodeId, path: &str) -> FsResult<Nod
 /// What a function that would change the tree answers, given its path arguments:
 /// `not-permitted` if one is absolute or leaves its base (WASI checks paths first), else
 /// `read-only`. Checked on the text alone: nothing is resolved, nothing will change.
-fn refuse_change(paths: &[&str]) -> ErrorCode {
+pub(crate) fn refuse_change(paths: &[&str]) -> ErrorCode {
     let leaves = |path: &str| {
         let mut depth = 0usize;
         path.starts_with('/')
@@ -237,12 +237,12 @@ fn refuse_change(paths: &[&str]) -> ErrorCode {
     if paths.iter().any(|path| leaves(path)) { ErrorCode::NotPermitted } else { ErrorCode::ReadOnly }
 }
 
-fn descriptor_type(tree: &DataTree, node: NodeId) -> DescriptorType {
+pub(crate) fn descriptor_type(tree: &DataTree, node: NodeId) -> DescriptorType {
     if is_dir(tree, node) { DescriptorType::Directory } else { DescriptorType::RegularFile }
 }
 
 /// An entry's stat: its type and size, one link, no times.
-fn stat(tree: &DataTree, node: NodeId) -> DescriptorStat {
+pub(crate) fn stat(tree: &DataTree, node: NodeId) -> DescriptorStat {
     let size = match tree.node(node).map(|node| &node.kind) {
         Some(NodeKind::File(contents)) => contents.len() as u64,
         _ => 0,
@@ -257,7 +257,8 @@ fn stat(tree: &DataTree, node: NodeId) -> DescriptorStat {
     }
 }
 
-fn metadata_hash(tree: &DataTree, node: NodeId) -> MetadataHashValue {
+/// An entry's `metadata-hash`: its inode hash ([`crate::data`]), which depends on its path only.
+pub(crate) fn metadata_hash(tree: &DataTree, node: NodeId) -> MetadataHashValue {
     let inode = tree.node(node).map_or([0; 16], |node| node.inode);
     let mut lower = [0; 8];
     let mut upper = [0; 8];
@@ -284,6 +285,12 @@ async fn resolve_at<T: DataPayer>(
     charge(store, path.len() as u64).await?;
     let (tree, base) = entry(store.data_mut(), fd)?;
     Ok(resolve(&tree, base, path).map(|node| (tree, node)))
+}
+
+/// What `symlink-at(old, new)` answers: the link's target `old` is text, not a path to
+/// resolve, so only an absolute one is refused as such (the WIT's rule); else as every change.
+pub(crate) fn refuse_symlink(old: &str, new: &str) -> ErrorCode {
+    if old.starts_with('/') { ErrorCode::NotPermitted } else { refuse_change(&[old, new]) }
 }
 
 /// Charges the path arguments of a function that would change the tree, and answers it
@@ -316,22 +323,34 @@ pub(crate) fn open_at<T: DataPayer>(
     flags: DescriptorFlags,
 ) -> wasmtime::Result<FsResult<Fd>> {
     let (tree, base) = entry(state, fd)?;
-    if !is_dir(&tree, base) {
-        return Ok(Err(ErrorCode::NotDirectory));
+    match open_node(&tree, base, path, open_flags, flags) {
+        Ok(node) => Ok(Ok(state.ctx().table.push(DataDescriptor { tree, node })?)),
+        Err(code) => Ok(Err(code)),
+    }
+}
+
+/// The entry `open-at` opens from directory `base` (module documentation): asking to create,
+/// truncate or write is `read-only` whatever the path; then the path is resolved.
+pub(crate) fn open_node(
+    tree: &DataTree,
+    base: NodeId,
+    path: &str,
+    open_flags: OpenFlags,
+    flags: DescriptorFlags,
+) -> FsResult<NodeId> {
+    if !is_dir(tree, base) {
+        return Err(ErrorCode::NotDirectory);
     }
     let changes = OpenFlags::CREATE | OpenFlags::TRUNCATE | OpenFlags::EXCLUSIVE;
     let writes = DescriptorFlags::WRITE | DescriptorFlags::MUTATE_DIRECTORY;
     if open_flags.intersects(changes) || flags.intersects(writes) {
-        return Ok(Err(ErrorCode::ReadOnly));
+        return Err(ErrorCode::ReadOnly);
     }
-    let node = match resolve(&tree, base, path) {
-        Ok(node) => node,
-        Err(code) => return Ok(Err(code)),
-    };
-    if open_flags.contains(OpenFlags::DIRECTORY) && !is_dir(&tree, node) {
-        return Ok(Err(ErrorCode::NotDirectory));
+    let node = resolve(tree, base, path)?;
+    if open_flags.contains(OpenFlags::DIRECTORY) && !is_dir(tree, node) {
+        return Err(ErrorCode::NotDirectory);
     }
-    Ok(Ok(state.ctx().table.push(DataDescriptor { tree, node })?))
+    Ok(node)
 }
 
 /// `read`: the bytes of the file from `offset`, at most `len` and [`MAX_HOSTCALL_BYTES`],
@@ -343,16 +362,23 @@ pub(crate) async fn read<T: DataPayer>(
     offset: u64,
 ) -> wasmtime::Result<FsResult<(Vec<u8>, bool)>> {
     let (tree, node) = entry(store.data_mut(), fd)?;
-    let contents = match contents(&tree, node) {
-        Ok(contents) => contents,
+    let (bytes, at_end) = match read_span(&tree, node, len, offset) {
+        Ok(span) => span,
         Err(code) => return Ok(Err(code)),
     };
+    charge(store, bytes.len() as u64).await?;
+    Ok(Ok((bytes.to_vec(), at_end)))
+}
+
+/// What a read of up to `len` bytes from `offset` of file `node` returns (at most
+/// [`MAX_HOSTCALL_BYTES`]; nothing past the end), not yet copied nor charged; and whether it
+/// ends at the file's end.
+pub(crate) fn read_span(tree: &DataTree, node: NodeId, len: u64, offset: u64) -> FsResult<(Bytes, bool)> {
+    let contents = contents(tree, node)?;
     let start = usize::try_from(offset).unwrap_or(usize::MAX).min(contents.len());
     let len = usize::try_from(len).unwrap_or(usize::MAX).min(MAX_HOSTCALL_BYTES);
     let end = start.saturating_add(len).min(contents.len());
-    charge(store, (end - start) as u64).await?;
-    let bytes = contents.get(start..end).map(<[u8]>::to_vec).unwrap_or_default();
-    Ok(Ok((bytes, end == contents.len())))
+    Ok((contents.slice(start..end), end == contents.len()))
 }
 
 /// `read-via-stream`: a data stream over the file from `offset`.
@@ -387,6 +413,12 @@ pub(crate) fn read_directory<T: DataPayer>(
     Ok(Ok(state.ctx().table.push(DataEntryStream { tree, dir: node, next: 0 })?))
 }
 
+/// What listing one directory entry named `name` costs on top of the call's fee (module
+/// documentation).
+pub(crate) fn directory_entry_fuel(name: &str) -> u64 {
+    FUEL_PER_DIRECTORY_ENTRY.saturating_add((name.len() as u64).saturating_mul(FUEL_PER_BYTE))
+}
+
 /// `read-directory-entry`: the next entry, by name, charged first; then none.
 pub(crate) async fn read_directory_entry<T: DataPayer>(
     store: &mut StoreContextMut<'_, T>,
@@ -401,8 +433,7 @@ pub(crate) async fn read_directory_entry<T: DataPayer>(
         _ => None,
     };
     let Some((child, node)) = child.and_then(|child| Some((child, tree.node(child)?))) else { return Ok(Ok(None)) };
-    let fuel = FUEL_PER_DIRECTORY_ENTRY.saturating_add((node.name.len() as u64).saturating_mul(FUEL_PER_BYTE));
-    charge_fuel(store, fuel).await?;
+    charge_fuel(store, directory_entry_fuel(&node.name)).await?;
     store.data_mut().ctx().table.get_mut(stream)?.next = next + 1;
     Ok(Ok(Some(DirectoryEntry { type_: descriptor_type(&tree, child), name: node.name.clone() })))
 }
@@ -592,11 +623,9 @@ pub(crate) fn add_to_linker<T: DataPayer>(linker: &mut Linker<T>) -> wasmtime::R
         |mut store: StoreContextMut<'_, T>, (fd, old, new): (Fd, String, String)| {
             Box::new(async move {
                 store.data_mut().count_host_call();
-                // The link's target is text, not a path to resolve: only an absolute one is
-                // refused as such (the WIT's rule).
-                let answer = refuse(&mut store, &[&fd], &[&old, &new]).await?;
-                let answer = if old.starts_with('/') { Err(ErrorCode::NotPermitted) } else { answer };
-                Ok((answer,))
+                charge(&mut store, (old.len() as u64).saturating_add(new.len() as u64)).await?;
+                entry(store.data_mut(), &fd)?;
+                Ok((Err::<(), _>(refuse_symlink(&old, &new)),))
             }) as HostFuture<'_, _>
         },
     )?;

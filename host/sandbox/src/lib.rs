@@ -14,7 +14,7 @@
 //! - [`data`]: a bot's read-only data folder (its tree, loaded once, and its digest);
 //!   `data_fs`: the arena's own `wasi:filesystem` over it, deterministic and charged.
 //! - [`preview1`]: WASI preview1 for a core module run as one (a Go program), under the same
-//!   rules.
+//!   rules; `preview1_data`: its view of the data folder, `/data` as descriptor 3.
 //! - [`stack`]: the deterministic stack limit instrumented into every core module before it
 //!   is compiled.
 //! - [`budget`]: what a bot may spend, and what a unit of fuel means.
@@ -33,6 +33,7 @@ pub mod limits;
 pub mod log;
 pub mod meter;
 pub mod preview1;
+mod preview1_data;
 mod sandbox;
 pub mod stack;
 pub mod store;

@@ -19,17 +19,22 @@
 //! - `fd_write` is the arena's: [`FUEL_PER_BYTE`] a byte of the iovec array it reads and of the
 //!   bytes it writes, each charged before it is read, at most `WRITE_PERMIT` (64 KiB) bytes a call
 //!   (a shorter write, as POSIX allows: C libraries and Go's runtime write the rest in further
-//!   calls), to stdout or stderr (any other descriptor is `EBADF`, as there are no files);
-//! - no preopened directories, no sockets, no arguments or environment (the context's), and
-//!   positional calls on stdio (`fd_pread`, `fd_seek`, ...) answer `ESPIPE`, as a pipe's do
-//!   (wasmtime-wasi's answer).
+//!   calls), to stdout or stderr (any other descriptor is `EBADF`: a data file is read-only);
+//! - the bot's data folder, when it has one, is its only preopened directory, `/data` as
+//!   descriptor 3, read-only, deterministic and charged as a component's (`preview1_data`,
+//!   whose functions shadow wasmtime-wasi's file functions but hand every other descriptor to
+//!   them); without one there is no preopened directory at all, and every call answers and costs
+//!   what wasmtime-wasi's does;
+//! - no sockets, no arguments or environment (the context's), and positional calls on stdio
+//!   (`fd_pread`, `fd_seek`, ...) answer `ESPIPE`, as a pipe's do (wasmtime-wasi's answer).
 
 use crate::budget::{FUEL_PER_BYTE, FUEL_PER_POLLABLE, FUEL_PER_RANDOM_BYTE};
 use crate::host_fuel::{FuelPayer, MAX_RANDOM_REQUEST, charge_fuel};
+use crate::preview1_data::{self, errno, exported_memory, range, read, u16_at, u32_at, u64_at, write};
 use crate::store::BotState;
 use crate::wasi::{WALL_CLOCK_START, WRITE_PERMIT};
 use std::future::Future;
-use wasmtime::{AsContextMut, Caller, Engine, Extern, Linker, Memory};
+use wasmtime::{AsContextMut, Caller, Engine, Linker};
 use wasmtime_wasi::cli::WasiCliView;
 use wasmtime_wasi::p2::StreamError;
 use wasmtime_wasi::p2::bindings::cli::{stderr, stdout};
@@ -46,17 +51,9 @@ pub(crate) fn linker(engine: &Engine) -> wasmtime::Result<Linker<BotState>> {
     linker.func_wrap_async(PREVIEW1, "poll_oneoff", poll_oneoff)?;
     linker.func_wrap_async(PREVIEW1, "random_get", random_get)?;
     linker.func_wrap_async(PREVIEW1, "fd_write", fd_write)?;
+    preview1_data::add_to_linker(&mut linker, PREVIEW1)?;
     linker.allow_shadowing(false);
     Ok(linker)
-}
-
-/// preview1's `errno` values the arena's functions return.
-mod errno {
-    pub const SUCCESS: i32 = 0;
-    pub const BADF: i32 = 8;
-    pub const FAULT: i32 = 21;
-    pub const INVAL: i32 = 28;
-    pub const IO: i32 = 29;
 }
 
 /// Bytes of a preview1 `subscription` and of an `event`.
@@ -216,46 +213,4 @@ fn fd_write(mut caller: Caller<'_, BotState>, (fd, iovs, iovs_len, nwritten): (i
             errno::FAULT
         })
     })
-}
-
-/// The calling module's memory, which preview1 functions read and write (a module without
-/// one exported as `memory` cannot make them: it traps, as under wasmtime-wasi's own).
-fn exported_memory(caller: &mut Caller<'_, BotState>) -> wasmtime::Result<Memory> {
-    caller.get_export("memory").and_then(Extern::into_memory).ok_or_else(|| {
-        wasmtime::format_err!("a WASI preview1 call from a module that exports no memory named `memory`")
-    })
-}
-
-/// `len` bytes at guest address `ptr`, if they are inside `memory`.
-fn range(memory: &Memory, caller: &Caller<'_, BotState>, ptr: i32, len: u64) -> Option<std::ops::Range<usize>> {
-    let start = u64::from(ptr as u32);
-    let end = start.checked_add(len)?;
-    (end <= memory.data_size(caller) as u64).then_some(start as usize..end as usize)
-}
-
-fn read(memory: &Memory, caller: &Caller<'_, BotState>, ptr: i32, len: u64) -> Option<Vec<u8>> {
-    let range = range(memory, caller, ptr, len)?;
-    memory.data(caller).get(range).map(<[u8]>::to_vec)
-}
-
-fn write(memory: &Memory, caller: &mut Caller<'_, BotState>, ptr: i32, bytes: &[u8]) -> Option<()> {
-    let range = range(memory, caller, ptr, bytes.len() as u64)?;
-    memory.data_mut(caller).get_mut(range)?.copy_from_slice(bytes);
-    Some(())
-}
-
-fn u16_at(bytes: &[u8], at: usize) -> u16 {
-    u16::from_le_bytes([bytes[at], bytes[at + 1]])
-}
-
-fn u32_at(bytes: &[u8], at: usize) -> u32 {
-    let mut word = [0; 4];
-    word.copy_from_slice(&bytes[at..at + 4]);
-    u32::from_le_bytes(word)
-}
-
-fn u64_at(bytes: &[u8], at: usize) -> u64 {
-    let mut word = [0; 8];
-    word.copy_from_slice(&bytes[at..at + 8]);
-    u64::from_le_bytes(word)
 }

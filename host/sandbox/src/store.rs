@@ -8,6 +8,7 @@ use crate::host_fuel::{Burner, FuelPayer};
 use crate::limits::BotLimits;
 use crate::log::BotLog;
 use crate::meter::CallMeter;
+use crate::preview1_data::{DataFds, Preview1DataPayer};
 use crate::wasi::VirtualClock;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
@@ -43,6 +44,9 @@ pub struct BotState {
     meter: Arc<CallMeter>,
     /// The bot's data folder, if it has one, and its open file streams (`data_fs`).
     data: DataFs,
+    /// The data descriptors a core module on preview1 has open (`preview1_data`): none
+    /// without a data folder.
+    data_fds: DataFds,
 }
 
 /// The handles a runner keeps to a store it hands to a call's future: its log, backstop
@@ -85,15 +89,18 @@ impl BotState {
             burner,
             meter: handles.meter.clone(),
             data: DataFs::default(),
+            data_fds: DataFds::default(),
         }
     }
 
     /// Gives the bot `tree` as its read-only data folder, which it sees at `/data`
-    /// (`data_fs`'s preopen). Without one (the default) it has no filesystem at all.
-    /// Set it before the bot's first call: a bot built with wasi-libc or the preview1 adapter
-    /// asks for its preopens once, at start-up.
+    /// (`data_fs`'s preopen; on preview1, descriptor 3, `preview1_data`'s). Without one (the
+    /// default) it has no filesystem at all. Set it before the bot's first call: a bot built
+    /// with wasi-libc or the preview1 adapter, or Go's runtime, asks for its preopens once, at
+    /// start-up.
     pub fn set_data(&mut self, tree: Arc<DataTree>) {
         self.data.set_tree(tree);
+        self.data_fds = DataFds::preopened();
     }
 
     /// The bot's data folder, if it has one.
@@ -166,6 +173,16 @@ impl FuelPayer for BotState {
 impl DataPayer for BotState {
     fn data_fs(&mut self) -> &mut DataFs {
         &mut self.data
+    }
+}
+
+impl Preview1DataPayer for BotState {
+    fn data_fds(&mut self) -> &mut DataFds {
+        &mut self.data_fds
+    }
+
+    fn counted_wasi_p1(&mut self) -> &mut WasiP1Ctx {
+        self.counted_preview1()
     }
 }
 

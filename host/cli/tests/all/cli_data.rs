@@ -1,8 +1,9 @@
 //! A bot's data folder through `arena match` and `arena replay verify` (docs/design.md,
 //! "Capabilities": one read-only folder at `/data`, nothing else): what a bot reads, lists and
-//! is refused there, as a WIT component and as line-protocol commands built for WASI 0.2 and
-//! 0.1; the `NAME.data/` convention; the digest in results and replays; `replay verify` finding
-//! the folder by digest and refusing another tree; folders refused at load; the fuel of reads.
+//! is refused there, as a WIT component, as line-protocol commands built for WASI 0.2 and 0.1,
+//! and as a Go program (on WASI preview1); the `NAME.data/` convention; the digest in results
+//! and replays; `replay verify` finding the folder by digest and refusing another tree; folders
+//! refused at load; the fuel of reads.
 
 use crate::common::{arena, bot, fresh_scratch, stderr, stdout};
 use serde_json::Value;
@@ -130,29 +131,26 @@ fn a_bot_reads_its_data_folder_and_is_refused_every_change_and_every_way_out() {
     assert_eq!(data_lines(&bare, 1)[0], "data read table: denied (NotFound)");
 }
 
+/// Plays `name` (seat 0, with the data folder `folder`) against `game`'s random bot (5 turns of
+/// Paint), its replay written into `dir`: the `data ...` lines it logged at start-up, and the
+/// replay's path.
+fn start_up_lines(dir: &Path, game: &str, name: &str, folder: &Path) -> (Vec<String>, std::path::PathBuf) {
+    let replay_path = dir.join(format!("{name}.json"));
+    let (reader, random) = (bot(name), bot(&format!("{game}-random")));
+    let data = format!("0={}", folder.display());
+    let replay_arg = replay_path.to_str().unwrap();
+    let short = if game == "paint" { ["--option", "turns=5"].as_slice() } else { &[] };
+    arena_ok(&[&["match", "--game", game, &reader, &random, "--data", &data, "--replay", replay_arg], short].concat());
+    (data_lines(&replay(&replay_path), 0), replay_path)
+}
+
 #[test]
 fn line_protocol_commands_read_their_data_folder_as_wasi_0_2_and_0_1_programs() {
     let dir = fresh_scratch("data-stdio");
     data_folder(&dir.join("folder"), b"table");
-    let data = format!("0={}", dir.join("folder").display());
     for name in ["fx-stdio-data", "fx-stdio-data-wasip1"] {
-        let replay_path = dir.join(format!("{name}.json"));
-        let (command, random) = (bot(name), bot("paint-random"));
-        arena_ok(&[
-            "match",
-            "--game",
-            "paint",
-            &command,
-            &random,
-            "--option",
-            "turns=5",
-            "--data",
-            &data,
-            "--replay",
-            replay_path.to_str().unwrap(),
-        ]);
         assert_eq!(
-            data_lines(&replay(&replay_path), 0),
+            start_up_lines(&dir, "paint", name, &dir.join("folder")).0,
             [
                 r#"data read table: ok "table""#,
                 r#"data list: ok ["b.txt", "sub", "table.txt"]"#,
@@ -162,6 +160,39 @@ fn line_protocol_commands_read_their_data_folder_as_wasi_0_2_and_0_1_programs() 
             "{name}"
         );
     }
+}
+
+#[test]
+fn c_and_python_bots_read_their_data_folder_with_their_own_file_functions() {
+    let dir = fresh_scratch("data-languages");
+    data_folder(&dir.join("folder"), b"hello table");
+    for (name, write_refused) in [("fx-data-c", "Read-only file system"), ("fx-data-py", "OSError")] {
+        assert_eq!(
+            start_up_lines(&dir, "azul", name, &dir.join("folder")).0,
+            ["data read table: ok 11".to_owned(), format!("data write: denied ({write_refused})")],
+            "{name}"
+        );
+    }
+}
+
+/// A Go program (run as a core module on WASI preview1, not through the adapter) reads and
+/// lists its data folder as the other programs do, and is refused a write with Go's words for
+/// `EROFS`; the match replays identically.
+#[test]
+fn a_go_program_reads_its_data_folder() {
+    let dir = fresh_scratch("data-go");
+    data_folder(&dir.join("folder"), b"table");
+    let (lines, replay_path) = start_up_lines(&dir, "paint", "fx-go-data", &dir.join("folder"));
+    assert_eq!(
+        lines,
+        [
+            r#"data read table: ok "table""#,
+            "data list: ok [b.txt sub table.txt]",
+            "data write: denied (open /data/new.txt: Read-only file system)",
+        ]
+    );
+    assert!(replay(&replay_path)["bots"][0]["data"]["digest"].is_string(), "the replay names the data");
+    assert_eq!(arena_ok(&["replay", "verify", replay_path.to_str().unwrap()]).trim(), "identical");
 }
 
 #[test]
@@ -280,16 +311,6 @@ fn data_folders_with_links_or_over_their_limits_are_refused_at_load() {
 }
 
 #[test]
-fn a_go_program_with_a_data_folder_is_refused_not_run_without_it() {
-    let dir = fresh_scratch("data-go");
-    data_folder(&dir.join("folder"), b"table");
-    let data = format!("0={}", dir.join("folder").display());
-    let (go, random) = (bot("paint-stdio-go"), bot("paint-random"));
-    let line = refused(&["match", "--game", "paint", &go, &random, "--data", &data]);
-    assert!(line.contains("Go program") && line.contains("data folder"), "{line}");
-}
-
-#[test]
 fn tournaments_plans_and_shards_carry_each_bots_data_and_refuse_a_changed_tree() {
     let dir = fresh_scratch("data-tournament");
     // One bot file twice: with the data folder beside it, and with another one named in the
@@ -371,4 +392,45 @@ fn tournaments_plans_and_shards_carry_each_bots_data_and_refuse_a_changed_tree()
         db.to_str().unwrap(),
         "--quiet",
     ]);
+}
+
+/// The example bot whose knowledge is a table in its data folder: `cargo xtask bots` puts the
+/// folder beside it (`azul-table.data/`), where `arena match` finds it, and the table is what makes
+/// it play well.
+#[test]
+fn the_example_table_bot_plays_well_with_its_data_and_poorly_without() {
+    let (table, random) = (bot("azul-table"), bot("azul-random"));
+    assert!(Path::new(&table).with_extension("data").join("weights.txt").is_file(), "the build puts the data beside");
+    let series = |extra: &[&str]| -> Value {
+        let args =
+            [&["match", "--game", "azul", &table, &random, "--seeds", "1..10", "--swap", "--json"], extra].concat();
+        let standings: Value = serde_json::from_str(arena_ok(&args).trim()).unwrap();
+        standings["bots"][0].clone()
+    };
+    let (with, without) = (series(&[]), series(&["--no-data"]));
+    assert_eq!(with["bot"], "azul-table");
+    assert!(with["wins"].as_u64().unwrap() >= 18, "with its table it beats the random bot: {with}");
+    let (with_score, without_score) = (with["score_mean"].as_f64().unwrap(), without["score_mean"].as_f64().unwrap());
+    assert!(with_score > 2.0 * without_score, "the table more than doubles its score: {with_score} vs {without_score}");
+
+    let dir = fresh_scratch("data-table");
+    let replay_path = dir.join("match.json");
+    arena_ok(&["match", "--game", "azul", &table, &random, "--seed", "3", "--replay", replay_path.to_str().unwrap()]);
+    let entries = seat0(&replay(&replay_path), 0)["log"]["entries"].as_array().cloned().unwrap_or_default();
+    assert!(entries.is_empty(), "the table was read without a word: {entries:?}");
+    let bare = dir.join("bare.json");
+    arena_ok(&[
+        "match",
+        "--game",
+        "azul",
+        &table,
+        &random,
+        "--seed",
+        "3",
+        "--no-data",
+        "--replay",
+        bare.to_str().unwrap(),
+    ]);
+    let said = seat0(&replay(&bare), 0)["log"]["entries"][0]["text"].as_str().unwrap().to_owned();
+    assert!(said.starts_with("no table (/data/weights.txt: "), "{said}");
 }

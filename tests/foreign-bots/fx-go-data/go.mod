@@ -1,0 +1,3 @@
+module example.com/fx-go-data
+
+go 1.27
