@@ -50,13 +50,13 @@ impl Spec {
         self.options.iter().map(|(key, value)| (key.to_string(), value.to_string())).collect()
     }
 
-    /// Plays the match in this process on `arena` with the bots at `paths`; returns the replay
-    /// JSON and the result.
+    /// Plays the match in this process on `arena` with the bots at `paths` (each with the data
+    /// folder beside it, if there is one, as `arena match` finds it); returns the replay JSON and
+    /// the result.
     fn play_at(&self, arena: &Arena, paths: &[String]) -> (String, MatchResult) {
         let game = find_game(self.game).expect("the game is registered");
-        let paths: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
         let played = game
-            .play(arena, &BotFiles::all_code_only(&paths), &self.options(), self.seed, Budget::default())
+            .play(arena, &by_convention(paths), &self.options(), self.seed, Budget::default())
             .unwrap_or_else(|err| panic!("{}: {err}", self.game));
         (played.replay, played.result)
     }
@@ -83,6 +83,11 @@ impl Spec {
         // The CLI ends the file with a newline; the JSON before it is the replay.
         text.strip_suffix('\n').expect("the replay file ends with a newline").to_owned()
     }
+}
+
+/// The bots at `paths`, each with the data folder beside it if there is one.
+fn by_convention(paths: &[String]) -> Vec<BotFiles> {
+    paths.iter().map(BotFiles::by_convention).collect()
 }
 
 /// The on-demand arena, shared by every test in this binary (it holds no per-match state).
@@ -159,8 +164,7 @@ fn matrix_at<G: Game>(spec: &Spec, paths: &[String]) -> MatchResult {
 /// record the replay describes; one unit of fuel more in one turn changes it.
 fn digest_is_the_replays<G: Game>(spec: &Spec, paths: &[String], arena: &Arena) {
     let game = find_game(spec.game).expect("the game is registered");
-    let paths: Vec<PathBuf> = paths.iter().map(PathBuf::from).collect();
-    let pool = game.load_pool(arena, &BotFiles::all_code_only(&paths), &spec.options(), DEFAULT_MEMORY_MIB).unwrap();
+    let pool = game.load_pool(arena, &by_convention(paths), &spec.options(), DEFAULT_MEMORY_MIB).unwrap();
     let seating: Vec<usize> = (0..paths.len()).collect();
     let quiet = pool.play(arena, &seating, spec.seed, Budget::default(), ReplayText::DigestOnly).unwrap();
     let full = pool.play(arena, &seating, spec.seed, Budget::default(), ReplayText::Json).unwrap();
@@ -216,6 +220,17 @@ fn a_go_program_replays_identically_everywhere() {
     let result = matrix::<arena_paint::Paint>(&spec);
     assert_eq!(result.turns, 30);
     assert!(!result.players[0].forfeit && result.players[0].traps == 0, "{:?}", result.players[0]);
+}
+
+/// A bot with a data folder (`azul-table`: its table is `azul-table.data/` beside it, found by
+/// the convention here as by `arena match` in the child process): the same bot and data play the
+/// same match everywhere, read through the arena's filesystem in every instance.
+#[test]
+fn a_bot_with_a_data_folder_replays_identically_everywhere() {
+    let spec = Spec { game: "azul", bots: vec!["azul-table", "azul-greedy"], options: &[], seed: 2 };
+    let result = matrix::<arena_azul::Azul>(&spec);
+    assert!(result.players[0].data.is_some(), "the table was given: {:?}", result.players[0]);
+    assert!(result.turns > 10, "a whole game: {result:?}");
 }
 
 /// Every registered game, a whole match between its two example bots (from the registry, whose
