@@ -250,7 +250,7 @@ fn test(root: &Path) -> Result<()> {
         debian::POSTGRES.ensure()
     })?;
     phases.time("cargo test --workspace", || run(root, &cargo(), &["test", "--workspace"]))?;
-    phases.time("arena new-bot templates", || templates::check(root))?;
+    phases.time("arena new-bot templates", || templates::check_with_built_arena(root))?;
     phases.time("README commands", || readme_commands::check(root))?;
     phases.time("fuzz smoke", || fuzz::smoke(root))?;
     phases.print();

@@ -86,6 +86,13 @@ fn same_sources(source: &Path, generated: &Path, rust: bool) -> Result<()> {
 /// Generates, builds and plays every template; the bots must already be built (the opponents).
 pub fn check(root: &Path) -> Result<()> {
     run(root, &cargo(), &["build", "-p", "arena-cli", "--bin", "arena"])?;
+    check_with_built_arena(root)
+}
+
+/// [`check`] with the `arena` a dev build left, right after `cargo test --workspace` (which
+/// builds it for the command-line tests with the workspace's features: `cargo build -p
+/// arena-cli` selects other features and rebuilt much of the host, three minutes of CI).
+pub fn check_with_built_arena(root: &Path) -> Result<()> {
     let arena = arena_binary(root);
     // Outside the repository, as a user's bot would be.
     let scratch = std::env::temp_dir().join(format!("arena-new-bot-{}", std::process::id()));
