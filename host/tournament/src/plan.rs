@@ -282,6 +282,9 @@ impl Plan {
     /// (a plan is run where its bots may have been replaced).
     pub fn from_jsonl(text: &str) -> Result<Plan, PlanError> {
         let mut plan = Plan { bots: Vec::new(), matches: Vec::new(), digest: None };
+        // The identities of `plan.bots`, in order: each line's seats are its bots' (checked by
+        // `PlanLine::parse`), compared without making one per known bot per line.
+        let mut identities: Vec<String> = Vec::new();
         // Each id's line, to name both lines of a duplicate.
         let mut lines: HashMap<String, usize> = HashMap::new();
         for (number, line) in text.lines().enumerate().filter(|(_, line)| !line.trim().is_empty()) {
@@ -292,8 +295,8 @@ impl Plan {
             }
             lines.insert(line.id.clone(), number + 1);
             let mut seating = Vec::with_capacity(line.bots.len());
-            for bot in line.bots {
-                let index = match plan.bots.iter().position(|known| known.identity() == bot.identity()) {
+            for (bot, identity) in line.bots.into_iter().zip(&line.spec.seats) {
+                let index = match identities.iter().position(|known| known == identity) {
                     Some(index) => index,
                     None => {
                         match bot.check_files() {
@@ -301,6 +304,7 @@ impl Plan {
                             other => other?,
                         }
                         plan.bots.push(bot);
+                        identities.push(identity.clone());
                         plan.bots.len() - 1
                     }
                 };

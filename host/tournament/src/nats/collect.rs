@@ -62,8 +62,9 @@ pub fn collect(queue: &Queue, digest: Option<&str>, output: &Path) -> Result<Col
             }
             plan.match_ids.push(line.id);
             for bot in line.bots {
-                if !plan.bots.iter().any(|known| known.0 == bot.identity()) {
-                    plan.bots.push((bot.identity(), bot.name, bot.path.display().to_string(), None));
+                let identity = bot.identity();
+                if !plan.bots.iter().any(|known| known.0 == identity) {
+                    plan.bots.push((identity, bot.name, bot.path.display().to_string(), None));
                 }
             }
         }

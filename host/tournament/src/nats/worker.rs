@@ -285,7 +285,10 @@ fn seat<'a>(
     let seating = line
         .bots
         .iter()
-        .map(|bot| loaded.identities.iter().position(|known| *known == bot.identity()).ok_or("a bot not in its pool"))
+        .map(|bot| {
+            let identity = bot.identity();
+            loaded.identities.iter().position(|known| *known == identity).ok_or("a bot not in its pool")
+        })
         .collect::<Result<Vec<usize>, _>>()?;
     Ok((loaded.pool.as_ref(), seating))
 }
