@@ -38,7 +38,9 @@ pub mod registry;
 pub mod replay;
 pub mod seat;
 
-pub use arena_load::{artifact, bot_data, cache, compile, loader, regular_file, runtime, shape, typecheck};
+pub use arena_load::{
+    artifact, bot_archive, bot_data, cache, compile, loader, regular_file, runtime, shape, typecheck,
+};
 pub use arena_sandbox::{Budget, budget, data, driver, engine, limits, log, meter, preview1, stack, store, wasi};
 pub use fault::{BotFault, TrapKind};
 pub use loader::{LoadError, LoadedBot};

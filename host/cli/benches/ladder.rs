@@ -90,6 +90,7 @@ pub(super) fn refit_seconds(matches: i64, versions_count: i64) -> f64 {
             bot_id: id,
             sha256: format!("{id:064x}"),
             size: 1,
+            data_digest: None,
             status: VersionStatus::Accepted,
             reason: None,
             steps: Vec::new(),

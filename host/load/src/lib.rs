@@ -25,6 +25,7 @@
 use arena_sandbox::{budget, engine, limits, stack, store};
 
 pub mod artifact;
+pub mod bot_archive;
 pub mod bot_data;
 pub mod cache;
 pub mod compile;

@@ -246,6 +246,30 @@ impl DataTree {
         Ok(())
     }
 
+    /// Every entry but the root, in the digest's order (a pre-order walk, each directory's entries
+    /// sorted by name): its path relative to the root and, for a file, its contents. What an
+    /// archive of the tree lists, so the same tree always packs to the same bytes.
+    pub fn walk(&self) -> Vec<DataEntry<'_>> {
+        let mut entries = Vec::with_capacity(self.entries());
+        // (entry, its directory's path), popped in pre-order.
+        let mut stack: Vec<(NodeId, String)> = match self.node(ROOT).map(|root| &root.kind) {
+            Some(NodeKind::Dir(children)) => children.iter().rev().map(|&child| (child, String::new())).collect(),
+            _ => Vec::new(),
+        };
+        while let Some((id, parent)) = stack.pop() {
+            let Some(node) = self.node(id) else { continue };
+            let path = if parent.is_empty() { node.name.clone() } else { format!("{parent}/{}", node.name) };
+            match &node.kind {
+                NodeKind::Dir(children) => {
+                    stack.extend(children.iter().rev().map(|&child| (child, path.clone())));
+                    entries.push(DataEntry { path, contents: None });
+                }
+                NodeKind::File(contents) => entries.push(DataEntry { path, contents: Some(contents) }),
+            }
+        }
+        entries
+    }
+
     /// The entry `id`.
     pub(crate) fn node(&self, id: NodeId) -> Option<&Node> {
         self.nodes.get(id)
@@ -259,6 +283,15 @@ impl DataTree {
             .ok()?;
         children.get(index).copied()
     }
+}
+
+/// One entry of a tree as [`DataTree::walk`] lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataEntry<'a> {
+    /// Its path relative to the root (`a/b/c.txt`).
+    pub path: String,
+    /// A file's contents; `None` for a directory.
+    pub contents: Option<&'a [u8]>,
 }
 
 /// Its size and digest, not its (possibly 64 MiB of) contents.
@@ -417,6 +450,11 @@ impl DataTreeBuilder {
     pub fn new(limits: DataLimits) -> DataTreeBuilder {
         let root = BuildNode { name: String::new(), parent: ROOT, path_len: 0, kind: BuildKind::Dir(BTreeMap::new()) };
         DataTreeBuilder { nodes: vec![root], limits, entries: 0, total_bytes: 0 }
+    }
+
+    /// Bytes of file contents added so far.
+    pub fn total_bytes(&self) -> u64 {
+        self.total_bytes
     }
 
     /// Adds the directory at `path` (`a/b/c`), and any directory on the way that is not there

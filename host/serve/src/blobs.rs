@@ -1,11 +1,14 @@
 //! The content-addressed store: bot files and replays, each under its sha256 (hex) in the data
-//! folder (`bots/ab/abcdef...wasm`, `replays/ab/abcdef...json.gz`). A file is written to a
+//! folder (`bots/ab/abcdef...wasm`, `replays/ab/abcdef...json.gz`), and bots' data folders under
+//! their `data-tree/v1` digest (`data/ab/abcdef....data/`, [`DataFolders`]). A file is written to a
 //! temporary name and renamed into place, so a name that exists always holds the whole content
 //! it is named for, whenever the server is killed; an upload is synced before its name exists
 //! (it cannot be made again), a replay is not (its match can be re-played bit for bit); the
 //! same content written twice is stored once. Uploads stream in through [`BlobWriter`], which counts and hashes as the bytes
 //! arrive and stops at the size cap without buffering the body.
 
+use arena_host::bot_data::DATA_EXTENSION;
+use arena_host::data::DataTree;
 use flate2::Compression;
 use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
@@ -144,6 +147,13 @@ impl BlobWriter {
         self.size
     }
 
+    /// The bytes written so far, read from the start (an archive upload is read from its
+    /// temporary file and never moved to a name: the writer still removes it when dropped).
+    pub fn read_back(&mut self) -> io::Result<File> {
+        self.file.flush()?;
+        File::open(&self.temporary)
+    }
+
     /// Syncs the file and moves it to its name; returns its sha256 and size.
     pub fn finish(mut self) -> io::Result<(String, u64)> {
         let sha256 = hex::encode(std::mem::take(&mut self.hasher).finalize());
@@ -161,6 +171,63 @@ impl Drop for BlobWriter {
     fn drop(&mut self) {
         // After `finish` the temporary name is gone and this does nothing.
         let _ = std::fs::remove_file(&self.temporary);
+    }
+}
+
+/// Bots' data folders by digest: `ab/abcdef....data/` holds the tree whose `data-tree/v1`
+/// digest is `abcdef...`, written whole under a temporary name, synced and renamed into place,
+/// so a folder that has its name is always the whole tree (the same tree stored twice is stored
+/// once).
+#[derive(Debug, Clone)]
+pub struct DataFolders {
+    root: PathBuf,
+}
+
+impl DataFolders {
+    /// The folders under `root`; creates it.
+    pub fn open(root: &Path) -> io::Result<DataFolders> {
+        std::fs::create_dir_all(root.join("tmp"))?;
+        Ok(DataFolders { root: root.to_owned() })
+    }
+
+    /// Where the tree `digest` is (or would be); `None` for a name that is not 64 hex digits.
+    pub fn path(&self, digest: &str) -> Option<PathBuf> {
+        let valid = digest.len() == 64 && digest.bytes().all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f'));
+        valid.then(|| self.root.join(&digest[..2]).join(format!("{digest}.{DATA_EXTENSION}")))
+    }
+
+    /// Stores `tree` unless a tree of its digest is stored; returns the digest.
+    pub fn put(&self, tree: &DataTree) -> io::Result<String> {
+        let digest = tree.digest_hex();
+        let path = self.path(&digest).ok_or_else(|| io::Error::other("bad digest"))?;
+        if path.is_dir() {
+            return Ok(digest);
+        }
+        let name = format!("{}-{}", std::process::id(), TEMPORARY.fetch_add(1, Ordering::Relaxed));
+        let temporary = self.root.join("tmp").join(name);
+        let written = tree.write_into(&temporary).and_then(|()| {
+            // Synced before the name exists: an upload cannot be made again.
+            for entry in tree.walk() {
+                File::open(temporary.join(&entry.path))?.sync_all()?;
+            }
+            File::open(&temporary)?.sync_all()?;
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            std::fs::rename(&temporary, &path)
+        });
+        match written {
+            Ok(()) => Ok(digest),
+            // Stored meanwhile by another upload of the same tree.
+            Err(_) if path.is_dir() => {
+                let _ = std::fs::remove_dir_all(&temporary);
+                Ok(digest)
+            }
+            Err(err) => {
+                let _ = std::fs::remove_dir_all(&temporary);
+                Err(err)
+            }
+        }
     }
 }
 
@@ -194,6 +261,23 @@ mod tests {
         assert!(matches!(writer.write(b"de"), Err(BlobError::TooLarge { limit: 4 })));
         drop(writer);
         assert_eq!(std::fs::read_dir(root.join("tmp")).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_data_folder_is_stored_once_under_its_digest_and_reads_back_the_same() {
+        let root = scratch("data");
+        let folders = DataFolders::open(&root).unwrap();
+        let mut builder = DataTree::builder(arena_host::data::DataLimits::DEFAULT);
+        builder.file("tables/a.bin", vec![1u8, 2, 3]).unwrap();
+        let tree = builder.build();
+        let digest = folders.put(&tree).unwrap();
+        assert_eq!(digest, tree.digest_hex());
+        assert_eq!(folders.put(&tree).unwrap(), digest, "stored once");
+        let path = folders.path(&digest).unwrap();
+        let read = DataTree::read_dir(&path, arena_host::data::DataLimits::DEFAULT).unwrap();
+        assert_eq!(read.digest(), tree.digest());
+        assert_eq!(std::fs::read_dir(root.join("tmp")).unwrap().count(), 0, "no temporary left");
+        assert!(folders.path("../../etc").is_none());
     }
 
     #[test]

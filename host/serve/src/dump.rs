@@ -13,7 +13,7 @@ use crate::ratings::{Leaderboard, Line, Results, leaderboard, leaderboard_of};
 use crate::service::{Service, ServiceError};
 use crate::store::{Bot, Match, MatchKind, MatchState, Seat, SeatOutcome, Version, VersionStatus};
 use arena_host::Arena;
-use arena_host::bot_data::BotFiles;
+use arena_host::bot_data::{BotData, BotFiles, DATA_EXTENSION, DataRef, bot_identity};
 use arena_host::budget::{Budget, WASMTIME_VERSION};
 use arena_host::fault::ForfeitReason;
 use arena_host::record::{MatchResult, PlayerSummary};
@@ -23,7 +23,7 @@ use arena_tournament::plan::{MatchSpec, Plan, PlanBot, PlannedMatch};
 use arena_tournament::store::{Outcome, StoredMatch, StoredPlan};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -88,6 +88,25 @@ pub struct DumpVersion {
     pub sha256: String,
     /// The file's size in bytes.
     pub size: i64,
+    /// Its data folder's `data-tree/v1` digest (hex), when it brought one: the folder is
+    /// `/blobs/data/DIGEST.tar` on the server and `bots/DIGEST.data/` in a dump's folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<String>,
+}
+
+impl DumpVersion {
+    /// Its identity, as plans and results key bots ([`bot_identity`]).
+    pub fn identity(&self) -> String {
+        bot_identity(&self.sha256, self.data.as_deref())
+    }
+
+    /// Its bot file and data folder in a dump's folder `dir`.
+    pub fn files_in(&self, dir: &Path) -> BotFiles {
+        BotFiles {
+            wasm: dir.join(format!("{}.wasm", self.sha256)),
+            data: self.data.as_ref().map(|digest| dir.join(format!("{digest}.{DATA_EXTENSION}"))),
+        }
+    }
 }
 
 /// A ranked match of a dump.
@@ -167,13 +186,13 @@ impl DumpSeat {
         }
     }
 
-    /// Its line of a match result, for the bot `name` whose file has `sha256`.
-    pub fn player(&self, name: &str, sha256: &str) -> PlayerSummary {
+    /// Its line of a match result, for the bot `name` whose file has `sha256` (and data folder
+    /// the digest `data`).
+    pub fn player(&self, name: &str, sha256: &str, data: Option<&str>) -> PlayerSummary {
         PlayerSummary {
             bot: name.to_owned(),
             sha256: sha256.to_owned(),
-            // The ladder takes no data folders yet.
-            data: None,
+            data: data.map(str::to_owned),
             score: self.score,
             rank: self.rank,
             forfeit: self.forfeit,
@@ -244,6 +263,7 @@ fn listed(
             bot_id: version.bot_id,
             sha256: version.sha256.clone(),
             size: version.size,
+            data: version.data_digest.clone(),
         })
         .collect();
     let owners: BTreeSet<i64> = versions.iter().map(|version| version.bot_id).collect();
@@ -492,6 +512,9 @@ impl Dump {
             if !is_sha256(&version.sha256) {
                 return invalid(format!("version {} has {:?} for a sha256", version.id, version.sha256));
             }
+            if let Some(data) = version.data.as_ref().filter(|data| !is_sha256(data)) {
+                return invalid(format!("version {} has {data:?} for a data digest", version.id));
+            }
         }
         let mut matches = BTreeSet::new();
         for one in &self.matches {
@@ -536,6 +559,7 @@ impl Dump {
             .iter()
             .map(|version| Version {
                 status: VersionStatus::Accepted,
+                data_digest: version.data.clone(),
                 ..Version::pending(version.id, version.bot_id, &version.sha256, version.size)
             })
             .collect();
@@ -556,7 +580,7 @@ impl Dump {
                     .iter()
                     .map(|seat| {
                         let sha256 = sha256_of.get(&seat.version_id).copied().unwrap_or_default();
-                        let player = seat.player(sha256, sha256);
+                        let player = seat.player(sha256, sha256, None);
                         Seat {
                             version_id: seat.version_id,
                             outcome: Some(SeatOutcome { player, turns: seat.turns, faults: Vec::new() }),
@@ -599,9 +623,7 @@ impl Dump {
             seats: one
                 .seats
                 .iter()
-                .map(|seat| {
-                    self.version(seat.version_id).map(|(version, _)| version.sha256.clone()).unwrap_or_default()
-                })
+                .map(|seat| self.version(seat.version_id).map(|(version, _)| version.identity()).unwrap_or_default())
                 .collect(),
         }
     }
@@ -621,17 +643,17 @@ pub fn write_results(dump: &Dump, path: &Path) -> Result<MergeReport, DumpError>
     let mut bots: Vec<PlanBot> = Vec::new();
     for version in &dump.versions {
         let Some((_, bot)) = dump.version(version.id) else { continue };
-        if !bots.iter().any(|known| known.sha256 == version.sha256) {
+        if !bots.iter().any(|known| known.identity() == version.identity()) {
+            let files = version.files_in(Path::new("bots"));
             bots.push(PlanBot {
                 name: version_name(version, bot),
                 sha256: version.sha256.clone(),
-                path: PathBuf::from("bots").join(format!("{}.wasm", version.sha256)),
-                // The ladder takes no data folders yet.
-                data: None,
+                path: files.wasm,
+                data: version.data.clone().zip(files.data).map(|(digest, path)| DataRef { digest, path }),
             });
         }
     }
-    let name_of = |sha256: &str| bots.iter().find(|bot| bot.sha256 == sha256).map(|bot| bot.name.clone());
+    let name_of = |identity: &str| bots.iter().find(|bot| bot.identity() == identity).map(|bot| bot.name.clone());
     let mut stored = Vec::with_capacity(dump.matches.len());
     let mut matches = Vec::with_capacity(dump.matches.len());
     for one in &dump.matches {
@@ -640,7 +662,12 @@ pub fn write_results(dump: &Dump, path: &Path) -> Result<MergeReport, DumpError>
             .seats
             .iter()
             .zip(&spec.seats)
-            .map(|(seat, sha256)| seat.player(&name_of(sha256).unwrap_or_default(), sha256))
+            .map(|(seat, identity)| {
+                let version = dump.version(seat.version_id).map(|(version, _)| version);
+                let sha256 = version.map_or("", |version| version.sha256.as_str());
+                let data = version.and_then(|version| version.data.as_deref());
+                seat.player(&name_of(identity).unwrap_or_default(), sha256, data)
+            })
             .collect();
         let result = MatchResult {
             game: dump.game.clone(),
@@ -667,7 +694,7 @@ pub fn write_results(dump: &Dump, path: &Path) -> Result<MergeReport, DumpError>
         bots: plan
             .bots
             .iter()
-            .map(|bot| (bot.sha256.clone(), bot.name.clone(), bot.path.display().to_string(), None))
+            .map(|bot| (bot.identity(), bot.name.clone(), bot.path.display().to_string(), None))
             .collect(),
         shard: None,
     };
@@ -933,8 +960,8 @@ pub fn verify(
     let is_public = |id: i64| dump.version(id).is_some_and(|(_, bot)| bot.public);
     let (playable, skipped): (Vec<&DumpMatch>, Vec<&DumpMatch>) =
         chosen.into_iter().partition(|one| one.seats.iter().all(|seat| is_public(seat.version_id)));
-    // Each file once, checked before it is loaded: a dump's folder is untrusted.
-    let mut paths: Vec<PathBuf> = Vec::new();
+    // Each bot once, checked before it is loaded: a dump's folder is untrusted.
+    let mut paths: Vec<BotFiles> = Vec::new();
     let mut index_of: BTreeMap<i64, usize> = BTreeMap::new();
     for seat in playable.iter().flat_map(|one| &one.seats) {
         if index_of.contains_key(&seat.version_id) {
@@ -943,20 +970,32 @@ pub fn verify(
         let (version, _) = dump
             .version(seat.version_id)
             .ok_or_else(|| DumpError::Invalid(format!("version {} is not listed", seat.version_id)))?;
-        let path = bots_dir.join(format!("{}.wasm", version.sha256));
-        let index = match paths.iter().position(|known| *known == path) {
+        let files = version.files_in(bots_dir);
+        let index = match paths.iter().position(|known| *known == files) {
             Some(index) => index,
             None => {
-                let actual = arena_host::loader::bot_file_sha256_hex(&path)
+                let actual = arena_host::loader::bot_file_sha256_hex(&files.wasm)
                     .map_err(|err| DumpError::BotFile(format!("the file of version {}: {err}", version.id)))?;
                 if actual != version.sha256 {
                     return Err(DumpError::BotFile(format!(
                         "{} is not the file of version {} (its sha256 is {actual})",
-                        path.display(),
+                        files.wasm.display(),
                         version.id
                     )));
                 }
-                paths.push(path);
+                if let (Some(folder), Some(digest)) = (&files.data, &version.data) {
+                    let read = BotData::read(folder, arena.data_limits())
+                        .map_err(|err| DumpError::BotFile(format!("the data of version {}: {err}", version.id)))?;
+                    if read.tree.digest_hex() != *digest {
+                        return Err(DumpError::BotFile(format!(
+                            "{} is not the data of version {} (its digest is {})",
+                            folder.display(),
+                            version.id,
+                            read.tree.digest_hex()
+                        )));
+                    }
+                }
+                paths.push(files);
                 paths.len() - 1
             }
         };
@@ -964,7 +1003,7 @@ pub fn verify(
     }
     let game = find_game(&dump.game).ok_or_else(|| DumpError::Invalid(format!("no game {:?}", dump.game)))?;
     let pool = game
-        .load_pool(arena, &BotFiles::all_code_only(&paths), &[], dump.budget.memory_mib)
+        .load_pool(arena, &paths, &[], dump.budget.memory_mib)
         .map_err(|err| DumpError::Setup { game: dump.game.clone(), reason: err.to_string() })?;
     let failures = pool.load_failures();
     let replay = |one: &DumpMatch| -> Option<Mismatch> {
@@ -1013,6 +1052,7 @@ pub fn verify(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     /// The dump of `game`'s ladder built in memory: what the stream must write byte for byte.
     fn of_game(service: &Service, game: &str) -> Result<Dump, ServiceError> {
@@ -1072,8 +1112,8 @@ mod tests {
             budget: Budget::default(),
             bots: vec![bot(1, "greedy"), bot(2, "random")],
             versions: vec![
-                DumpVersion { id: 1, bot_id: 1, sha256: "a".repeat(64), size: 10 },
-                DumpVersion { id: 2, bot_id: 2, sha256: "b".repeat(64), size: 20 },
+                DumpVersion { id: 1, bot_id: 1, sha256: "a".repeat(64), size: 10, data: None },
+                DumpVersion { id: 2, bot_id: 2, sha256: "b".repeat(64), size: 20, data: None },
             ],
             matches,
             leaderboard: Leaderboard { game: "azul".into(), matches: 0, leaderboard: Vec::new() },
@@ -1084,7 +1124,7 @@ mod tests {
 
     /// `dumped` as a re-play would give it.
     fn played(dumped: &DumpMatch) -> PoolMatch {
-        let players = dumped.seats.iter().map(|seat| seat.player("x", "y")).collect();
+        let players = dumped.seats.iter().map(|seat| seat.player("x", "y", None)).collect();
         PoolMatch {
             result: MatchResult {
                 game: "azul".into(),
@@ -1264,7 +1304,7 @@ mod tests {
     }
 
     fn seat_player(won: bool) -> PlayerSummary {
-        seat(0, if won { 40 } else { 25 }, if won { 1 } else { 2 }).player("b", &"a".repeat(64))
+        seat(0, if won { 40 } else { 25 }, if won { 1 } else { 2 }).player("b", &"a".repeat(64), None)
     }
 
     /// The dump of `game` as `GET /api/games/{game}/dump` streams it.
@@ -1282,7 +1322,7 @@ mod tests {
         let bob = store.create_user("bob", "", false).unwrap();
         let version = |owner: i64, name: &str, file: char| {
             let bot = store.bot_for_upload(owner, "azul", name).unwrap();
-            let id = store.add_version(bot.id, &file.to_string().repeat(64), 7, 0).unwrap().0.id;
+            let id = store.add_version(bot.id, &file.to_string().repeat(64), None, 7, 0).unwrap().0.id;
             store.finish_version(id, VersionStatus::Accepted, None, &[]).unwrap();
             id
         };

@@ -29,6 +29,7 @@ use crate::config::NatsSettings;
 use crate::dump::random_seed;
 use crate::service::{Service, ServiceError};
 use crate::store::{Audit, AuditState, Bot, Finished, Match, SeatOutcome, Version, Worker};
+use arena_host::bot_data::DataRef;
 use arena_host::budget::WASMTIME_VERSION;
 use arena_host::record::MatchResult;
 use arena_tournament::nats::Queue;
@@ -278,10 +279,11 @@ fn plan_line(service: &Service, one: &Match) -> Result<(PlanLine, bool), Service
     let mut bots = Vec::with_capacity(one.seats.len());
     let mut private = false;
     for (version, bot) in seat_bots(service, one)? {
-        let path = service.bot_file(&version)?;
+        let files = service.bot_files_of(&version)?;
         private |= bot.private;
-        // The ladder takes no data folders yet.
-        bots.push(PlanBot { name: bot.name, sha256: version.sha256, path, data: None });
+        // A worker finds the data by its digest (fetched from `/blobs/data/DIGEST.tar`).
+        let data = version.data_digest.zip(files.data).map(|(digest, path)| DataRef { digest, path });
+        bots.push(PlanBot { name: bot.name, sha256: version.sha256, path: files.wasm, data });
     }
     let spec = MatchSpec {
         arena: env!("CARGO_PKG_VERSION").into(),
@@ -290,7 +292,7 @@ fn plan_line(service: &Service, one: &Match) -> Result<(PlanLine, bool), Service
         options: Vec::new(),
         budget: service.settings.budget(&one.game),
         seed: one.seed,
-        seats: bots.iter().map(|bot| bot.sha256.clone()).collect(),
+        seats: bots.iter().map(PlanBot::identity).collect(),
     };
     Ok((PlanLine { id: spec.id(), spec, bots }, private))
 }
@@ -669,7 +671,7 @@ mod tests {
         let alice = store.create_user("alice", "", false).unwrap();
         let version = |name: &str, file: char| {
             let bot = store.bot_for_upload(alice.id, "azul", name).unwrap();
-            store.add_version(bot.id, &file.to_string().repeat(64), 1, 0).unwrap().0.id
+            store.add_version(bot.id, &file.to_string().repeat(64), None, 1, 0).unwrap().0.id
         };
         let (secret, open, other) = (version("secret", 'a'), version("open", 'b'), version("other", 'c'));
         let secret_bot = store.version(secret).unwrap().unwrap().bot_id;

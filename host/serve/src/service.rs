@@ -9,7 +9,7 @@
 //! node left pending a minute after their upload (that node may be gone):
 //! docs/ladder.md#durability.
 
-use crate::blobs::{BlobError, BlobWriter, Blobs};
+use crate::blobs::{BlobError, BlobWriter, Blobs, DataFolders};
 use crate::config::Settings;
 use crate::ratings::{Leaderboard, Results, leaderboard, moved_lines};
 use crate::schedule::{Entrant, Scheduled, next_table, pairing_seed, table_seed};
@@ -19,6 +19,7 @@ use crate::store::{
 };
 use crate::validate::check;
 use arena_host::Arena;
+use arena_host::bot_archive::{ArchiveLimits, read_bot_archive};
 use arena_host::bot_data::BotFiles;
 use arena_host::registry::{BotPool, PlayError, ReplayText, find_game, game_names};
 use serde::Serialize;
@@ -96,11 +97,36 @@ type Fit = (u64, std::time::Instant, Arc<Leaderboard>);
 
 /// A game's bots, loaded once for many matches.
 struct GamePool {
-    /// The files it holds, in its order.
-    paths: Vec<PathBuf>,
+    /// The bots it holds (file and data folder), in its order.
+    paths: Vec<BotFiles>,
     /// Why each could not be loaded, if it could not.
     failures: Vec<Option<arena_host::registry::LoadFailure>>,
     pool: Box<dyn BotPool>,
+}
+
+/// An upload's body as received: a bot file or an archive of a bot and its data
+/// ([`Service::upload_writer`] chooses).
+pub enum Upload {
+    /// A `.wasm` file, on its way into the bot store.
+    Wasm(BlobWriter),
+    /// A tar archive (gzip-compressed or not) of `bot.wasm` and `data/`, in a temporary file.
+    Archive(BlobWriter),
+}
+
+impl Upload {
+    /// Appends `chunk` within the writer's cap.
+    pub fn write(&mut self, chunk: &[u8]) -> Result<(), BlobError> {
+        match self {
+            Upload::Wasm(writer) | Upload::Archive(writer) => writer.write(chunk),
+        }
+    }
+
+    /// Bytes so far.
+    pub fn size(&self) -> u64 {
+        match self {
+            Upload::Wasm(writer) | Upload::Archive(writer) => writer.size(),
+        }
+    }
 }
 
 /// The running ladder.
@@ -113,6 +139,10 @@ pub struct Service {
     pub bot_files: Blobs,
     /// Replays by sha256.
     pub replays: Blobs,
+    /// Bots' data folders by digest.
+    pub data_folders: DataFolders,
+    /// Archive uploads while they are read (never kept).
+    archives: Blobs,
     /// The sandbox and loader.
     pub arena: Arena,
     events: broadcast::Sender<Event>,
@@ -141,6 +171,8 @@ impl Service {
     pub fn new(settings: Settings, store: Arc<dyn Store>, arena: Arena) -> Result<Arc<Service>, ServiceError> {
         let bot_files = Blobs::open(&settings.data.join("bots"), "wasm")?;
         let replays = Blobs::open(&settings.data.join("replays"), "json.gz")?;
+        let data_folders = DataFolders::open(&settings.data.join("data"))?;
+        let archives = Blobs::open(&settings.data.join("archives"), "tar")?;
         let (events, _) = broadcast::channel(256);
         let generations = game_names().into_iter().map(|game| (game.to_owned(), AtomicU64::new(0))).collect();
         Ok(Arc::new(Service {
@@ -148,6 +180,8 @@ impl Service {
             store,
             bot_files,
             replays,
+            data_folders,
+            archives,
             arena,
             events,
             generations,
@@ -315,31 +349,65 @@ impl Service {
         self.stopping.load(Ordering::Relaxed)
     }
 
-    /// Stores an upload for `user`'s bot `name` in `game`: `writer` holds the file, already
-    /// capped and hashed. A new version is checked in the background; the same file uploaded
-    /// again is the version it already is (`false`). `private`, when given, makes the bot private
-    /// or public, before the version exists (so no match of it is ever sent as a public one).
+    /// Stores an upload for `user`'s bot `name` in `game`: `upload` holds the file, already
+    /// capped, or an archive of the file and its data folder (read here, within
+    /// [`Service::archive_limits`]; the folder stored by digest). A new version is checked in the
+    /// background; the same file (and data) uploaded again is the version it already is
+    /// (`false`). `private`, when given, makes the bot private or public, before the version
+    /// exists (so no match of it is ever sent as a public one).
     pub fn upload(
         &self,
         user: &User,
         game: &str,
         name: &str,
-        writer: BlobWriter,
+        upload: Upload,
         private: Option<bool>,
     ) -> Result<(Bot, Version, bool), ServiceError> {
         self.may_upload(user, game, name)?;
         let now = unix_now();
-        let (sha256, size) = writer.finish()?;
+        let (sha256, size, data_digest) = match upload {
+            Upload::Wasm(writer) => {
+                let (sha256, size) = writer.finish()?;
+                (sha256, size, None)
+            }
+            Upload::Archive(mut archive) => {
+                let (wasm, data) = read_bot_archive(archive.read_back()?, self.archive_limits())
+                    .map_err(|err| ServiceError::Refused(format!("upload: {err}")))?;
+                drop(archive);
+                let mut writer = self.bot_files.writer(self.settings.max_upload)?;
+                writer.write(&wasm)?;
+                let (sha256, size) = writer.finish()?;
+                let digest = data.map(|tree| self.data_folders.put(&tree)).transpose()?;
+                (sha256, size, digest)
+            }
+        };
         let mut bot = self.store.bot_for_upload(user.id, game, name)?;
         if let Some(private) = private.filter(|private| *private != bot.private) {
             self.store.set_bot_private(bot.id, private)?;
             bot.private = private;
         }
-        let (version, new) = self.store.add_version(bot.id, &sha256, size as i64, now)?;
+        let (version, new) = self.store.add_version(bot.id, &sha256, data_digest.as_deref(), size as i64, now)?;
         if new {
             self.queue_validation(version.id);
         }
         Ok((bot, version, new))
+    }
+
+    /// What an archive upload may hold: the upload cap for the bot file, the arena's data limits
+    /// for its folder.
+    pub fn archive_limits(&self) -> ArchiveLimits {
+        ArchiveLimits { max_wasm: self.settings.max_upload, data: self.arena.data_limits() }
+    }
+
+    /// A writer for an upload's body, chosen by its first bytes (`head`, at least 262 when the
+    /// body has them): an archive goes to a temporary file, capped at what the archive limits
+    /// unpack to; a bot file straight to the bot store, capped at the upload limit.
+    pub fn upload_writer(&self, head: &[u8]) -> Result<Upload, ServiceError> {
+        Ok(if arena_host::bot_archive::looks_like_archive(head) {
+            Upload::Archive(self.archives.writer(self.archive_limits().unpacked_bytes())?)
+        } else {
+            Upload::Wasm(self.bot_files.writer(self.settings.max_upload)?)
+        })
     }
 
     /// Whether `user` may upload a version of the bot `name` in `game` now: the game exists, the
@@ -398,13 +466,14 @@ impl Service {
         let bot =
             self.store.bot(version.bot_id)?.ok_or_else(|| ServiceError::NotFound(format!("bot {}", version.bot_id)))?;
         let game = find_game(&bot.game).ok_or_else(|| ServiceError::UnknownGame(bot.game.clone()))?;
-        let path = self.bot_file(&version)?;
+        let files = self.bot_files_of(&version)?;
         let mut checked =
-            check(&self.arena, game, &path, &format!("{}.wasm", bot.name), self.settings.budget(&bot.game));
+            check(&self.arena, game, &files, &format!("{}.wasm", bot.name), self.settings.budget(&bot.game));
+        let data = version.data_digest.as_ref().map(|digest| format!(", data {digest}")).unwrap_or_default();
         let upload = crate::store::Step {
             step: "upload".into(),
             ok: true,
-            detail: format!("{} bytes, sha256 {}", version.size, version.sha256),
+            detail: format!("{} bytes, sha256 {}{data}", version.size, version.sha256),
         };
         checked.steps.insert(0, upload);
         if !self.store.finish_version(version.id, checked.status, checked.reason.as_deref(), &checked.steps)? {
@@ -426,6 +495,19 @@ impl Service {
         self.bot_files
             .path(&version.sha256)
             .ok_or_else(|| ServiceError::NotFound(format!("file of version {}", version.id)))
+    }
+
+    /// A version's bot file and data folder.
+    pub fn bot_files_of(&self, version: &Version) -> Result<BotFiles, ServiceError> {
+        let data = match &version.data_digest {
+            None => None,
+            Some(digest) => Some(
+                self.data_folders
+                    .path(digest)
+                    .ok_or_else(|| ServiceError::NotFound(format!("data of version {}", version.id)))?,
+            ),
+        };
+        Ok(BotFiles { wasm: self.bot_file(version)?, data })
     }
 
     /// Each bot's current version: its latest accepted one.
@@ -652,7 +734,7 @@ impl Service {
         }
     }
 
-    /// A loaded pool of `game` holding every file of `paths`, and `seating` (indices into
+    /// A loaded pool of `game` holding every bot of `paths`, and `seating` (indices into
     /// `paths`) as indices into it. A game's pool is kept and shared by the workers, so a bot is
     /// loaded once, not once per match; it is loaded again when a match needs a file it lacks, as
     /// after a new version is accepted, with the files of the game's current versions and this
@@ -661,7 +743,7 @@ impl Service {
     fn pool_for(
         &self,
         game: &str,
-        paths: &[PathBuf],
+        paths: &[BotFiles],
         seating: &[usize],
     ) -> Result<(Arc<GamePool>, Vec<usize>), ServiceError> {
         let mut pools = self.pools.lock().unwrap_or_else(PoisonError::into_inner);
@@ -671,10 +753,10 @@ impl Service {
             None => {
                 let entry = find_game(game).ok_or_else(|| ServiceError::UnknownGame(game.to_owned()))?;
                 let bots = self.store.bots_of_game(game)?;
-                let mut all: Vec<PathBuf> = Vec::new();
+                let mut all: Vec<BotFiles> = Vec::new();
                 let current = self.current_versions(&bots)?;
                 for path in
-                    current.values().filter_map(|version| self.bot_file(version).ok()).chain(paths.iter().cloned())
+                    current.values().filter_map(|version| self.bot_files_of(version).ok()).chain(paths.iter().cloned())
                 {
                     if !all.contains(&path) {
                         all.push(path);
@@ -682,7 +764,7 @@ impl Service {
                 }
                 let memory_mib = self.settings.budget(game).memory_mib;
                 let loaded = entry
-                    .load_pool(&self.arena, &BotFiles::all_code_only(&all), &[], memory_mib)
+                    .load_pool(&self.arena, &all, &[], memory_mib)
                     .map_err(|err| ServiceError::Refused(err.to_string()))?;
                 let pool = Arc::new(GamePool { paths: all, failures: loaded.load_failures(), pool: loaded });
                 pools.insert(game.to_owned(), Arc::clone(&pool));
@@ -704,14 +786,14 @@ impl Service {
     /// Plays `one` here: its result, with the replay's JSON text when `replay` asks for it.
     fn play_here(&self, one: &Match, replay: ReplayText) -> Result<arena_host::registry::PoolMatch, ServiceError> {
         let budget = self.settings.budget(&one.game);
-        let mut paths: Vec<PathBuf> = Vec::new();
+        let mut paths: Vec<BotFiles> = Vec::new();
         let mut seating = Vec::new();
         for seat in &one.seats {
             let version = self
                 .store
                 .version(seat.version_id)?
                 .ok_or_else(|| ServiceError::NotFound(format!("version {}", seat.version_id)))?;
-            let path = self.bot_file(&version)?;
+            let path = self.bot_files_of(&version)?;
             let index = paths.iter().position(|known| *known == path).unwrap_or_else(|| {
                 paths.push(path.clone());
                 paths.len() - 1
@@ -819,7 +901,7 @@ impl Service {
                 })?;
                 let mut writer = self.bot_files.writer(self.settings.max_upload)?;
                 writer.write(&bytes)?;
-                let (_, _, new) = self.upload(&demo, info.name, name, writer, None)?;
+                let (_, _, new) = self.upload(&demo, info.name, name, Upload::Wasm(writer), None)?;
                 entered += usize::from(new);
             }
         }
@@ -855,9 +937,9 @@ mod tests {
         // Uploaded two minutes ago to a node that died before checking it, and one just now
         // (its node is checking it).
         let sha256 = service.bot_files.put(b"not a component").unwrap();
-        let (left, _) = store.add_version(bot.id, &sha256, 15, now - 120).unwrap();
+        let (left, _) = store.add_version(bot.id, &sha256, None, 15, now - 120).unwrap();
         let recent = service.bot_files.put(b"not one either").unwrap();
-        let (fresh, _) = store.add_version(bot.id, &recent, 14, now).unwrap();
+        let (fresh, _) = store.add_version(bot.id, &recent, None, 14, now).unwrap();
         let (sender, receiver) = mpsc::channel();
         *service.validations.lock().unwrap() = Some(sender);
 

@@ -10,7 +10,6 @@ use arena_host::fault::ForfeitReason;
 use arena_host::loader::LoadStage;
 use arena_host::registry::{GameEntry, ReplayText};
 use arena_host::{Arena, Budget};
-use std::path::Path;
 
 /// The seeds of the validation's self-play: fixed, so a version's validation is reproducible.
 pub const VALIDATION_SEEDS: [u64; 2] = [1, 2];
@@ -21,8 +20,10 @@ pub const VALIDATION_SEEDS: [u64; 2] = [1, 2];
 /// refused. A forfeit for traps always refuses.
 pub const EARLY_TURNS: u32 = 50;
 
-/// The stages of loading, in order (a failure at one means the ones before it passed).
-const STAGES: [LoadStage; 4] = [LoadStage::Read, LoadStage::Shape, LoadStage::TypeCheck, LoadStage::Compile];
+/// The stages of loading, in order (a failure at one means the ones before it passed); the data
+/// folder's only for a bot that brings one.
+const STAGES: [LoadStage; 5] =
+    [LoadStage::Read, LoadStage::Data, LoadStage::Shape, LoadStage::TypeCheck, LoadStage::Compile];
 
 /// How a version's checks went.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,22 +44,30 @@ impl Checked {
     }
 }
 
-/// Loads and validates the file at `path` for `game` under `budget`; `shown` is the file's name
-/// in messages (the path is the blob store's, which means nothing to the competitor).
-pub fn check(arena: &Arena, game: &dyn GameEntry, path: &Path, shown: &str, budget: Budget) -> Checked {
+/// Loads and validates the bot `files` for `game` under `budget`; `shown` is the file's name in
+/// messages (the path is the blob store's, which means nothing to the competitor).
+pub fn check(arena: &Arena, game: &dyn GameEntry, files: &BotFiles, shown: &str, budget: Budget) -> Checked {
     let mut steps = Vec::new();
-    let rename = |message: &str| message.replace(&path.display().to_string(), shown);
-    let pool = match game.load_pool(arena, &[BotFiles::code_only(path)], &[], budget.memory_mib) {
+    let rename = |message: &str| {
+        let message = message.replace(&files.wasm.display().to_string(), shown);
+        match &files.data {
+            Some(data) => message.replace(&data.display().to_string(), "data"),
+            None => message,
+        }
+    };
+    let stages: Vec<LoadStage> =
+        STAGES.into_iter().filter(|stage| *stage != LoadStage::Data || files.data.is_some()).collect();
+    let pool = match game.load_pool(arena, std::slice::from_ref(files), &[], budget.memory_mib) {
         Ok(pool) => pool,
         Err(err) => return Checked::refused(steps, "load", rename(&err.to_string())),
     };
     if let Some(Some(failure)) = pool.load_failures().into_iter().next() {
-        for stage in STAGES.iter().take_while(|stage| **stage != failure.stage) {
+        for stage in stages.iter().take_while(|stage| **stage != failure.stage) {
             steps.push(Step { step: stage.name().to_owned(), ok: true, detail: String::new() });
         }
         return Checked::refused(steps, failure.stage.name(), rename(&failure.message));
     }
-    for stage in STAGES {
+    for stage in stages {
         steps.push(Step { step: stage.name().to_owned(), ok: true, detail: String::new() });
     }
     let info = game.info();

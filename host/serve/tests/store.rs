@@ -63,7 +63,8 @@ fn outcome(rank: u32) -> SeatOutcome {
 fn alices_bot(store: &dyn Store, files: &str) -> (User, Bot, Vec<Version>) {
     let alice = store.create_user("alice", "", false).unwrap();
     let bot = store.bot_for_upload(alice.id, "azul", "a").unwrap();
-    let versions = files.chars().map(|file| store.add_version(bot.id, &file.to_string().repeat(64), 1, 0).unwrap().0);
+    let versions =
+        files.chars().map(|file| store.add_version(bot.id, &file.to_string().repeat(64), None, 1, 0).unwrap().0);
     let versions = versions.collect();
     (alice, bot, versions)
 }
@@ -112,12 +113,30 @@ fn bots_belong_to_one_account_and_versions_are_idempotent() {
         store.set_bot_disabled(bot.id, true).unwrap();
         assert!(store.bot(bot.id).unwrap().unwrap().disabled);
 
-        let (first, new) = store.add_version(bot.id, &"a".repeat(64), 100, 1_000).unwrap();
+        let (first, new) = store.add_version(bot.id, &"a".repeat(64), None, 100, 1_000).unwrap();
         assert!(new && first.status == VersionStatus::Pending);
-        let (again, new) = store.add_version(bot.id, &"a".repeat(64), 100, 1_000).unwrap();
+        let (again, new) = store.add_version(bot.id, &"a".repeat(64), None, 100, 1_000).unwrap();
         assert!(!new, "{name}: the same file is the same version");
         assert_eq!(again.id, first.id);
-        let (second, _) = store.add_version(bot.id, &"b".repeat(64), 200, 2_000).unwrap();
+        let (second, _) = store.add_version(bot.id, &"b".repeat(64), None, 200, 2_000).unwrap();
+        // A version is its file and its data: the same file with a data folder is another one,
+        // the same file and data the one it already is; the data folder names the bots holding it.
+        let (data, _) = {
+            let digest = "d".repeat(64);
+            let (with, new) = store.add_version(bot.id, &"a".repeat(64), Some(&digest), 100, 500).unwrap();
+            assert!(new && with.id != first.id, "{name}: the same file with data is a new version");
+            assert_eq!(with.data_digest.as_deref(), Some(digest.as_str()), "{name}");
+            let (again, new) = store.add_version(bot.id, &"a".repeat(64), Some(&digest), 100, 500).unwrap();
+            assert!(!new && again.id == with.id && again.data_digest == with.data_digest, "{name}");
+            assert_eq!(store.version(with.id).unwrap().unwrap().data_digest, with.data_digest, "{name}");
+            assert!(store.version(first.id).unwrap().unwrap().data_digest.is_none(), "{name}");
+            let holders: Vec<i64> = store.bots_with_data(&digest).unwrap().iter().map(|bot| bot.id).collect();
+            assert_eq!(holders, [bot.id], "{name}");
+            assert!(store.bots_with_data(&"e".repeat(64)).unwrap().is_empty(), "{name}");
+            assert!(store.bots_with_data("").unwrap().is_empty(), "{name}: no data is no digest");
+            (with, new)
+        };
+        assert!(store.finish_version(data.id, VersionStatus::Accepted, None, &[]).unwrap());
         assert_eq!(store.pending_versions().unwrap().iter().map(|v| v.id).collect::<Vec<_>>(), [first.id, second.id]);
         let before = |at: i64| store.pending_versions_before(at).unwrap().iter().map(|v| v.id).collect::<Vec<_>>();
         assert_eq!((before(1_000), before(1_001), before(2_001)), (vec![], vec![first.id], vec![first.id, second.id]));
@@ -134,9 +153,10 @@ fn bots_belong_to_one_account_and_versions_are_idempotent() {
             (VersionStatus::Refused, Some("shape: not a component"))
         );
         assert_eq!(refused.steps, steps);
-        assert_eq!(store.versions_of_bot(bot.id).unwrap().len(), 2);
+        assert_eq!(store.versions_of_bot(bot.id).unwrap().len(), 3);
         assert_eq!(store.pending_versions().unwrap().len(), 1);
         assert_eq!(store.uploads_since(alice.id, 1_000).unwrap(), 2, "{name}");
+        assert_eq!(store.uploads_since(alice.id, 0).unwrap(), 3, "{name}");
         assert_eq!(store.uploads_since(alice.id, 1_001).unwrap(), 1);
         assert_eq!(store.uploads_since(bob.id, 0).unwrap(), 0);
     }
@@ -154,7 +174,7 @@ fn a_bot_is_made_private_and_public_again_and_a_file_names_the_bots_holding_it()
         // Bob's bot holds the same file as one of Alice's versions: the file names both.
         let bob = store.create_user("bob", "", false).unwrap();
         let copy = store.bot_for_upload(bob.id, "azul", "copy").unwrap();
-        store.add_version(copy.id, &versions[0].sha256, 1, 0).unwrap();
+        store.add_version(copy.id, &versions[0].sha256, None, 1, 0).unwrap();
         let holders: Vec<(i64, bool)> =
             store.bots_with_file(&versions[0].sha256).unwrap().iter().map(|bot| (bot.id, bot.private)).collect();
         assert_eq!(holders, [(bot.id, true), (copy.id, false)], "{name}");
@@ -400,10 +420,10 @@ fn a_bot_page_reads_the_bot_its_versions_latest_matches_with_their_faults_names_
         let mine = store.bot_for_upload(alice.id, "azul", "mine").unwrap();
         let theirs = store.bot_for_upload(bob.id, "azul", "theirs").unwrap();
         let elsewhere = store.bot_for_upload(bob.id, "paint", "elsewhere").unwrap();
-        let (old, _) = store.add_version(mine.id, &"a".repeat(64), 1, 0).unwrap();
-        let (new, _) = store.add_version(mine.id, &"b".repeat(64), 1, 0).unwrap();
-        let (other, _) = store.add_version(theirs.id, &"c".repeat(64), 1, 0).unwrap();
-        store.add_version(elsewhere.id, &"d".repeat(64), 1, 0).unwrap();
+        let (old, _) = store.add_version(mine.id, &"a".repeat(64), None, 1, 0).unwrap();
+        let (new, _) = store.add_version(mine.id, &"b".repeat(64), None, 1, 0).unwrap();
+        let (other, _) = store.add_version(theirs.id, &"c".repeat(64), None, 1, 0).unwrap();
+        store.add_version(elsewhere.id, &"d".repeat(64), None, 1, 0).unwrap();
         let pairing = |seats| ranked(1, seats);
         // Old's matches first, then new's; one between the other bot and itself.
         let ids = store
@@ -704,6 +724,10 @@ fn assert_first_schema_rows_survive(latest: &dyn Store) {
     assert_eq!(latest.schema_version().unwrap(), migrations::latest());
     assert!(latest.user_by_name("alice").unwrap().is_some_and(|user| user.admin), "rows survive the migrations");
     assert_eq!(latest.version(1).unwrap().map(|version| version.status), Some(VersionStatus::Accepted));
+    assert!(
+        latest.version(1).unwrap().is_some_and(|version| version.data_digest.is_none()),
+        "an old version has no data"
+    );
     assert_eq!(latest.uploads_since(1, 0).unwrap(), 1, "an old version counts as uploaded at time 0");
     let queued = latest.match_by_id(1).unwrap().unwrap();
     assert_eq!((queued.seed, queued.state, queued.seats.len()), (7, MatchState::Queued, 1));
@@ -772,7 +796,7 @@ fn postgres_nodes_starting_together_migrate_once_and_never_claim_one_match_twice
 
     let alice = nodes[0].create_user("alice", "", false).unwrap();
     let bot = nodes[1].bot_for_upload(alice.id, "azul", "a").unwrap();
-    let (a, _) = nodes[2].add_version(bot.id, &"a".repeat(64), 1, 0).unwrap();
+    let (a, _) = nodes[2].add_version(bot.id, &"a".repeat(64), None, 1, 0).unwrap();
     let new: Vec<NewMatch> = (0..200).map(|seed| ranked(seed, vec![a.id, a.id])).collect();
     nodes[3].enqueue(&new, 0).unwrap();
     // Each node its own connection: the database, not a mutex, keeps claims apart.

@@ -1,5 +1,5 @@
 //! `arena ladder dump` (a ladder's public dump into a folder: `ladder.json` as served, its bots'
-//! files by sha256, the results as a tournament database, and with `--replays` every match's
+//! files by sha256 and data folders by digest, the results as a tournament database, and with `--replays` every match's
 //! replay) and `arena ladder verify` (the dump's matches re-played here and its ratings
 //! recomputed). What a dump is and how it is checked is arena-serve's [`arena_serve::dump`];
 //! this is the command line around it.
@@ -7,6 +7,9 @@
 use super::cache_cmd::UseCacheArgs;
 use super::serve_cmd::{agent, base, json_of, unreachable};
 use anyhow::{Context, bail};
+use arena_host::bot_archive::{ArchiveLimits, read_archive};
+use arena_host::bot_data::DATA_EXTENSION;
+use arena_host::data::{DataLimits, DataTree};
 use arena_serve::dump::{Dump, DumpError, MAX_DUMP_BYTES, VerifyOptions, random_seed, verify, write_results};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -114,9 +117,9 @@ pub fn run_dump(args: DumpArgs) -> anyhow::Result<ExitCode> {
     // The bytes as served, so that anyone can compare their copy with another's.
     write_whole(&dir.join("ladder.json"), &body)?;
     let mut fetched = 0;
-    let public =
-        dump.versions.iter().filter(|version| dump.bots.iter().any(|bot| bot.id == version.bot_id && bot.public));
-    for version in public {
+    let public_versions =
+        || dump.versions.iter().filter(|version| dump.bots.iter().any(|bot| bot.id == version.bot_id && bot.public));
+    for version in public_versions() {
         let path = bots.join(format!("{}.wasm", version.sha256));
         if arena_host::loader::bot_file_sha256_hex(&path).is_ok_and(|sha256| sha256 == version.sha256) {
             continue;
@@ -128,6 +131,32 @@ pub fn run_dump(args: DumpArgs) -> anyhow::Result<ExitCode> {
             bail!("{url} is not the file of version {} (its sha256 is {actual})", version.id);
         }
         write_whole(&path, &bytes)?;
+        fetched += 1;
+    }
+    // Each data folder once, by digest, beside the files (`bots/DIGEST.data/`): unpacked from the
+    // archive the server packs, within the default limits, and checked against its digest.
+    let limits = ArchiveLimits { max_wasm: 0, data: DataLimits::DEFAULT };
+    let mut digests: Vec<&str> = public_versions().filter_map(|version| version.data.as_deref()).collect();
+    digests.sort_unstable();
+    digests.dedup();
+    for digest in digests {
+        let folder = bots.join(format!("{digest}.{DATA_EXTENSION}"));
+        if DataTree::read_dir(&folder, limits.data).is_ok_and(|tree| tree.digest_hex() == digest) {
+            continue;
+        }
+        let url = format!("{}/blobs/data/{digest}.tar", base(server));
+        let bytes = fetch(&agent, server, &url, limits.unpacked_bytes())?;
+        let tree = read_archive(bytes.as_slice(), limits)
+            .with_context(|| format!("the answer of {url}"))?
+            .data
+            .with_context(|| format!("{url} has no data folder"))?;
+        if tree.digest_hex() != digest {
+            bail!("{url} is not the data folder {digest} (its digest is {})", tree.digest_hex());
+        }
+        if folder.exists() {
+            std::fs::remove_dir_all(&folder).with_context(|| format!("cannot replace {}", folder.display()))?;
+        }
+        tree.write_into(&folder).with_context(|| format!("cannot write {}", folder.display()))?;
         fetched += 1;
     }
     let results = dir.join("results.sqlite");

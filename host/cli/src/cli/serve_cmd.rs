@@ -5,14 +5,17 @@
 
 use super::cache_cmd::compile_worker;
 use anyhow::{Context, bail};
+use arena_host::bot_archive::{TAR_MEDIA_TYPE, write_archive};
+use arena_host::bot_data::{BotData, BotFiles};
 use arena_host::cache::ArtifactCache;
+use arena_host::data::DataLimits;
 use arena_serve::auth::{check_name, new_token, token_sha256};
 use arena_serve::config::{Flags, Settings};
 use clap::{Args, Subcommand};
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry;
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -455,6 +458,13 @@ pub struct SubmitArgs {
     game: String,
     /// The bot file.
     file: PathBuf,
+    /// The bot's data folder, sent with the file as one archive [default: NAME.data/ beside
+    /// NAME.wasm, if there is one].
+    #[arg(long, value_name = "DIR", conflicts_with = "no_data")]
+    data: Option<PathBuf>,
+    /// Send the file alone, whatever lies beside it.
+    #[arg(long)]
+    no_data: bool,
     /// The bot's name on the ladder [default: the file's name without .wasm].
     #[arg(long)]
     name: Option<String>,
@@ -563,15 +573,23 @@ pub fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
         None => args.file.file_stem().and_then(|stem| stem.to_str()).unwrap_or("bot").to_owned(),
     };
     check_name("bot", &name)?;
-    let file = std::fs::File::open(&args.file).with_context(|| format!("{}: cannot read", args.file.display()))?;
+    let files = match (&args.data, args.no_data) {
+        (Some(data), _) => BotFiles::with_data(&args.file, data),
+        (None, true) => BotFiles::code_only(&args.file),
+        (None, false) => BotFiles::by_convention(&args.file),
+    };
     let private = if args.private { "?private=true" } else { "" };
     let url = format!("{}/api/games/{}/bots/{}{private}", base(&args.server), args.game, name);
     let agent = agent();
-    let sent = agent
-        .post(&url)
-        .header("Authorization", &format!("Bearer {token}"))
-        .header("Content-Type", "application/wasm")
-        .send(file);
+    let request = agent.post(&url).header("Authorization", &format!("Bearer {token}"));
+    let sent = match &files.data {
+        None => {
+            let file =
+                std::fs::File::open(&args.file).with_context(|| format!("{}: cannot read", args.file.display()))?;
+            request.header("Content-Type", "application/wasm").send(file)
+        }
+        Some(data) => request.header("Content-Type", TAR_MEDIA_TYPE).send(&pack(&args.file, data)?[..]),
+    };
     let (status, mut version) = json_of(sent, &args.server)?;
     if !(200..300).contains(&status) {
         let reason = version["reason"].as_str().unwrap_or("refused").to_owned();
@@ -597,7 +615,7 @@ pub fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
     if args.json {
         let mut out = serde_json::json!({
             "bot": version["bot"], "bot_id": version["bot_id"], "game": version["game"],
-            "version": version["version"], "version_id": version["version_id"],
+            "version": version["version"], "version_id": version["version_id"], "data": version["data"],
             "status": if accepted { if version["status"] == "pending" { "pending" } else { "accepted" } } else { "refused" },
             "steps": version["steps"],
         });
@@ -606,11 +624,13 @@ pub fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
         }
         outln!("{out}");
     } else {
+        let data = version["data"].as_str().map(|digest| format!(" with data {}", &digest[..digest.len().min(12)]));
         outln!(
-            "{} {} version {}: {}",
+            "{} {} version {}{}: {}",
             version["game"].as_str().unwrap_or_default(),
             name,
             short(&version["version"]),
+            data.unwrap_or_default(),
             version["status"].as_str().unwrap_or_default()
         );
         for step in version["steps"].as_array().into_iter().flatten() {
@@ -627,6 +647,17 @@ pub fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
         outln!("{}/bots/{}", base(&args.server), version["bot_id"]);
     }
     Ok(if accepted { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// The bot file `wasm` and its data folder `data` as one tar archive (`arena_host::bot_archive`),
+/// the folder read within the default data limits (a ladder's own limits are checked by the
+/// ladder).
+fn pack(wasm: &Path, data: &Path) -> anyhow::Result<Vec<u8>> {
+    let bytes = std::fs::read(wasm).with_context(|| format!("{}: cannot read", wasm.display()))?;
+    let tree = BotData::read(data, DataLimits::DEFAULT)?;
+    let mut archive = Vec::new();
+    write_archive(&mut archive, Some(&bytes), Some(&tree.tree))?;
+    Ok(archive)
 }
 
 fn short(sha256: &serde_json::Value) -> String {

@@ -30,6 +30,7 @@ mod ladder;
 mod ladder_audit;
 mod ladder_browser;
 mod ladder_competition;
+mod ladder_data;
 mod ladder_dump;
 #[cfg(feature = "nats")]
 mod ladder_nats;

@@ -353,6 +353,39 @@ pub const MIGRATIONS: &[Migration] = &[
         ALTER TABLE competitions ADD COLUMN pool TEXT;
     ",
     },
+    Migration {
+        version: 10,
+        summary: "bots' data folders: a version is a file and the data folder it brought (by digest)",
+        // '' for a version without data, so the uniqueness of (bot, file, data) holds for it too
+        // (NULLs are never equal). SQLite cannot drop a table's UNIQUE constraint: the table is
+        // rebuilt (`migrate` runs each migration with foreign keys off and checks them after).
+        sqlite: "
+        CREATE TABLE versions_new (
+            id INTEGER PRIMARY KEY,
+            bot_id INTEGER NOT NULL REFERENCES bots(id),
+            sha256 TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            status TEXT NOT NULL,
+            reason TEXT,
+            steps TEXT NOT NULL DEFAULT '[]',
+            uploaded INTEGER NOT NULL DEFAULT 0,
+            data_digest TEXT NOT NULL DEFAULT '',
+            UNIQUE (bot_id, sha256, data_digest)
+        );
+        INSERT INTO versions_new (id, bot_id, sha256, size, status, reason, steps, uploaded)
+            SELECT id, bot_id, sha256, size, status, reason, steps, uploaded FROM versions;
+        DROP TABLE versions;
+        ALTER TABLE versions_new RENAME TO versions;
+        CREATE INDEX versions_by_sha256 ON versions (sha256);
+        CREATE INDEX versions_by_data ON versions (data_digest);
+    ",
+        postgres: "
+        ALTER TABLE versions ADD COLUMN data_digest TEXT NOT NULL DEFAULT '';
+        ALTER TABLE versions DROP CONSTRAINT versions_bot_id_sha256_key;
+        ALTER TABLE versions ADD CONSTRAINT versions_bot_id_sha256_data_digest_key UNIQUE (bot_id, sha256, data_digest);
+        CREATE INDEX versions_by_data ON versions (data_digest);
+    ",
+    },
 ];
 
 /// The newest version this program knows.

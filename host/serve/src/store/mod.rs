@@ -144,6 +144,10 @@ pub struct Version {
     pub sha256: String,
     /// The file's size in bytes.
     pub size: i64,
+    /// Its data folder's `data-tree/v1` digest (hex), when it brought one: its name in the data
+    /// store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_digest: Option<String>,
     /// Where it stands.
     pub status: VersionStatus,
     /// When refused: the failing step and why.
@@ -160,6 +164,7 @@ impl Version {
             bot_id,
             sha256: sha256.to_owned(),
             size,
+            data_digest: None,
             status: VersionStatus::Pending,
             reason: None,
             steps: Vec::new(),
@@ -797,11 +802,20 @@ pub trait Store: Send + Sync {
     /// The bots with a version whose file is `sha256`, by id (one file may be several bots'
     /// versions: it is private when one of them is).
     fn bots_with_file(&self, sha256: &str) -> Result<Vec<Bot>, StoreError>;
+    /// The bots with a version whose data folder has the digest `digest`, by id.
+    fn bots_with_data(&self, digest: &str) -> Result<Vec<Bot>, StoreError>;
 
-    /// Records a version of `bot` (pending), uploaded at `now` (Unix seconds), for a file already
-    /// in the blob store; the same file uploaded again to the same bot is the version it already
-    /// has (`false`: not new).
-    fn add_version(&self, bot: i64, sha256: &str, size: i64, now: i64) -> Result<(Version, bool), StoreError>;
+    /// Records a version of `bot` (pending), uploaded at `now` (Unix seconds), for a file (and
+    /// the data folder of digest `data`) already stored; the same file and data uploaded again
+    /// to the same bot is the version it already has (`false`: not new).
+    fn add_version(
+        &self,
+        bot: i64,
+        sha256: &str,
+        data: Option<&str>,
+        size: i64,
+        now: i64,
+    ) -> Result<(Version, bool), StoreError>;
     /// Versions uploaded to `owner`'s bots since `since` (Unix seconds).
     fn uploads_since(&self, owner: i64, since: i64) -> Result<u64, StoreError>;
     /// Records how a version's checks went, if it is still pending: whether it was. Several nodes

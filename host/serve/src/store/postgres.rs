@@ -198,7 +198,7 @@ fn bots_of(rows: Vec<Row>) -> Result<Vec<Bot>, StoreError> {
     rows.iter().map(bot_of).collect()
 }
 
-const VERSION_COLUMNS: &str = "id, bot_id, sha256, size, status, reason, steps";
+const VERSION_COLUMNS: &str = "id, bot_id, sha256, size, status, reason, steps, data_digest";
 
 fn version_of(row: &Row) -> Result<Version, StoreError> {
     let status: String = row.try_get(4)?;
@@ -210,6 +210,7 @@ fn version_of(row: &Row) -> Result<Version, StoreError> {
         bot_id: row.try_get(1)?,
         sha256: row.try_get(2)?,
         size: row.try_get(3)?,
+        data_digest: Some(row.try_get::<_, String>(7)?).filter(|data| !data.is_empty()),
         status: VersionStatus::parse(&status)?,
         reason: row.try_get(5)?,
         steps,
@@ -575,23 +576,42 @@ impl Store for PostgresStore {
         self.read(|tx| bots_of(tx.query(&sql, &[&sha256])?))
     }
 
-    fn add_version(&self, bot: i64, sha256: &str, size: i64, now: i64) -> Result<(Version, bool), StoreError> {
-        let select = format!("SELECT {VERSION_COLUMNS} FROM versions WHERE bot_id = $1 AND sha256 = $2");
+    fn bots_with_data(&self, digest: &str) -> Result<Vec<Bot>, StoreError> {
+        let sql = format!(
+            "SELECT {BOT_COLUMNS} FROM {BOT_FROM} WHERE bots.id IN \
+             (SELECT bot_id FROM versions WHERE data_digest = $1 AND data_digest <> '') ORDER BY bots.id"
+        );
+        self.read(|tx| bots_of(tx.query(&sql, &[&digest])?))
+    }
+
+    fn add_version(
+        &self,
+        bot: i64,
+        sha256: &str,
+        data: Option<&str>,
+        size: i64,
+        now: i64,
+    ) -> Result<(Version, bool), StoreError> {
+        let select =
+            format!("SELECT {VERSION_COLUMNS} FROM versions WHERE bot_id = $1 AND sha256 = $2 AND data_digest = $3");
+        let digest = data.unwrap_or_default();
         self.write(|tx| {
-            if let Some(row) = tx.query_opt(&select, &[&bot, &sha256])? {
+            if let Some(row) = tx.query_opt(&select, &[&bot, &sha256, &digest])? {
                 return Ok((version_of(&row)?, false));
             }
             let inserted = tx.query_opt(
-                "INSERT INTO versions (bot_id, sha256, size, status, uploaded) VALUES ($1, $2, $3, 'pending', $4) \
-                 ON CONFLICT (bot_id, sha256) DO NOTHING RETURNING id",
-                &[&bot, &sha256, &size, &now],
+                "INSERT INTO versions (bot_id, sha256, size, status, uploaded, data_digest) \
+                 VALUES ($1, $2, $3, 'pending', $4, $5) \
+                 ON CONFLICT (bot_id, sha256, data_digest) DO NOTHING RETURNING id",
+                &[&bot, &sha256, &size, &now, &digest],
             )?;
             let Some(inserted) = inserted else {
-                // The same file uploaded at the same moment through another node: its version.
-                let row = tx.query_one(&select, &[&bot, &sha256])?;
+                // The same file and data uploaded at the same moment through another node: its version.
+                let row = tx.query_one(&select, &[&bot, &sha256, &digest])?;
                 return Ok((version_of(&row)?, false));
             };
-            Ok((Version::pending(inserted.try_get(0)?, bot, sha256, size), true))
+            let pending = Version::pending(inserted.try_get(0)?, bot, sha256, size);
+            Ok((Version { data_digest: data.map(str::to_owned), ..pending }, true))
         })
     }
 

@@ -173,14 +173,31 @@ fn migrate(connection: &mut Connection, target: i64) -> Result<(), StoreError> {
     if found > latest() {
         return Err(StoreError::NewerSchema { found, known: latest() });
     }
-    for migration in MIGRATIONS.iter().filter(|migration| migration.version > found && migration.version <= target) {
-        let transaction = connection.transaction()?;
-        transaction.execute_batch(migration.sqlite)?;
-        transaction.pragma_update(None, "user_version", migration.version)?;
-        transaction.commit()?;
-        tracing::info!(version = migration.version, "database migrated: {}", migration.summary);
-    }
-    Ok(())
+    // SQLite's way of changing a table's constraints is to rebuild it, which a DROP TABLE under
+    // enforced foreign keys forbids; so migrations run with them off (outside any transaction,
+    // the only place the pragma takes effect), each checked before it commits.
+    connection.pragma_update(None, "foreign_keys", "OFF")?;
+    let migrated = (|| {
+        for migration in MIGRATIONS.iter().filter(|migration| migration.version > found && migration.version <= target)
+        {
+            let transaction = connection.transaction()?;
+            transaction.execute_batch(migration.sqlite)?;
+            let broken: Option<String> =
+                transaction.query_row("PRAGMA foreign_key_check", [], |row| row.get(0)).optional()?;
+            if let Some(table) = broken {
+                return Err(StoreError::Corrupt {
+                    what: "migration",
+                    detail: format!("migration {} leaves a broken reference in {table}", migration.version),
+                });
+            }
+            transaction.pragma_update(None, "user_version", migration.version)?;
+            transaction.commit()?;
+            tracing::info!(version = migration.version, "database migrated: {}", migration.summary);
+        }
+        Ok(())
+    })();
+    connection.pragma_update(None, "foreign_keys", "ON")?;
+    migrated
 }
 
 const USER_COLUMNS: &str = "id, name, password_hash, admin";
@@ -204,19 +221,20 @@ fn bot_of(row: &Row<'_>) -> rusqlite::Result<Bot> {
     })
 }
 
-const VERSION_COLUMNS: &str = "id, bot_id, sha256, size, status, reason, steps";
+const VERSION_COLUMNS: &str = "id, bot_id, sha256, size, status, reason, steps, data_digest";
 
-/// A version row, its status and steps still as text.
-type VersionRow = (i64, i64, String, i64, String, Option<String>, String);
+/// A version row, its status and steps still as text, its data digest `''` for none.
+type VersionRow = (i64, i64, String, i64, String, Option<String>, String, String);
 
 fn version_row(row: &Row<'_>) -> rusqlite::Result<VersionRow> {
-    Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?, row.get(5)?, row.get(6)?))
+    Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?, row.get(5)?, row.get(6)?, row.get(7)?))
 }
 
-fn version_of((id, bot_id, sha256, size, status, reason, steps): VersionRow) -> Result<Version, StoreError> {
+fn version_of((id, bot_id, sha256, size, status, reason, steps, data): VersionRow) -> Result<Version, StoreError> {
     let steps: Vec<Step> = serde_json::from_str(&steps)
         .map_err(|err| StoreError::Corrupt { what: "version steps", detail: err.to_string() })?;
-    Ok(Version { id, bot_id, sha256, size, status: VersionStatus::parse(&status)?, reason, steps })
+    let data_digest = Some(data).filter(|data| !data.is_empty());
+    Ok(Version { id, bot_id, sha256, size, data_digest, status: VersionStatus::parse(&status)?, reason, steps })
 }
 
 const MATCH_COLUMNS: &str = "id, game, seed, kind, state, winner, turns, replay_sha256, error, digest";
@@ -574,20 +592,42 @@ impl Store for SqliteStore {
         })
     }
 
-    fn add_version(&self, bot: i64, sha256: &str, size: i64, now: i64) -> Result<(Version, bool), StoreError> {
+    fn bots_with_data(&self, digest: &str) -> Result<Vec<Bot>, StoreError> {
+        let sql = format!(
+            "SELECT {BOT_COLUMNS} FROM {BOT_FROM} WHERE bots.id IN \
+             (SELECT bot_id FROM versions WHERE data_digest = ?1 AND data_digest <> '') ORDER BY bots.id"
+        );
+        self.read(|connection| {
+            let mut statement = connection.prepare_cached(&sql)?;
+            Ok(statement.query_map([digest], bot_of)?.collect::<Result<_, _>>()?)
+        })
+    }
+
+    fn add_version(
+        &self,
+        bot: i64,
+        sha256: &str,
+        data: Option<&str>,
+        size: i64,
+        now: i64,
+    ) -> Result<(Version, bool), StoreError> {
         let mut connection = self.lock();
         let transaction = connection.transaction()?;
-        let sql = format!("SELECT {VERSION_COLUMNS} FROM versions WHERE bot_id = ?1 AND sha256 = ?2");
-        if let Some(row) = transaction.query_row(&sql, params![bot, sha256], version_row).optional()? {
+        let sql =
+            format!("SELECT {VERSION_COLUMNS} FROM versions WHERE bot_id = ?1 AND sha256 = ?2 AND data_digest = ?3");
+        let digest = data.unwrap_or_default();
+        if let Some(row) = transaction.query_row(&sql, params![bot, sha256, digest], version_row).optional()? {
             return Ok((version_of(row)?, false));
         }
         transaction.execute(
-            "INSERT INTO versions (bot_id, sha256, size, status, uploaded) VALUES (?1, ?2, ?3, 'pending', ?4)",
-            params![bot, sha256, size, now],
+            "INSERT INTO versions (bot_id, sha256, size, status, uploaded, data_digest) \
+             VALUES (?1, ?2, ?3, 'pending', ?4, ?5)",
+            params![bot, sha256, size, now, digest],
         )?;
         let id = transaction.last_insert_rowid();
         transaction.commit()?;
-        Ok((Version::pending(id, bot, sha256, size), true))
+        let version = Version { data_digest: data.map(str::to_owned), ..Version::pending(id, bot, sha256, size) };
+        Ok((version, true))
     }
 
     fn uploads_since(&self, owner: i64, since: i64) -> Result<u64, StoreError> {

@@ -60,6 +60,9 @@ pub struct VersionView {
     pub version_id: i64,
     /// The file's size.
     pub size: i64,
+    /// The `data-tree/v1` digest of the data folder it brought, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<String>,
     /// `pending`, `accepted` or `refused`.
     pub status: VersionStatus,
     /// When refused: the failing step and why.
@@ -78,6 +81,7 @@ impl VersionView {
             version: version.sha256,
             version_id: version.id,
             size: version.size,
+            data: version.data_digest,
             status: version.status,
             reason: version.reason,
             steps: version.steps,
@@ -435,21 +439,33 @@ async fn tokens(State(service): State<Shared>, headers: HeaderMap, body: Bytes) 
     .await
 }
 
-/// Streams `body` into the bot blob store, capped at the service's upload limit.
+/// Streams `body` into the store: a bot file into the bot blob store, capped at the service's
+/// upload limit; an archive of a bot and its data (told by its first bytes) into a temporary
+/// file, capped at what the archive limits unpack to ([`Service::upload_writer`]).
 pub async fn receive(
     service: &Shared,
     mut stream: impl futures_util::Stream<Item = Result<axum::body::Bytes, impl std::fmt::Display>> + Unpin,
-) -> Result<crate::blobs::BlobWriter, WebError> {
-    let mut writer =
-        service.bot_files.writer(service.settings.max_upload).map_err(crate::service::ServiceError::from)?;
-    while let Some(chunk) = stream.next().await {
-        let chunk = chunk.map_err(|err| WebError::BadRequest(format!("upload: the body could not be read: {err}")))?;
-        writer.write(&chunk).map_err(crate::service::ServiceError::from)?;
+) -> Result<crate::service::Upload, WebError> {
+    let read_error =
+        |err: &dyn std::fmt::Display| WebError::BadRequest(format!("upload: the body could not be read: {err}"));
+    // Enough of the start to tell a tar file (its magic is at byte 257) from a bot file.
+    let mut head = Vec::new();
+    while head.len() < 262 {
+        match stream.next().await {
+            Some(chunk) => head.extend_from_slice(&chunk.map_err(|err| read_error(&err))?),
+            None => break,
+        }
     }
-    if writer.size() == 0 {
+    if head.is_empty() {
         return Err(WebError::BadRequest("upload: the file is empty".into()));
     }
-    Ok(writer)
+    let mut upload = service.upload_writer(&head)?;
+    upload.write(&head).map_err(crate::service::ServiceError::from)?;
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|err| read_error(&err))?;
+        upload.write(&chunk).map_err(crate::service::ServiceError::from)?;
+    }
+    Ok(upload)
 }
 
 /// `?private=true|false` on an upload.
@@ -459,8 +475,9 @@ pub struct UploadQuery {
     pub private: Option<bool>,
 }
 
-/// `POST /api/games/{game}/bots/{name}[?private=BOOL]` with the `.wasm` file as the body: a new
-/// version of the caller's bot (201), or the version this file already is (200).
+/// `POST /api/games/{game}/bots/{name}[?private=BOOL]` with the `.wasm` file as the body, or a tar
+/// archive (gzip-compressed or not) of `bot.wasm` and its `data/` folder: a new version of the
+/// caller's bot (201), or the version this file and data already are (200).
 pub async fn upload(
     State(service): State<Shared>,
     Path((game, name)): Path<(String, String)>,
@@ -472,9 +489,9 @@ pub async fn upload(
     let user = token_caller(&service, &headers).await?;
     let asked = (user.clone(), game.clone(), name.clone());
     blocking(&service, move |service| Ok(service.may_upload(&asked.0, &asked.1, &asked.2)?)).await?;
-    let writer = receive(&service, body.into_data_stream()).await?;
+    let upload = receive(&service, body.into_data_stream()).await?;
     blocking(&service, move |service| {
-        let (bot, version, new) = service.upload(&user, &game, &name, writer, query.private)?;
+        let (bot, version, new) = service.upload(&user, &game, &name, upload, query.private)?;
         let status = if new { StatusCode::CREATED } else { StatusCode::OK };
         Ok((status, Json(VersionView::of(&bot, version))).into_response())
     })

@@ -17,6 +17,7 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// The session cookie's name.
@@ -47,47 +48,84 @@ pub fn router(service: Shared) -> Router {
         .merge(live::routes())
         .merge(uploads)
         .route("/blobs/bots/{file}", axum::routing::get(bot_blob))
+        .route("/blobs/data/{file}", axum::routing::get(data_blob))
         .fallback(|| async { WebError::NotFound("page".into()) })
         .layer(axum::middleware::map_response(security_headers))
         .with_state(service)
 }
 
 /// A bot file by its sha256 (`/blobs/bots/SHA256.wasm`): what `arena worker --bots-from` and
-/// `arena ladder dump` fetch. Public like the version downloads on the match pages, but for a
-/// private bot's file ([`may_have_file`]), which only a trusted worker's signed request
-/// ([`trusted_worker`]), the owner or an admin gets (403 for anyone else). A file no version
-/// holds (an upload being stored) is not served.
+/// `arena ladder dump` fetch ([`allowed_blob`] says who may have it).
 async fn bot_blob(
     axum::extract::State(service): axum::extract::State<Shared>,
     axum::extract::Path(file): axum::extract::Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, WebError> {
     let sha256 = file.strip_suffix(".wasm").unwrap_or_default().to_owned();
-    let (path, bots) = {
-        let (file, sha256) = (file.clone(), sha256.clone());
-        blocking(&service, move |service| {
-            let path = service
-                .bot_files
-                .path(&sha256)
-                .filter(|path| path.is_file())
-                .ok_or_else(|| WebError::NotFound(format!("bot file {file}")))?;
-            let bots = service.store.bots_with_file(&sha256)?;
-            if bots.is_empty() {
-                return Err(WebError::NotFound(format!("bot file {file}")));
-            }
-            Ok((path, bots))
-        })
-        .await?
-    };
-    if !may_have_file(&bots, None) && !trusted_worker(&service, &headers, &sha256).await? {
-        let viewer = any_caller(&service, &headers).await?;
-        if !may_have_file(&bots, viewer.as_ref()) {
-            return Err(WebError::Forbidden(format!("bot file {file}: {PRIVATE_FILE}")));
-        }
-    }
+    let path = allowed_blob(&service, &headers, Fetch::Bot(sha256), &file).await?;
     let bytes =
         blocking(&service, move |_| std::fs::read(path).map_err(|err| WebError::Internal(err.to_string()))).await?;
     Ok(([(header::CONTENT_TYPE, "application/wasm")], bytes).into_response())
+}
+
+/// A data folder by its digest, as a tar archive (`/blobs/data/DIGEST.tar`, packed the same way
+/// every time: `arena_host::bot_archive`): what `arena worker --bots-from` and `arena ladder
+/// dump` fetch for a bot with data ([`allowed_blob`] says who may have it).
+async fn data_blob(
+    axum::extract::State(service): axum::extract::State<Shared>,
+    axum::extract::Path(file): axum::extract::Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, WebError> {
+    let digest = file.strip_suffix(".tar").unwrap_or_default().to_owned();
+    let path = allowed_blob(&service, &headers, Fetch::Data(digest), &file).await?;
+    let bytes = blocking(&service, move |service| {
+        let tree = arena_host::data::DataTree::read_dir(&path, service.arena.data_limits())
+            .map_err(|err| WebError::Internal(err.to_string()))?;
+        let mut packed = Vec::new();
+        arena_host::bot_archive::write_archive(&mut packed, None, Some(&tree))
+            .map_err(|err| WebError::Internal(err.to_string()))?;
+        Ok(packed)
+    })
+    .await?;
+    Ok(([(header::CONTENT_TYPE, arena_host::bot_archive::TAR_MEDIA_TYPE)], bytes).into_response())
+}
+
+/// Where the blob `fetch` (shown as `file`) is, if the caller may have it: public like the
+/// version downloads on the match pages, but for a private bot's ([`may_have_file`]), which only
+/// a trusted worker's signed request ([`trusted_worker`]), the owner or an admin gets (403 for
+/// anyone else). A blob no version holds (an upload being stored) is not served (404).
+async fn allowed_blob(service: &Shared, headers: &HeaderMap, fetch: Fetch, file: &str) -> Result<PathBuf, WebError> {
+    let what = match &fetch {
+        Fetch::Bot(_) => format!("bot file {file}"),
+        Fetch::Data(_) => format!("data folder {file}"),
+    };
+    let (path, bots) = {
+        let (fetch, what) = (fetch.clone(), what.clone());
+        blocking(service, move |service| {
+            let (path, bots) = match &fetch {
+                Fetch::Bot(sha256) => (
+                    service.bot_files.path(sha256).filter(|path| path.is_file()),
+                    service.store.bots_with_file(sha256)?,
+                ),
+                Fetch::Data(digest) => (
+                    service.data_folders.path(digest).filter(|path| path.is_dir()),
+                    service.store.bots_with_data(digest)?,
+                ),
+            };
+            match path {
+                Some(path) if !bots.is_empty() => Ok((path, bots)),
+                _ => Err(WebError::NotFound(what)),
+            }
+        })
+        .await?
+    };
+    if !may_have_file(&bots, None) && !trusted_worker(service, headers, &fetch).await? {
+        let viewer = any_caller(service, headers).await?;
+        if !may_have_file(&bots, viewer.as_ref()) {
+            return Err(WebError::Forbidden(format!("{what}: {PRIVATE_FILE}")));
+        }
+    }
+    Ok(path)
 }
 
 /// Why a private bot's file is refused.
@@ -102,15 +140,26 @@ pub fn may_have_file(bots: &[crate::store::Bot], viewer: Option<&User>) -> bool 
         || viewer.is_some_and(|user| user.admin || bots.iter().any(|bot| bot.owner == user.id))
 }
 
-/// Whether the request for the file `sha256` is signed by a worker the operator marked trusted:
-/// its name and its signature of [`arena_tournament::nats::identity::fetch_payload`], checked
-/// against the key the ladder keeps as the collector checks a result's.
+/// What is fetched: a bot file by sha256, a data folder by digest.
+#[derive(Debug, Clone)]
+enum Fetch {
+    Bot(String),
+    Data(String),
+}
+
+/// Whether the request is signed by a worker the operator marked trusted: its name and its
+/// signature of what it fetches ([`arena_tournament::nats::identity::fetch_payload`] and
+/// `fetch_data_payload`), checked against the key the ladder keeps as the collector checks a
+/// result's.
 #[cfg(feature = "nats")]
-async fn trusted_worker(service: &Shared, headers: &HeaderMap, sha256: &str) -> Result<bool, WebError> {
-    use arena_tournament::nats::identity::{NAME_HEADER, SIGNATURE_HEADER, fetch_payload, verify};
+async fn trusted_worker(service: &Shared, headers: &HeaderMap, fetch: &Fetch) -> Result<bool, WebError> {
+    use arena_tournament::nats::identity::{NAME_HEADER, SIGNATURE_HEADER, fetch_data_payload, fetch_payload, verify};
     let header = |name: &str| headers.get(name).and_then(|value| value.to_str().ok()).map(str::to_owned);
     let (Some(name), Some(signature)) = (header(NAME_HEADER), header(SIGNATURE_HEADER)) else { return Ok(false) };
-    let payload = fetch_payload(sha256);
+    let payload = match fetch {
+        Fetch::Bot(sha256) => fetch_payload(sha256),
+        Fetch::Data(digest) => fetch_data_payload(digest),
+    };
     blocking(service, move |service| {
         let worker = service.store.worker(&name)?;
         Ok(worker.is_some_and(|worker| worker.trusted && verify(&worker.key, payload.as_bytes(), &signature)))
@@ -120,7 +169,7 @@ async fn trusted_worker(service: &Shared, headers: &HeaderMap, sha256: &str) -> 
 
 /// Without NATS there are no workers to trust.
 #[cfg(not(feature = "nats"))]
-async fn trusted_worker(_service: &Shared, _headers: &HeaderMap, _sha256: &str) -> Result<bool, WebError> {
+async fn trusted_worker(_service: &Shared, _headers: &HeaderMap, _fetch: &Fetch) -> Result<bool, WebError> {
     Ok(false)
 }
 

@@ -502,6 +502,10 @@ async fn bot_page(State(service): State<Shared>, headers: HeaderMap, Path(id): P
                 section.version {
                     h3 { "Version " span.mono { (short(&version.sha256)) } " — " span class={ "status " (version.status.as_str()) } { (version.status.as_str()) } }
                     @if let Some(reason) = &version.reason { p.reason { (reason) } }
+                    @if let Some(digest) = &version.data_digest {
+                        p.data { "Data folder " span.mono { (short(digest)) }
+                            @if downloadable { " (" a href={ "/blobs/data/" (digest) ".tar" } { "download" } ")" } }
+                    }
                     table.steps {
                         @for step in &version.steps {
                             tr { td { (step.step) } td { (if step.ok { "ok" } else { "refused" }) } td { (step.detail) } }
@@ -1093,12 +1097,13 @@ async fn upload_form(State(service): State<Shared>, headers: HeaderMap) -> PageR
     Ok(layout(&caller, "Upload", html! {
         h1 { "Upload a bot" }
         p { "A component exporting the game's WIT world, or a WASI command speaking its line protocol where the game has one. A new name makes a new bot; an existing one of yours gets a new version." }
+        p { "A bot that reads a data folder (opening books, tables, weights) uploads a tar archive instead, gzip-compressed or not, holding " code { "bot.wasm" } " and its " code { "data/" } " folder: " code { "arena submit --data DIR" } " makes one, or " code { "tar -czf bot.tar.gz bot.wasm data" } "." }
         form method="post" action="/upload" enctype="multipart/form-data" {
             input type="hidden" name="csrf" value=(caller.csrf.clone().unwrap_or_default());
             label { "Game " select name="game" { @for game in arena_host::registry::game_names() { option value=(game) { (game) } } } }
             label { "Bot name " input type="text" name="name" required maxlength="40" pattern="[A-Za-z0-9_\\-]+"; }
             label { input type="checkbox" name="private" value="on"; " Private: its files served only to you, the admins and the ladder's trusted workers (unchecked leaves an existing bot as it is)" }
-            label { "File " input type="file" name="file" required accept=".wasm"; }
+            label { "File " input type="file" name="file" required accept=".wasm,.tar,.tar.gz,.tgz"; }
             button type="submit" { "Upload" }
         }
     })
@@ -1127,14 +1132,14 @@ pub async fn upload_post(State(service): State<Shared>, headers: HeaderMap, mut 
         let value = field.text().await.map_err(|err| WebError::BadRequest(format!("upload: {err}")))?;
         fields.insert(name, value.chars().take(200).collect());
     }
-    let Some(writer) = writer else { return Err(WebError::BadRequest("upload: no file".into()).into()) };
+    let Some(upload) = writer else { return Err(WebError::BadRequest("upload: no file".into()).into()) };
     let caller = caller(&service, &headers).await?;
     let user = caller.user.ok_or_else(|| WebError::Unauthorized("log in first".into()))?;
     let game = fields.get("game").cloned().unwrap_or_default();
     let name = fields.get("name").cloned().unwrap_or_default();
     // A checkbox: sent (before the file) when ticked, absent otherwise.
     let private = fields.get("private").map(|_| true);
-    let bot = blocking(&service, move |service| Ok(service.upload(&user, &game, &name, writer, private)?.0)).await?;
+    let bot = blocking(&service, move |service| Ok(service.upload(&user, &game, &name, upload, private)?.0)).await?;
     Ok(Redirect::to(&format!("/bots/{}", bot.id)).into_response())
 }
 

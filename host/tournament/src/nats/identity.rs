@@ -62,6 +62,12 @@ pub fn fetch_payload(sha256: &str) -> String {
     format!("GET /blobs/bots/{sha256}.wasm")
 }
 
+/// What a worker signs to fetch the data folder of digest `digest` (`GET /blobs/data/DIGEST.tar`),
+/// bound to that folder as [`fetch_payload`] is to a file.
+pub fn fetch_data_payload(digest: &str) -> String {
+    format!("GET /blobs/data/{digest}.tar")
+}
+
 /// A worker's name and signing key.
 #[derive(Clone, PartialEq, Eq)]
 pub struct WorkerIdentity {

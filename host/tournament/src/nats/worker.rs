@@ -10,7 +10,10 @@
 //! as a ladder's data folder keeps them (`arena serve`'s `bots/`); with `--bots-from URL` a bot
 //! the folder lacks is fetched from that ladder server (`GET URL/blobs/bots/<sha256>.wasm`, signed
 //! with the worker's identity: a private bot's file is served to trusted workers only) into the
-//! folder first. A batch whose headers leave this worker out (an audit's re-run of its own
+//! folder first. A bot's data folder is `<digest>.data/` in the bots folder (which `enqueue
+//! --bots-dir` writes), else fetched the same way (`GET URL/blobs/data/<digest>.tar`, an archive
+//! read with the arena's data limits, never extracted as it stands: written from the tree it
+//! holds, checked against its digest). A batch whose headers leave this worker out (an audit's re-run of its own
 //! result, a private bot's match for other workers: [`super::identity::Eligible`]) is handed back. A bot file that is missing or is not the bot the plan names is this
 //! worker's problem, not the match's: the batch goes back to the queue for another worker and
 //! this one stops with an error naming the file.
@@ -19,6 +22,7 @@ use super::identity::{EXCLUDE_HEADER, Eligible, ONLY_HEADER, WorkerIdentity};
 use super::{Queue, QueueError, WORK_STREAM, WORKERS, nats};
 use crate::plan::{PlanLine, PlannedMatch, replaced_bot};
 use crate::run::{Finished, finish};
+use arena_host::bot_archive::{ArchiveLimits, read_archive};
 use arena_host::bot_data::{BotData, BotFiles, DATA_EXTENSION};
 use arena_host::loader::bot_file_sha256_hex;
 use arena_host::registry::{BotPool, ReplayText, find_game};
@@ -255,7 +259,9 @@ fn seat<'a>(
         }
         let data = match (&bot.data, &options.bots_dir) {
             (None, _) => None,
-            (Some(data), Some(dir)) => Some(data_in(dir, &data.digest)?),
+            (Some(data), Some(dir)) => {
+                Some(data_in(arena, dir, &data.digest, options.bots_from.as_deref(), options.identity.as_ref())?)
+            }
             (Some(data), None) => Some(data.path.clone()),
         };
         if let (Some(folder), Some(recorded)) = (&data, &bot.data) {
@@ -294,19 +300,84 @@ fn seat<'a>(
 }
 
 /// The data folder of digest `digest` in a bots folder `dir`: `<digest>.data/` (which `enqueue
-/// --bots-dir` writes). A ladder serves no data folders, so one missing here is an error.
-fn data_in(dir: &Path, digest: &str) -> Result<PathBuf, String> {
+/// --bots-dir` writes); fetched from `server` into it when it is not there and a server is given
+/// (the request signed by `identity` when given), else an error.
+fn data_in(
+    arena: &Arena,
+    dir: &Path,
+    digest: &str,
+    server: Option<&str>,
+    identity: Option<&WorkerIdentity>,
+) -> Result<PathBuf, String> {
     if digest.len() != 64 || !digest.bytes().all(|byte| byte.is_ascii_hexdigit()) {
         return Err(format!("{digest:?} is not a data digest"));
     }
     let folder = dir.join(format!("{digest}.{DATA_EXTENSION}"));
-    if !folder.is_dir() {
+    if folder.is_dir() {
+        return Ok(folder);
+    }
+    let Some(server) = server else {
         return Err(format!(
             "the data folder {} is missing (enqueue with --bots-dir copies it there)",
             folder.display()
         ));
+    };
+    let limits = arena.data_limits();
+    let payload = super::identity::fetch_data_payload(digest);
+    let bytes = fetch(server, &format!("/blobs/data/{digest}.tar"), &payload, identity, {
+        ArchiveLimits { max_wasm: 0, data: limits }.unpacked_bytes()
+    })?;
+    let url = format!("{}/blobs/data/{digest}.tar", server.trim_end_matches('/'));
+    let archive = read_archive(bytes.as_slice(), ArchiveLimits { max_wasm: 0, data: limits })
+        .map_err(|err| format!("fetching {url}: {err}"))?;
+    let tree = archive.data.ok_or_else(|| format!("fetching {url}: the archive has no data folder"))?;
+    if tree.digest_hex() != digest {
+        return Err(format!("fetching {url}: the folder served has the digest {}", tree.digest_hex()));
+    }
+    std::fs::create_dir_all(dir).map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
+    // Through a temporary name, so another worker sharing the folder never reads half a tree.
+    let partial = dir.join(format!("{digest}.{DATA_EXTENSION}.partial-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&partial);
+    tree.write_into(&partial).map_err(|err| format!("cannot write {}: {err}", partial.display()))?;
+    if let Err(err) = std::fs::rename(&partial, &folder) {
+        let _ = std::fs::remove_dir_all(&partial);
+        if !folder.is_dir() {
+            return Err(format!("cannot write {}: {err}", folder.display()));
+        }
     }
     Ok(folder)
+}
+
+/// `GET server + path`, signed by `identity` (of `payload`) when given: the body, at most `limit`
+/// bytes; the server's reason in words when it refuses.
+fn fetch(
+    server: &str,
+    path: &str,
+    payload: &str,
+    identity: Option<&WorkerIdentity>,
+    limit: u64,
+) -> Result<Vec<u8>, String> {
+    let url = format!("{}{path}", server.trim_end_matches('/'));
+    let agent = ureq::Agent::config_builder()
+        .timeout_global(Some(Duration::from_secs(60)))
+        .http_status_as_error(false)
+        .build()
+        .new_agent();
+    let mut request = agent.get(&url);
+    if let Some(identity) = identity {
+        let signature = identity.sign(payload.as_bytes());
+        request = request
+            .header(super::identity::NAME_HEADER, &identity.name)
+            .header(super::identity::SIGNATURE_HEADER, &signature);
+    }
+    let response = request.call().map_err(|err| format!("fetching {url}: {err}"))?;
+    if response.status() != 200 {
+        // The server's reason in words (a private bot's file refused, ...), bounded.
+        let status = response.status();
+        let reason = response.into_body().with_config().limit(4096).read_to_string().unwrap_or_default();
+        return Err(format!("fetching {url}: HTTP {status}: {}", reason.trim()));
+    }
+    response.into_body().with_config().limit(limit).read_to_vec().map_err(|err| format!("fetching {url}: {err}"))
 }
 
 /// The file of the bot `sha256` in `dir`: `<sha256>.wasm`, else `<sha256 prefix>/<sha256>.wasm`;
@@ -330,32 +401,9 @@ fn bot_in(
     if nested.is_file() {
         return Ok(nested);
     }
-    let url = format!("{}/blobs/bots/{sha256}.wasm", server.unwrap_or_default().trim_end_matches('/'));
-    let agent = ureq::Agent::config_builder()
-        .timeout_global(Some(Duration::from_secs(60)))
-        .http_status_as_error(false)
-        .build()
-        .new_agent();
-    let mut request = agent.get(&url);
-    if let Some(identity) = identity {
-        let signature = identity.sign(super::identity::fetch_payload(sha256).as_bytes());
-        request = request
-            .header(super::identity::NAME_HEADER, &identity.name)
-            .header(super::identity::SIGNATURE_HEADER, &signature);
-    }
-    let response = request.call().map_err(|err| format!("fetching {url}: {err}"))?;
-    if response.status() != 200 {
-        // The server's reason in words (a private bot's file refused, ...), bounded.
-        let status = response.status();
-        let reason = response.into_body().with_config().limit(4096).read_to_string().unwrap_or_default();
-        return Err(format!("fetching {url}: HTTP {status}: {}", reason.trim()));
-    }
-    let bytes = response
-        .into_body()
-        .with_config()
-        .limit(arena_host::loader::MAX_BOT_FILE)
-        .read_to_vec()
-        .map_err(|err| format!("fetching {url}: {err}"))?;
+    let payload = super::identity::fetch_payload(sha256);
+    let path = format!("/blobs/bots/{sha256}.wasm");
+    let bytes = fetch(server.unwrap_or_default(), &path, &payload, identity, arena_host::loader::MAX_BOT_FILE)?;
     std::fs::create_dir_all(dir).map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
     // Through a temporary name, so another worker sharing the folder never reads half a file.
     let partial = dir.join(format!("{sha256}.wasm.partial-{}", std::process::id()));
