@@ -39,7 +39,7 @@ fn spec(bots: &[PathBuf], seeds: u64, database: &Path) -> Result<Resolved> {
         game: find_game("azul").context("azul is registered")?,
         game_name: "azul",
         format: Format::RoundRobin,
-        bots: BotFiles::all_code_only(bots),
+        bots: BotFiles::all_code_only(bots).into_iter().map(Into::into).collect(),
         challengers: Vec::new(),
         seeds: (1..=seeds).collect(),
         players: 2,
@@ -47,6 +47,7 @@ fn spec(bots: &[PathBuf], seeds: u64, database: &Path) -> Result<Resolved> {
         database: database.to_path_buf(),
         options: Vec::new(),
         budget: Budget::default(),
+        data_limits: arena_host::data::DataLimits::DEFAULT,
     })
 }
 
@@ -217,7 +218,8 @@ pub fn tournaments(bot_path: &dyn Fn(&str) -> PathBuf, arena_binary: &Path) -> R
     // are compared, so that a noisy neighbour slows both sides alike.
     let overhead_spec = spec(&examples, 2_500, &scratch.join("overhead.sqlite"))?;
     let plan = plan(&overhead_spec)?;
-    let pool = overhead_spec.game.load_pool(&arena, &overhead_spec.bots, &[], Budget::default().memory_mib)?;
+    let pool =
+        overhead_spec.game.load_pool(&arena, &BotFiles::all_code_only(&examples), &[], Budget::default().memory_mib)?;
     let (mut through, mut directly) = (Vec::new(), Vec::new());
     for _ in 0..3 {
         through.push(tournament_rate(&arena, &overhead_spec, 1, 0)?.0);
@@ -281,7 +283,7 @@ fn example_round_robin(bot_path: &dyn Fn(&str) -> PathBuf, scratch: &Path, cost_
         Arena::with_options(ArenaOptions::for_tournament(1, 2, Budget::default().memory_mib))?.with_cache(cache);
     let examples = spec(&bots, 1, &scratch.join("examples.sqlite"))?;
     let plan = plan(&examples)?;
-    let pool = examples.game.load_pool(&arena, &examples.bots, &[], Budget::default().memory_mib)?;
+    let pool = examples.game.load_pool(&arena, &BotFiles::all_code_only(&bots), &[], Budget::default().memory_mib)?;
     let direct = direct_rate(&arena, pool.as_ref(), &plan, 1)?;
     let mean_us = 1e6 / direct;
     println!(

@@ -11,7 +11,7 @@ pub const MIN_PASSWORD: usize = 8;
 /// Longest password accepted (argon2 takes any length; this bounds the work per request).
 pub const MAX_PASSWORD: usize = 256;
 /// Longest account or bot name.
-pub const MAX_NAME: usize = 40;
+pub const MAX_NAME: usize = arena_tournament::spec::MAX_BOT_NAME;
 
 /// Why a secret or a name was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -37,9 +37,11 @@ pub enum AuthError {
 
 /// Checks a name (an account's or a bot's): 1 to [`MAX_NAME`] of `A-Za-z0-9-_`.
 pub fn check_name(what: &'static str, name: &str) -> Result<(), AuthError> {
-    let valid = (1..=MAX_NAME).contains(&name.len())
-        && name.bytes().all(|byte| byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_');
-    if valid { Ok(()) } else { Err(AuthError::BadName { what, name: name.chars().take(60).collect() }) }
+    if arena_tournament::spec::is_valid_name(name) {
+        Ok(())
+    } else {
+        Err(AuthError::BadName { what, name: name.chars().take(60).collect() })
+    }
 }
 
 /// `count` random bytes from the system.

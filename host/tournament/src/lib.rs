@@ -36,6 +36,7 @@ use std::path::Path;
 
 /// Runs (or resumes) the tournament `spec` into the database at `database`, calling `progress`
 /// after every finished match: the whole plan at once, or a swiss tournament round by round.
+/// Its bots load within the SPEC's data limits, whatever `arena`'s.
 pub fn run_spec(
     arena: &arena_host::runtime::Arena,
     spec: &Resolved,
@@ -43,6 +44,7 @@ pub fn run_spec(
     options: &RunOptions,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<RunReport, TournamentError> {
+    let arena = &arena.clone().with_data_limits(spec.data_limits);
     match spec.format {
         Format::Swiss => swiss::run_swiss(arena, spec, database, options, progress),
         Format::RoundRobin | Format::Gauntlet => {

@@ -4,6 +4,11 @@
 //! sha256 is the match id. Equal specs are one match wherever and whenever they are planned,
 //! which is what makes a run resumable and shards mergeable.
 //!
+//! A bot's data folder is read within its SPEC's data limits (`data_max_mib`,
+//! `data_max_entries`) when the plan is made. A plan file does not carry those limits (a header
+//! would not reach workers, which the queue hands batches of lines): `run-plan` and workers read
+//! a plan's folders, each checked against the digest the plan names, within the default limits.
+//!
 //! Formats: a round robin plays every group of `players` bots (every pair, for two-player
 //! games); a gauntlet every challenger with every group of `players - 1` pool bots; a swiss
 //! tournament is paired round by round ([`super::swiss`]). Every group
@@ -13,7 +18,7 @@
 use super::spec::{Format, Resolved};
 use arena_host::bot_data::{BotData, BotFiles, DataRef, bot_identity};
 use arena_host::budget::{Budget, WASMTIME_VERSION};
-use arena_host::data::DataLimits;
+use arena_host::data::{DataError, DataLimits};
 use arena_host::loader::{bot_file_sha256_hex, sha256};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -22,7 +27,7 @@ use std::path::{Path, PathBuf};
 /// A bot of the tournament.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlanBot {
-    /// Its name: the file name without `.wasm`.
+    /// Its name: the SPEC's `name` for it, else the file name without `.wasm`.
     pub name: String,
     /// sha256 of the file, hex.
     pub sha256: String,
@@ -54,8 +59,17 @@ impl PlanBot {
             return Err(PlanError::Invalid(replaced_bot(&self.path, &actual, &self.sha256)));
         }
         if let Some(data) = &self.data {
-            let read =
-                BotData::read(&data.path, DataLimits::DEFAULT).map_err(|err| PlanError::Read(err.to_string()))?;
+            // A plan file does not carry its SPEC's data limits (module documentation): read within
+            // the defaults, which the arena that runs it loads the folder within too.
+            let read = BotData::read(&data.path, DataLimits::DEFAULT).map_err(|err| {
+                PlanError::Read(match err {
+                    DataError::TooManyBytes { .. } | DataError::TooManyEntries { .. } => format!(
+                        "{err} (a plan file is run within the default data limits: a SPEC's data_max_mib and \
+                         data_max_entries hold for `arena tournament run` only)"
+                    ),
+                    _ => err.to_string(),
+                })
+            })?;
             let digest = read.tree.digest_hex();
             if digest != data.digest {
                 return Err(PlanError::Invalid(format!(
@@ -197,43 +211,66 @@ pub(crate) fn replaced_bot(path: &Path, actual: &str, planned: &str) -> String {
 }
 
 /// The SPEC's bots, pool first then challengers, each read and hashed (with its data folder,
-/// read within the default limits and digested); two files of one bot, or two bots of one name,
-/// are refused.
+/// read within the SPEC's data limits and digested); two files of one bot, or two bots of one
+/// name, are refused.
 fn plan_bots(spec: &Resolved) -> Result<Vec<PlanBot>, PlanError> {
     let mut bots = Vec::new();
-    for files in spec.bots.iter().chain(&spec.challengers) {
-        let path = &files.wasm;
+    for bot in spec.bots.iter().chain(&spec.challengers) {
+        let path = &bot.files.wasm;
         let sha256 = bot_file_sha256_hex(path).map_err(|err| PlanError::Read(err.to_string()))?;
-        let name = path.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_default();
-        let data = match &files.data {
+        let data = match &bot.files.data {
             Some(folder) => {
-                let read =
-                    BotData::read(folder, DataLimits::DEFAULT).map_err(|err| PlanError::Read(err.to_string()))?;
+                let read = BotData::read(folder, spec.data_limits)
+                    .map_err(|err| PlanError::Read(over_spec_limit(&err, spec.data_limits)))?;
                 Some(read.identity())
             }
             None => None,
         };
-        bots.push(PlanBot { name, sha256, path: path.clone(), data });
+        bots.push(PlanBot { name: bot.name.clone(), sha256, path: path.clone(), data });
     }
     for (index, bot) in bots.iter().enumerate() {
         if let Some(other) = bots[..index].iter().find(|other| other.identity() == bot.identity()) {
             return Err(PlanError::Invalid(format!(
                 "{} and {} are the same bot ({}): list it once",
-                other.path.display(),
-                bot.path.display(),
+                described(other),
+                described(bot),
                 bot.identity()
             )));
         }
         if let Some(other) = bots[..index].iter().find(|other| other.name == bot.name) {
             return Err(PlanError::Invalid(format!(
-                "{} and {} are both named {:?}: bots are named by file name, rename one",
-                other.path.display(),
-                bot.path.display(),
+                "{} and {} are both named {:?}: a bot is named by its file's stem; give one another name \
+                 with the SPEC's `name` key, as in {{ wasm = \"...\", data = \"...\", name = \"{}-2\" }}",
+                described(other),
+                described(bot),
+                bot.name,
                 bot.name
             )));
         }
     }
     Ok(bots)
+}
+
+/// A bot as an error names it: its file, and its data folder when it brings one (one file with
+/// two data folders is two bots).
+fn described(bot: &PlanBot) -> String {
+    match &bot.data {
+        Some(data) => format!("{} (data {})", bot.path.display(), data.path.display()),
+        None => bot.path.display().to_string(),
+    }
+}
+
+/// Why a data folder was refused, naming the SPEC key to raise when it is over a limit.
+fn over_spec_limit(err: &DataError, limits: DataLimits) -> String {
+    match err {
+        DataError::TooManyBytes { .. } => {
+            format!("{err} (the SPEC's data_max_mib = {}: raise it to admit the folder)", limits.max_bytes >> 20)
+        }
+        DataError::TooManyEntries { .. } => {
+            format!("{err} (the SPEC's data_max_entries = {}: raise it to admit the folder)", limits.max_entries)
+        }
+        _ => err.to_string(),
+    }
 }
 
 /// One line of a plan file: a match's id, its spec and its bots in seat order.
@@ -426,6 +463,69 @@ pub(crate) mod tests {
             Err(PlanError::Duplicate { id, line: 3, first: 2 }) => assert_eq!(id, plan.matches[1].id),
             other => panic!("expected a duplicate, got {other:?}"),
         }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A round robin SPEC of `bots` (TOML) with the top-level keys `extra`, resolved in `dir`.
+    fn spec_in(dir: &Path, bots: &str, extra: &str) -> Resolved {
+        let text = format!("game = \"azul\"\nformat = \"round-robin\"\nseeds = [1]\nbots = {bots}\n{extra}\n");
+        let spec = crate::spec::Spec::parse(Path::new("t.toml"), &text).unwrap();
+        spec.resolve(Path::new("t.toml"), dir).unwrap()
+    }
+
+    /// A scratch folder holding `probe.wasm` (any bytes: a plan only hashes its bots) and the
+    /// data folders `small/` (one file) and `large/` (a folder and two files: 3 entries).
+    fn probe_and_tables(name: &str) -> PathBuf {
+        let dir = scratch(name);
+        std::fs::create_dir_all(dir.join("small")).unwrap();
+        std::fs::create_dir_all(dir.join("large/sub")).unwrap();
+        std::fs::write(dir.join("probe.wasm"), "probe").unwrap();
+        std::fs::write(dir.join("small/t.txt"), "small").unwrap();
+        std::fs::write(dir.join("large/t.txt"), "large").unwrap();
+        std::fs::write(dir.join("large/sub/u.txt"), "more").unwrap();
+        dir
+    }
+
+    /// Obeyed: one file with two data folders, named apart by the SPEC, is two bots of those
+    /// names. Violated: left to their file's stem, both are named alike, and the plan is refused
+    /// with a message suggesting the `name` key.
+    #[test]
+    fn one_file_with_two_data_folders_is_two_bots_when_the_spec_names_them() {
+        let dir = probe_and_tables("two-names");
+        let named = "[{ wasm = \"probe.wasm\", data = \"small\", name = \"probe-small\" }, \
+                     { wasm = \"probe.wasm\", data = \"large\", name = \"probe-large\" }]";
+        let planned = plan(&spec_in(&dir, named, "")).unwrap();
+        let names: Vec<&str> = planned.bots.iter().map(|bot| bot.name.as_str()).collect();
+        assert_eq!(names, ["probe-small", "probe-large"]);
+        assert_ne!(planned.bots[0].identity(), planned.bots[1].identity());
+        assert_eq!(planned.matches.len(), 2, "one pair, one seed, both seat orders");
+
+        let unnamed = "[{ wasm = \"probe.wasm\", data = \"small\" }, { wasm = \"probe.wasm\", data = \"large\" }]";
+        let err = plan(&spec_in(&dir, unnamed, "")).unwrap_err().to_string();
+        assert!(err.contains("are both named \"probe\"") && err.contains("name = \"probe-2\""), "{err}");
+        assert!(err.contains("(data ") && err.contains("small") && err.contains("large"), "{err}");
+
+        let same = "[{ wasm = \"probe.wasm\", data = \"small\", name = \"one\" }, \
+                    { wasm = \"probe.wasm\", data = \"small\", name = \"two\" }]";
+        let err = plan(&spec_in(&dir, same, "")).unwrap_err().to_string();
+        assert!(err.contains("are the same bot") && err.contains("list it once"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Obeyed: the plan reads each data folder within the SPEC's limits. Violated: a folder over
+    /// them is refused, the message naming the SPEC key and its value.
+    #[test]
+    fn the_plan_reads_data_folders_within_the_spec_limits() {
+        let dir = probe_and_tables("limits");
+        let bots = "[{ wasm = \"probe.wasm\", data = \"large\", name = \"large\" }, \
+                    { wasm = \"probe.wasm\", data = \"small\", name = \"small\" }]";
+        assert!(plan(&spec_in(&dir, bots, "data_max_entries = 3")).is_ok());
+        let err = plan(&spec_in(&dir, bots, "data_max_entries = 2")).unwrap_err().to_string();
+        assert!(err.contains("more than 2 entries") && err.contains("the SPEC's data_max_entries = 2"), "{err}");
+        std::fs::write(dir.join("large/big.bin"), vec![0u8; (1 << 20) + 1]).unwrap();
+        let err = plan(&spec_in(&dir, bots, "data_max_mib = 1")).unwrap_err().to_string();
+        assert!(err.contains("over its 1048576-byte limit") && err.contains("the SPEC's data_max_mib = 1"), "{err}");
+        assert!(plan(&spec_in(&dir, bots, "data_max_mib = 2")).is_ok());
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -1,11 +1,13 @@
 //! The tournament SPEC: a TOML file naming the game, its options, the budgets, the bots, the
 //! format, the seeds and the database. Parsing refuses an unknown key or a bad value naming the
 //! line; [`Spec::resolve`] then finds every bot file (folders give their `.wasm` files) and its
-//! data folder (given as `{ wasm = "...", data = "..." }`, else `NAME.data/` beside `NAME.wasm`),
-//! and checks the game and its options, all before any match starts.
+//! data folder (given as `{ wasm = "...", data = "..." }`, else `NAME.data/` beside `NAME.wasm`)
+//! and its name (`name = "..."` in the table, else the file's stem), and checks the game, its
+//! options and the data limits (`data_max_mib`, `data_max_entries`), all before any match starts.
 
 use arena_host::bot_data::BotFiles;
 use arena_host::budget::Budget;
+use arena_host::data::DataLimits;
 use arena_host::registry::{GameEntry, find_game, game_names};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -42,6 +44,13 @@ pub struct Spec {
     /// Budgets (default: the arena's defaults).
     #[serde(default)]
     pub budget: SpecBudget,
+    /// Most MiB of files in a bot's data folder, as `arena match --data-max-mib` (default 64).
+    #[serde(default)]
+    pub data_max_mib: Option<u64>,
+    /// Most entries (files and folders) in a bot's data folder, as `arena match
+    /// --data-max-entries` (default 10,000).
+    #[serde(default)]
+    pub data_max_entries: Option<usize>,
 }
 
 /// One entry of `bots` or `challengers`.
@@ -51,8 +60,9 @@ pub enum SpecBot {
     /// `"a.wasm"` (with the data folder `a.data` beside it, if there is one) or `"folder/"` (its
     /// `.wasm` files, each likewise).
     Path(PathBuf),
-    /// `{ wasm = "a.wasm", data = "tables/" }`: a bot file and its data folder (none when `data`
-    /// is left out, whatever lies beside the file).
+    /// `{ wasm = "a.wasm", data = "tables/", name = "a-tables" }`: a bot file, its data folder
+    /// (none when `data` is left out, whatever lies beside the file) and its name (default: the
+    /// file's stem).
     Files(SpecBotFiles),
 }
 
@@ -65,6 +75,33 @@ pub struct SpecBotFiles {
     /// Its data folder.
     #[serde(default)]
     pub data: Option<PathBuf>,
+    /// Its name in the results ([`check_bot_name`]; default: the file's stem), so that one file
+    /// with two data folders can be two bots.
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// A bot of a resolved SPEC: its files and the name the results give it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResolvedBot {
+    /// Its name: the SPEC's `name`, else the file's stem.
+    pub name: String,
+    /// Its bot file and data folder.
+    pub files: BotFiles,
+}
+
+impl ResolvedBot {
+    /// The bot `files` named by its file's stem (`bots/greedy.wasm` is `greedy`).
+    pub fn named_by_file(files: BotFiles) -> ResolvedBot {
+        let name = files.wasm.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_default();
+        ResolvedBot { name, files }
+    }
+}
+
+impl From<BotFiles> for ResolvedBot {
+    fn from(files: BotFiles) -> ResolvedBot {
+        ResolvedBot::named_by_file(files)
+    }
 }
 
 /// The formats.
@@ -137,9 +174,9 @@ pub struct Resolved {
     /// The format.
     pub format: Format,
     /// The pool (round robin: every bot), deduplicated, in the order given.
-    pub bots: Vec<BotFiles>,
+    pub bots: Vec<ResolvedBot>,
     /// Gauntlet challengers.
-    pub challengers: Vec<BotFiles>,
+    pub challengers: Vec<ResolvedBot>,
     /// The seeds, in order.
     pub seeds: Vec<u64>,
     /// Seats per match.
@@ -152,6 +189,9 @@ pub struct Resolved {
     pub options: Vec<(String, String)>,
     /// The budgets.
     pub budget: Budget,
+    /// How big a bot's data folder may be (`data_max_mib`, `data_max_entries`): what the plan
+    /// reads each folder within, and the arena loads it within.
+    pub data_limits: DataLimits,
 }
 
 /// Largest SPEC file read (a SPEC is a few lines of TOML naming bots, seeds and budgets).
@@ -159,6 +199,52 @@ pub const MAX_SPEC_FILE: u64 = 1 << 20;
 
 /// The most seeds one SPEC may list: a typo such as `"1..1000000000"` is refused, not planned.
 pub const MAX_SEEDS: u64 = 100_000;
+
+/// The default `data_max_mib`: the arena's ([`DataLimits::DEFAULT`], as `--data-max-mib`).
+pub const DEFAULT_DATA_MIB: u64 = DataLimits::DEFAULT.max_bytes >> 20;
+/// The largest `data_max_mib`: a thousand times the default (a folder is read whole into
+/// memory; a typo such as an extra zero or two still fits, a stray string of digits does not).
+pub const MAX_DATA_MIB: u64 = 1000 * DEFAULT_DATA_MIB;
+/// The largest `data_max_entries`: a thousand times the default.
+pub const MAX_DATA_ENTRIES: usize = 1000 * DataLimits::DEFAULT.max_entries;
+
+/// Longest bot name a SPEC's `name` may give.
+pub const MAX_BOT_NAME: usize = 40;
+
+/// Whether `name` is a name as the platform writes them (a tournament's bots, a ladder's accounts
+/// and bots: `arena_serve::auth::check_name` uses it): 1 to [`MAX_BOT_NAME`] letters, digits, `-`
+/// and `_` (ASCII). A name is written into results, reports, pages and file names.
+pub fn is_valid_name(name: &str) -> bool {
+    (1..=MAX_BOT_NAME).contains(&name.len())
+        && name.bytes().all(|byte| byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_')
+}
+
+/// Checks a bot's `name` ([`is_valid_name`]); the message quotes the SPEC's key.
+pub fn check_bot_name(name: &str) -> Result<(), String> {
+    if is_valid_name(name) {
+        Ok(())
+    } else {
+        Err(format!(
+            "name = {:?}: a bot's name has 1 to {MAX_BOT_NAME} characters among letters, digits, '-' and '_'",
+            name.chars().take(60).collect::<String>()
+        ))
+    }
+}
+
+/// The data limits of `data_max_mib` MiB in `data_max_entries` entries (each left out: the
+/// arena's default, as `arena match --data-max-mib` and `--data-max-entries`), each checked to
+/// be at least 1 and at most [`MAX_DATA_MIB`] or [`MAX_DATA_ENTRIES`]; the message names the key.
+pub fn data_limits(data_max_mib: Option<u64>, data_max_entries: Option<usize>) -> Result<DataLimits, String> {
+    let mib = data_max_mib.unwrap_or(DEFAULT_DATA_MIB);
+    if !(1..=MAX_DATA_MIB).contains(&mib) {
+        return Err(format!("data_max_mib = {mib}: a data folder's limit is 1 to {MAX_DATA_MIB} MiB"));
+    }
+    let entries = data_max_entries.unwrap_or(DataLimits::DEFAULT.max_entries);
+    if !(1..=MAX_DATA_ENTRIES).contains(&entries) {
+        return Err(format!("data_max_entries = {entries}: a data folder's limit is 1 to {MAX_DATA_ENTRIES} entries"));
+    }
+    Ok(DataLimits { max_bytes: mib << 20, max_entries: entries })
+}
 
 impl Spec {
     /// Reads and parses the SPEC at `path`.
@@ -219,6 +305,7 @@ impl Spec {
             _ => {}
         }
         let seeds = self.seeds.values().map_err(invalid)?;
+        let data_limits = data_limits(self.data_max_mib, self.data_max_entries).map_err(invalid)?;
         let defaults = Budget::default();
         let budget = Budget {
             turn_fuel: self.budget.turn_fuel.unwrap_or(defaults.turn_fuel),
@@ -242,6 +329,7 @@ impl Spec {
             database,
             options,
             budget,
+            data_limits,
         })
     }
 }
@@ -280,14 +368,17 @@ impl Seeds {
 }
 
 /// The bots `entries` name: files as given, folders as the `.wasm` files directly inside them
-/// (sorted by name), each with its data folder (by convention for a path, as given for a table);
-/// each bot once, in order.
-fn bot_files(entries: &[SpecBot], base: &Path) -> Result<Vec<BotFiles>, String> {
+/// (sorted by name), each with its data folder (by convention for a path, as given for a table)
+/// and its name (the table's `name`, else the file's stem); each bot once, in order.
+fn bot_files(entries: &[SpecBot], base: &Path) -> Result<Vec<ResolvedBot>, String> {
     let mut files = Vec::new();
     for entry in entries {
         let entry = match entry {
             SpecBot::Path(path) => path,
-            SpecBot::Files(SpecBotFiles { wasm, data }) => {
+            SpecBot::Files(SpecBotFiles { wasm, data, name }) => {
+                if let Some(name) = name {
+                    check_bot_name(name).map_err(|why| format!("bots: {why}"))?;
+                }
                 let path = base.join(wasm);
                 if !path.is_file() {
                     return Err(format!("bots: {} is not a file", path.display()));
@@ -296,7 +387,11 @@ fn bot_files(entries: &[SpecBot], base: &Path) -> Result<Vec<BotFiles>, String> 
                 if let Some(data) = data.as_ref().filter(|data| !data.is_dir()) {
                     return Err(format!("bots: the data folder {} is not a folder", data.display()));
                 }
-                files.push(BotFiles { wasm: path, data });
+                let files_of = BotFiles { wasm: path, data };
+                files.push(match name {
+                    Some(name) => ResolvedBot { name: name.clone(), files: files_of },
+                    None => ResolvedBot::named_by_file(files_of),
+                });
                 continue;
             }
         };
@@ -312,14 +407,14 @@ fn bot_files(entries: &[SpecBot], base: &Path) -> Result<Vec<BotFiles>, String> 
             if found.is_empty() {
                 return Err(format!("bots: {} holds no .wasm file", path.display()));
             }
-            files.extend(found.into_iter().map(BotFiles::by_convention));
+            files.extend(found.into_iter().map(|file| ResolvedBot::named_by_file(BotFiles::by_convention(file))));
         } else if path.is_file() {
-            files.push(BotFiles::by_convention(path));
+            files.push(ResolvedBot::named_by_file(BotFiles::by_convention(path)));
         } else {
             return Err(format!("bots: {} does not exist", path.display()));
         }
     }
-    let mut unique: Vec<BotFiles> = Vec::with_capacity(files.len());
+    let mut unique: Vec<ResolvedBot> = Vec::with_capacity(files.len());
     for file in files {
         if !unique.contains(&file) {
             unique.push(file);
@@ -368,8 +463,9 @@ game = "{game}"
 # swiss: `rounds = N` rounds, each pairing bots of similar rating that have not met yet.
 format = "round-robin"
 # Bot files, and folders (every .wasm file directly inside); relative to this file. A bot file
-# NAME.wasm brings the data folder NAME.data beside it, if there is one; name another one with
-# {{ wasm = "a.wasm", data = "tables/" }}.
+# NAME.wasm brings the data folder NAME.data beside it, if there is one, and is named NAME; give
+# another folder, or another name, with {{ wasm = "a.wasm", data = "tables/", name = "a-tables" }}
+# (one file with two data folders is two bots: give each its name).
 bots = [
 {}
 ]
@@ -379,6 +475,10 @@ seeds = "1..10"
 # players = 2
 # Results, resumable: rerunning the same command continues where it stopped.
 database = "tournament.sqlite"
+# How big each bot's data folder may be (defaults shown, as `arena match --data-max-mib` and
+# `--data-max-entries`): MiB of files, and files and folders; a bigger one is refused.
+data_max_mib = 64
+data_max_entries = 10000
 
 # Game options, as `arena match --option KEY=VALUE` (`arena games` lists them).
 [options]
@@ -426,7 +526,7 @@ mod tests {
         let spec = Spec::parse(Path::new("t.toml"), text).unwrap();
         let resolved = spec.resolve(Path::new("t.toml"), &dir).unwrap();
         let listed: Vec<(PathBuf, Option<PathBuf>)> =
-            resolved.bots.iter().map(|bot| (bot.wasm.clone(), bot.data.clone())).collect();
+            resolved.bots.iter().map(|bot| (bot.files.wasm.clone(), bot.files.data.clone())).collect();
         let (a, b) = (dir.join("bots/a.wasm"), dir.join("bots/b.wasm"));
         assert_eq!(
             listed,
@@ -439,6 +539,88 @@ mod tests {
         assert!(err.is_some_and(|err| err.to_string().contains("is not a folder")));
         let unknown = "game = \"azul\"\nformat = \"round-robin\"\nseeds = [1]\nbots = [{ file = \"a.wasm\" }]\n";
         assert!(Spec::parse(Path::new("t.toml"), unknown).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A scratch folder holding `bots/a.wasm`, `bots/b.wasm` and the folder `tables/`.
+    fn two_bots(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("arena-spec-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("bots")).unwrap();
+        std::fs::create_dir_all(dir.join("tables")).unwrap();
+        for bot in ["a", "b"] {
+            std::fs::write(dir.join(format!("bots/{bot}.wasm")), bot).unwrap();
+        }
+        dir
+    }
+
+    /// A round robin of `bots` (TOML) with the top-level keys `extra`, resolved in `dir`.
+    fn resolve_in(dir: &Path, bots: &str, extra: &str) -> Result<Resolved, SpecError> {
+        let text = format!("game = \"azul\"\nformat = \"round-robin\"\nseeds = [1]\nbots = {bots}\n{extra}\n");
+        Spec::parse(Path::new("t.toml"), &text)?.resolve(Path::new("t.toml"), dir)
+    }
+
+    /// Obeyed: `data_max_mib` and `data_max_entries` give every bot's data limits, the arena's
+    /// (and `arena match`'s) defaults when left out. Violated: 0, over a thousand times the
+    /// default, or not a whole number is refused, the message naming the key.
+    #[test]
+    fn data_limits_default_to_the_arenas_and_a_bad_value_is_refused_naming_its_key() {
+        let dir = two_bots("data-limits");
+        let limits = |extra: &str| resolve_in(&dir, "[\"bots/\"]", extra).map(|spec| spec.data_limits);
+        assert_eq!(limits("").unwrap(), DataLimits::DEFAULT);
+        assert_eq!(
+            limits("data_max_mib = 1\ndata_max_entries = 5").unwrap(),
+            DataLimits { max_bytes: 1 << 20, max_entries: 5 }
+        );
+        assert_eq!(
+            limits(&format!("data_max_mib = {MAX_DATA_MIB}\ndata_max_entries = {MAX_DATA_ENTRIES}")).unwrap(),
+            DataLimits { max_bytes: 64_000 << 20, max_entries: 10_000_000 }
+        );
+        assert_eq!(limits("data_max_entries = 7").unwrap(), DataLimits { max_entries: 7, ..DataLimits::DEFAULT });
+        for (extra, says) in [
+            ("data_max_mib = 0", "data_max_mib = 0: a data folder's limit is 1 to 64000 MiB"),
+            ("data_max_mib = 64001", "data_max_mib = 64001: a data folder's limit is 1 to 64000 MiB"),
+            ("data_max_entries = 0", "data_max_entries = 0: a data folder's limit is 1 to 10000000 entries"),
+            ("data_max_entries = 10000001", "data_max_entries = 10000001: a data folder's limit is 1 to 10000000"),
+        ] {
+            let err = limits(extra).unwrap_err();
+            assert!(matches!(err, SpecError::Invalid { .. }) && err.to_string().contains(says), "{extra}: {err}");
+        }
+        for extra in ["data_max_mib = \"64\"", "data_max_mib = -1", "data_max_mib = 1.5", "data_max_entries = \"many\""]
+        {
+            let err = limits(extra).unwrap_err();
+            let key = extra.split(' ').next().unwrap();
+            assert!(matches!(err, SpecError::Parse { .. }), "{extra}: {err}");
+            assert!(err.to_string().contains("line 5") && err.to_string().contains(key), "{extra}: {err}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Obeyed: a table's `name` names its bot (so one file with two data folders can be two
+    /// bots), a path is named by its file's stem. Violated: a name that is empty, too long or
+    /// has a character other than a letter, a digit, `-` or `_` is refused, saying the rule.
+    #[test]
+    fn a_table_names_its_bot_and_a_bad_name_is_refused_with_the_rule() {
+        let dir = two_bots("names");
+        let bots = "[\"bots/a.wasm\", { wasm = \"bots/b.wasm\" }, { wasm = \"bots/b.wasm\", data = \"tables\", \
+                    name = \"b-tables_2\" }]";
+        let resolved = resolve_in(&dir, bots, "").unwrap();
+        let named: Vec<(&str, Option<PathBuf>)> =
+            resolved.bots.iter().map(|bot| (bot.name.as_str(), bot.files.data.clone())).collect();
+        assert_eq!(named, [("a", None), ("b", None), ("b-tables_2", Some(dir.join("tables")))]);
+        let long = "x".repeat(MAX_BOT_NAME + 1);
+        for bad in ["", "b tables", "../b", "b.tables", "é", long.as_str()] {
+            let err = resolve_in(&dir, &format!("[\"bots/a.wasm\", {{ wasm = \"bots/b.wasm\", name = {bad:?} }}]"), "")
+                .err()
+                .map(|err| err.to_string())
+                .unwrap_or_default();
+            assert!(
+                err.contains("name = ") && err.contains("1 to 40 characters among letters, digits, '-' and '_'"),
+                "{bad:?}: {err}"
+            );
+        }
+        assert!(check_bot_name(&"x".repeat(MAX_BOT_NAME)).is_ok());
+        assert!(resolve_in(&dir, "[{ wasm = \"bots/b.wasm\", name = 5 }, \"bots/a.wasm\"]", "").is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -455,5 +637,7 @@ mod tests {
     fn the_starter_spec_parses() {
         let spec = Spec::parse(Path::new("s.toml"), &starter("azul", &["a.wasm".into(), "b/".into()])).unwrap();
         assert_eq!((spec.game.as_str(), spec.format, spec.bots.len()), ("azul", Format::RoundRobin, 2));
+        let shown = data_limits(spec.data_max_mib, spec.data_max_entries).unwrap();
+        assert_eq!(shown, DataLimits::DEFAULT, "the starter shows the defaults");
     }
 }

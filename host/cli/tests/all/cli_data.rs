@@ -394,6 +394,79 @@ fn tournaments_plans_and_shards_carry_each_bots_data_and_refuse_a_changed_tree()
     ]);
 }
 
+/// A SPEC's `data_max_mib` and `data_max_entries` bound every bot's data folder, when the plan
+/// reads it and when the bot loads: over them (or over the defaults, left out) a tournament is
+/// refused before any match in one line naming the key; raised past the defaults, the folder
+/// plays. One bot file with two data folders, named apart with `name`, plays as two bots; left
+/// to its file's name, it is refused with the `name` key suggested.
+#[test]
+fn a_specs_data_limits_hold_for_its_bots_and_names_make_one_file_two_bots() {
+    let dir = fresh_scratch("data-spec-limits");
+    std::fs::copy(bot("fx-data-probe"), dir.join("probe.wasm")).unwrap();
+    data_folder(&dir.join("small"), b"table s");
+    // 4 entries, then 10,001 more: over the default 10,000.
+    data_folder(&dir.join("large"), b"table l");
+    std::fs::create_dir(dir.join("large/many")).unwrap();
+    for index in 0..10_000 {
+        std::fs::write(dir.join(format!("large/many/{index}")), b"").unwrap();
+    }
+    let random = bot("azul-random");
+    let spec = dir.join("spec.toml");
+    let write_spec = |bots: &str, extra: &str| {
+        std::fs::write(
+            &spec,
+            format!("game = \"azul\"\nformat = \"round-robin\"\nseeds = [1]\nbots = [{bots}, {random:?}]\n{extra}\n"),
+        )
+        .unwrap();
+    };
+    let named = "{ wasm = \"probe.wasm\", data = \"small\", name = \"probe-small\" }, \
+                 { wasm = \"probe.wasm\", data = \"large\", name = \"probe-large\" }";
+    let run = ["tournament", "run", spec.to_str().unwrap(), "--quiet", "--format", "json"];
+
+    for (extra, says) in [
+        ("", "the SPEC's data_max_entries = 10000"),
+        ("data_max_entries = 3", "the SPEC's data_max_entries = 3"),
+        ("data_max_entries = 20000\ndata_max_mib = 1", "the SPEC's data_max_mib = 1"),
+        ("data_max_mib = 0", "data_max_mib = 0: a data folder's limit is 1 to 64000 MiB"),
+    ] {
+        if extra.contains("data_max_mib = 1") {
+            std::fs::write(dir.join("small/big.bin"), vec![0u8; (1 << 20) + 1]).unwrap();
+        }
+        write_spec(named, extra);
+        let line = refused(&run);
+        assert!(line.contains(says), "{extra:?}: {line}");
+        let _ = std::fs::remove_file(dir.join("small/big.bin"));
+    }
+    write_spec(named, "data_max_entries = \"many\"");
+    let out = arena(&run);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("data_max_entries = \"many\""), "the key and its line: {}", stderr(&out));
+    assert!(!dir.join("tournament.sqlite").exists(), "refused before any match");
+
+    // Raised past the default, the large folder is read by the plan and loaded by the arena.
+    write_spec(named, "data_max_entries = 20000");
+    let board: Value = serde_json::from_str(&arena_ok(&run)).unwrap();
+    // 3 pairs x 1 seed x 2 seat orders, every one played.
+    assert_eq!((board["matches_planned"].as_u64(), board["matches_played"].as_u64()), (Some(6), Some(6)), "{board}");
+    let identity = |name: &str| {
+        let rows = board["leaderboard"].as_array().unwrap();
+        let row = rows.iter().find(|row| row["bot"] == name).unwrap_or_else(|| panic!("{name} in {board}"));
+        assert_eq!((row["matches"].as_u64(), row["load_error"].as_str()), (Some(4), None), "{row}");
+        row["sha256"].as_str().unwrap().to_owned()
+    };
+    let (small, large) = (identity("probe-small"), identity("probe-large"));
+    let sha = small.split_once('+').map(|(sha, _)| sha.to_owned()).unwrap();
+    assert!(large.starts_with(&format!("{sha}+")) && small != large, "one file, two data digests: {small} {large}");
+
+    // Left to their file's name, both are `probe`: refused, suggesting `name`.
+    write_spec(
+        "{ wasm = \"probe.wasm\", data = \"small\" }, { wasm = \"probe.wasm\", data = \"large\" }",
+        "data_max_entries = 20000",
+    );
+    let line = refused(&run);
+    assert!(line.contains("both named \"probe\"") && line.contains("name = \"probe-2\""), "{line}");
+}
+
 /// The example bot whose knowledge is a table in its data folder: `cargo xtask bots` puts the
 /// folder beside it (`azul-table.data/`), where `arena match` finds it, and the table is what makes
 /// it play well.
