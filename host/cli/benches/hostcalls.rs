@@ -15,34 +15,52 @@
 //! and spend the same fuel each time. The goal is at most 8x pure wasm's time per fuel: the charged calls measured
 //! 2.6-17.5 ns per fuel there against 2.2 ns for pure wasm.
 //!
+//! The `filesystem:` rows run on a store given a data folder (`BotState::set_data`), as the
+//! store of a bot with one is: [`data_tree`], built in memory, a 1 MiB file, a directory of
+//! 10,000 entries and 2,048 nested directories, served by the arena's own `wasi:filesystem`
+//! (`data_fs`). They read the whole file with `read` and with a data stream's `blocking-read`,
+//! drain `read-directory` of the directory, `open-at` the longest path an entry may have (4 KiB
+//! through the nested directories: a lookup every 2 bytes), and `stat` and `metadata-hash` a
+//! file. The `preview1:` rows are a core module on WASI preview1 ([`PREVIEW1_WAT`], the arena's
+//! `preview1::linker`, whose file functions are `preview1_data`'s) given the same folder, as a Go
+//! bot with one is: `fd_read` of the whole file (after an `fd_seek` to its start) and
+//! `fd_readdir` of the whole directory in one call. Without a data folder `get-directories` is
+//! empty, and measured so.
+//!
 //! Not covered, because a locked-down bot cannot reach them: `wasi:cli/exit` (it ends the
 //! bot's call, there is no loop of it); `wasi:io/error`'s `to-debug-string` and the
 //! `filesystem-error-code`/`network-error-code` lookups (an error resource only comes from a
 //! stream whose last operation failed, and the bot's streams never fail: stdout and stderr are
-//! sinks, stdin is closed); `wasi:filesystem/types` (every function needs a descriptor, and
-//! there are no preopens: `get-directories` is empty, and measured); the `tcp-socket`,
-//! `udp-socket` and `resolve-address-stream` methods (creating a socket is refused, as is name
-//! resolution: both measured). `wasi:clocks/timezone` is not linked.
+//! sinks, stdin is closed, a data file's stream always reads); the `tcp-socket`, `udp-socket`
+//! and `resolve-address-stream` methods (creating a socket is refused, as is name resolution:
+//! both measured). `wasi:clocks/timezone` is not linked. Not measured, because they do the work
+//! of a measured row: the other `wasi:filesystem/types` functions (the path ones, `stat-at`,
+//! `metadata-hash-at`, `readlink-at` and every refused change, walk or charge their paths as
+//! `open-at` does; the rest are constant work, as `stat` is) and the other preview1 file
+//! functions (`preview1_data`'s, over the same tree).
 
 use super::{Sample, endless_budget, human, measure, verdict};
 use anyhow::{Context, Result, bail, ensure};
 use arena_host::budget::DEFAULT_TURN_FUEL;
+use arena_host::data::{DataLimits, DataTree, MAX_PATH_BYTES};
 use arena_host::driver::{Driven, drive};
 use arena_host::log::BotLog;
 use arena_host::runtime::Arena;
-use arena_host::store::StoreHandles;
+use arena_host::store::{BotState, StoreHandles};
 use arena_host::wasi::locked_down_ctx;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
-use wasmtime::component::Component;
+use wasmtime::component::{Component, TypedFunc};
+use wasmtime::{Module, Store};
 
 /// Fuel each measured call starts with: far more than any case spends.
 const CALL_FUEL: u64 = 1_000_000_000;
 /// The goal: no host call buys more than this many times pure wasm's wall time per fuel.
 const RATIO_GOAL: f64 = 8.0;
 
-/// One row: `export(calls, arg)` of [`HOSTCALLS_WAT`], after `setup(len, last)` if any (the
-/// log cases fill the message buffer with it).
+/// One row: `export(calls, arg)` of [`HOSTCALLS_WAT`] (or [`PREVIEW1_WAT`]), after
+/// `setup(len, last)` if any (the log cases fill the message buffer with it, the data cases open
+/// their descriptors).
 struct Case {
     label: &'static str,
     export: &'static str,
@@ -51,16 +69,38 @@ struct Case {
     /// The call's input size: bytes, units, pollables (ignored by fixed-cost functions).
     arg: u32,
     setup: Option<(&'static str, u32, u32)>,
+    bot: Bot,
+}
+
+/// Which bot a case runs, on what store.
+#[derive(Clone, Copy, PartialEq)]
+enum Bot {
+    /// [`HOSTCALLS_WAT`] on a store without data, as most bots have.
+    Plain,
+    /// [`HOSTCALLS_WAT`] on a store given [`data_tree`].
+    Data,
+    /// [`PREVIEW1_WAT`], a core module on WASI preview1, on a store given [`data_tree`].
+    Preview1,
 }
 
 const fn case(label: &'static str, export: &'static str, calls: u32, arg: u32) -> Case {
-    Case { label, export, calls, arg, setup: None }
+    Case { label, export, calls, arg, setup: None, bot: Bot::Plain }
 }
 
 /// `case`, whose store first takes `case.arg` timers (`distinct`) or one timer `case.arg` times
 /// in the list it polls.
 const fn timers(case: Case, distinct: bool) -> Case {
     Case { setup: Some(("timers", case.arg, distinct as u32)), ..case }
+}
+
+/// `case`, on a store given [`data_tree`], whose descriptors it opens first (`data`).
+const fn data(case: Case) -> Case {
+    Case { setup: Some(("data", DEPTH, 0)), bot: Bot::Data, ..case }
+}
+
+/// `case` of [`PREVIEW1_WAT`], on a store given [`data_tree`], whose descriptors it opens first.
+const fn preview1(case: Case) -> Case {
+    Case { setup: Some(("data", 0, 0)), bot: Bot::Preview1, ..case }
 }
 
 const MIB: u32 = 1 << 20;
@@ -70,6 +110,11 @@ const PERMIT: u32 = 64 * 1024;
 const BLOCKING_PERMIT: u32 = 4096;
 /// Host calls per measured call of a fixed-cost function.
 const TIGHT: u32 = 10_000;
+/// Entries of the data tree's directory `wide`.
+const WIDE: u32 = 10_000;
+/// Directories nested in the data tree's `d/d/.../d`, whose path `open-at` walks: the longest
+/// path an entry may have (`data::MAX_PATH_BYTES`, 4 KiB).
+const DEPTH: u32 = (MAX_PATH_BYTES as u32).div_ceil(2);
 
 /// Pure wasm: [`HOSTCALLS_WAT`]'s arithmetic loop.
 const REFERENCE: Case = case("reference: pure wasm, arithmetic loop", "pure", 1_000_000, 1);
@@ -81,6 +126,7 @@ fn cases() -> Vec<Case> {
         calls: 16,
         arg: units,
         setup: Some(setup),
+        bot: Bot::Plain,
     };
     vec![
         log("log, 1 MiB of UTF-8", MIB, ("fill8", MIB, 0x61)),
@@ -132,7 +178,29 @@ fn cases() -> Vec<Case> {
         case("tcp-create-socket: create-tcp-socket (refused)", "create-tcp", TIGHT, 0),
         case("udp-create-socket: create-udp-socket (refused)", "create-udp", TIGHT, 0),
         case("ip-name-lookup: resolve-addresses, 1 MiB name", "resolve", TIGHT, MIB),
+        data(case("filesystem: descriptor.read, 1 MiB", "fs-read", 4, MIB)),
+        data(case("filesystem: read-via-stream + blocking-read, 1 MiB", "fs-stream-read", 4, MIB)),
+        data(case("filesystem: read-directory drained, 10,000 entries", "fs-read-directory", 1, WIDE)),
+        data(case("filesystem: open-at + drop, 4 KiB path, 2,048 dirs", "fs-open-at", 256, 0)),
+        data(case("filesystem: descriptor.stat", "fs-stat", TIGHT, 0)),
+        data(case("filesystem: descriptor.metadata-hash", "fs-metadata-hash", TIGHT, 0)),
+        preview1(case("preview1: fd_seek + fd_read, 1 MiB", "fd-read", 4, MIB)),
+        preview1(case("preview1: fd_readdir, 10,000 entries in one call", "fd-readdir", 4, MIB)),
     ]
+}
+
+/// The data folder of the data cases, built in memory: `big.bin` (1 MiB), `wide/` ([`WIDE`]
+/// empty files named by number, `00000` to `09999`) and [`DEPTH`] nested directories `d/d/.../d`.
+/// Over the default limits' 10,000 entries: an arena may allow more (`Arena::with_data_limits`).
+fn data_tree() -> Result<Arc<DataTree>> {
+    let entries = (WIDE + DEPTH) as usize + 2;
+    let mut tree = DataTree::builder(DataLimits { max_entries: entries, ..DataLimits::DEFAULT });
+    tree.file("big.bin", vec![0x61; MIB as usize])?;
+    for i in 0..WIDE {
+        tree.file(&format!("wide/{i:05}"), "")?;
+    }
+    tree.dir(&vec!["d"; DEPTH as usize].join("/"))?;
+    Ok(Arc::new(tree.build()))
 }
 
 pub fn hostcalls() -> Result<()> {
@@ -140,8 +208,13 @@ pub fn hostcalls() -> Result<()> {
     let component = Component::new(arena.engine(), HOSTCALLS_WAT)
         .map_err(anyhow::Error::from)
         .context("the host-call bench's component")?;
+    let module = Module::new(arena.engine(), PREVIEW1_WAT)
+        .map_err(anyhow::Error::from)
+        .context("the host-call bench's preview1 module")?;
+    let tree = data_tree()?;
+    let bots = Bots { component: &component, module: &module, tree: &tree };
     println!("8. host calls: wall time per unit of fuel of a loop of each host function, against pure wasm");
-    let (reference, reference_fuel) = per_fuel(&arena, &component, &REFERENCE)?;
+    let (reference, reference_fuel) = per_fuel(&arena, &bots, &REFERENCE)?;
     println!(
         "  {:<50} {:>7.3} ns/fuel  [{:.3}..{:.3}]  {} fuel/call",
         REFERENCE.label, reference.median, reference.low, reference.high, reference_fuel
@@ -150,7 +223,7 @@ pub fn hostcalls() -> Result<()> {
     let cases = cases();
     let mut over = 0;
     for case in &cases {
-        let (sample, fuel) = per_fuel(&arena, &component, case)?;
+        let (sample, fuel) = per_fuel(&arena, &bots, case)?;
         let ratio = sample.median / reference.median;
         println!(
             "  {:<50} {:>7.3} ns/fuel  ({ratio:>6.1}x pure wasm)  {} fuel/host call",
@@ -180,24 +253,81 @@ pub fn hostcalls() -> Result<()> {
     Ok(())
 }
 
+/// The bench's bots, and the data folder of the data cases.
+struct Bots<'a> {
+    component: &'a Component,
+    module: &'a Module,
+    tree: &'a Arc<DataTree>,
+}
+
+/// An export of a case's instance: a component's, or a preview1 core module's.
+enum Export {
+    Component(TypedFunc<(u32, u32), ()>),
+    Core(wasmtime::TypedFunc<(i32, i32), ()>),
+}
+
+impl Export {
+    fn get(instance: &Instance, store: &mut Store<BotState>, name: &str) -> Result<Export> {
+        Ok(match instance {
+            Instance::Component(instance) => Export::Component(instance.get_typed_func(&mut *store, name)?),
+            Instance::Core(instance) => Export::Core(instance.get_typed_func(&mut *store, name)?),
+        })
+    }
+
+    /// Calls the export with `(a, b)`, driven to its end by [`finish`].
+    fn call(
+        &self,
+        arena: &Arena,
+        handles: &StoreHandles,
+        backstop_ms: u64,
+        store: &mut Store<BotState>,
+        (a, b): (u32, u32),
+    ) -> Result<()> {
+        match self {
+            Export::Component(func) => finish(arena, handles, backstop_ms, func.call_async(store, (a, b))),
+            Export::Core(func) => finish(arena, handles, backstop_ms, func.call_async(store, (a as i32, b as i32))),
+        }
+    }
+}
+
+enum Instance {
+    Component(wasmtime::component::Instance),
+    Core(wasmtime::Instance),
+}
+
 /// Times `case` on a fresh store: wall time per unit of fuel of one call, and the fuel it spends.
-fn per_fuel(arena: &Arena, component: &Component, case: &Case) -> Result<(Sample, u64)> {
+fn per_fuel(arena: &Arena, bots: &Bots<'_>, case: &Case) -> Result<(Sample, u64)> {
     let budget = endless_budget();
     let log = BotLog::default();
     let handles = StoreHandles::fresh(&log, &Arc::new(AtomicU64::new(u64::MAX)));
     let wasi = locked_down_ctx(1, &[0; 32], &log, &handles.clock);
     let mut store = arena.new_store(&budget, wasi, &handles);
+    if case.bot != Bot::Plain {
+        store.data_mut().set_data(bots.tree.clone());
+    }
     store.set_fuel(CALL_FUEL)?;
     let backstop = budget.backstop_ms;
-    let instance = finish(arena, &handles, backstop, arena.linker().instantiate_async(&mut store, component))?;
+    let instance = match case.bot {
+        Bot::Plain | Bot::Data => Instance::Component(finish(
+            arena,
+            &handles,
+            backstop,
+            arena.linker().instantiate_async(&mut store, bots.component),
+        )?),
+        Bot::Preview1 => Instance::Core(finish(
+            arena,
+            &handles,
+            backstop,
+            arena.sandbox().preview1_linker().instantiate_async(&mut store, bots.module),
+        )?),
+    };
     if let Some((setup, len, last)) = case.setup {
-        let setup = instance.get_typed_func::<(u32, u32), ()>(&mut store, setup)?;
-        finish(arena, &handles, backstop, setup.call_async(&mut store, (len, last)))?;
+        Export::get(&instance, &mut store, setup)?.call(arena, &handles, backstop, &mut store, (len, last))?;
     }
-    let run = instance.get_typed_func::<(u32, u32), ()>(&mut store, case.export)?;
+    let run = Export::get(&instance, &mut store, case.export)?;
     let mut call = || -> Result<u64> {
         store.set_fuel(CALL_FUEL)?;
-        finish(arena, &handles, backstop, run.call_async(&mut store, (case.calls, case.arg)))
+        run.call(arena, &handles, backstop, &mut store, (case.calls, case.arg))
             .with_context(|| format!("{}: the measured call failed", case.label))?;
         let spent = CALL_FUEL - store.get_fuel()?;
         ensure!(spent > 0, "{}: the call spent no fuel", case.label);
@@ -230,9 +360,11 @@ fn finish<T>(
 /// 0.2.x wasmtime-wasi defines), and `arena:common/log`; one export per [`Case`], each taking
 /// `(calls, arg)`. Memory: the message and write buffer at 0 (1 MiB), everything the host
 /// allocates in the guest at 1 MiB (the realloc always answers that address: the answers
-/// measured are dropped), the pollable handle list at 2 MiB, return areas at `0x3f0000`.
-/// Results that must succeed (writes, `check-write`, `flush`) or fail (socket creation, name
-/// lookup) are checked and trap otherwise.
+/// measured are dropped; the data cases' setup keeps its preopen in a bump allocator's space at
+/// 3.5 MiB), the pollable handle list at 2 MiB, the path `open-at` walks at 3 MiB, return areas
+/// at `0x3f0000`. Results that must succeed (writes, `check-write`, `flush`, the data folder's
+/// reads, listings and opens) or fail (socket creation, name lookup) are checked and trap
+/// otherwise.
 const HOSTCALLS_WAT: &str = r#"(component
   (import "wasi:io/error@0.2.0" (instance $io_error (export "error" (type (sub resource)))))
   (alias export $io_error "error" (type $error))
@@ -311,8 +443,44 @@ const HOSTCALLS_WAT: &str = r#"(component
     (export "get-insecure-random-u64" (func (result u64)))))
   (import "wasi:random/insecure-seed@0.2.0" (instance $insecure_seed
     (export "insecure-seed" (func (result (tuple u64 u64))))))
-  (import "wasi:filesystem/types@0.2.0" (instance $fs_types (export "descriptor" (type (sub resource)))))
+  (alias export $wall "datetime" (type $datetime))
+  (import "wasi:filesystem/types@0.2.0" (instance $fs_types
+    (alias outer 1 $input_stream (type $in0)) (export "input-stream" (type $in (eq $in0)))
+    (alias outer 1 $datetime (type $dt0)) (export "datetime" (type $dt (eq $dt0)))
+    (type $dtype0 (enum "unknown" "block-device" "character-device" "directory" "fifo" "symbolic-link" "regular-file" "socket"))
+    (export "descriptor-type" (type $dtype (eq $dtype0)))
+    (type $dflags0 (flags "read" "write" "file-integrity-sync" "data-integrity-sync" "requested-write-sync" "mutate-directory"))
+    (export "descriptor-flags" (type $dflags (eq $dflags0)))
+    (type $pflags0 (flags "symlink-follow"))
+    (export "path-flags" (type $pflags (eq $pflags0)))
+    (type $oflags0 (flags "create" "directory" "exclusive" "truncate"))
+    (export "open-flags" (type $oflags (eq $oflags0)))
+    (type $stat0 (record (field "type" $dtype) (field "link-count" u64) (field "size" u64)
+      (field "data-access-timestamp" (option $dt)) (field "data-modification-timestamp" (option $dt))
+      (field "status-change-timestamp" (option $dt))))
+    (export "descriptor-stat" (type $stat (eq $stat0)))
+    (type $entry0 (record (field "type" $dtype) (field "name" string)))
+    (export "directory-entry" (type $entry (eq $entry0)))
+    (type $ec0 (enum "access" "would-block" "already" "bad-descriptor" "busy" "deadlock" "quota" "exist"
+      "file-too-large" "illegal-byte-sequence" "in-progress" "interrupted" "invalid" "io" "is-directory"
+      "loop" "too-many-links" "message-size" "name-too-long" "no-device" "no-entry" "no-lock"
+      "insufficient-memory" "insufficient-space" "not-directory" "not-empty" "not-recoverable" "unsupported"
+      "no-tty" "no-such-device" "overflow" "not-permitted" "pipe" "read-only" "invalid-seek" "text-file-busy"
+      "cross-device"))
+    (export "error-code" (type $ec (eq $ec0)))
+    (type $mh0 (record (field "lower" u64) (field "upper" u64)))
+    (export "metadata-hash-value" (type $mh (eq $mh0)))
+    (export "descriptor" (type $d (sub resource)))
+    (export "directory-entry-stream" (type $des (sub resource)))
+    (export "[method]descriptor.read-via-stream" (func (param "self" (borrow $d)) (param "offset" u64) (result (result (own $in) (error $ec)))))
+    (export "[method]descriptor.read" (func (param "self" (borrow $d)) (param "length" u64) (param "offset" u64) (result (result (tuple (list u8) bool) (error $ec)))))
+    (export "[method]descriptor.read-directory" (func (param "self" (borrow $d)) (result (result (own $des) (error $ec)))))
+    (export "[method]descriptor.stat" (func (param "self" (borrow $d)) (result (result $stat (error $ec)))))
+    (export "[method]descriptor.open-at" (func (param "self" (borrow $d)) (param "path-flags" $pflags) (param "path" string) (param "open-flags" $oflags) (param "flags" $dflags) (result (result (own $d) (error $ec)))))
+    (export "[method]descriptor.metadata-hash" (func (param "self" (borrow $d)) (result (result $mh (error $ec)))))
+    (export "[method]directory-entry-stream.read-directory-entry" (func (param "self" (borrow $des)) (result (result (option $entry) (error $ec)))))))
   (alias export $fs_types "descriptor" (type $descriptor))
+  (alias export $fs_types "directory-entry-stream" (type $entry_stream))
   (import "wasi:filesystem/preopens@0.2.0" (instance $preopens
     (alias outer 1 $descriptor (type $d0)) (export "descriptor" (type $d (eq $d0)))
     (export "get-directories" (func (result (list (tuple (own $d) string)))))))
@@ -359,7 +527,13 @@ const HOSTCALLS_WAT: &str = r#"(component
 
   (core module $mem (memory (export "memory") 64))
   (core instance $mem (instantiate $mem))
-  (core module $alloc (func (export "realloc") (param i32 i32 i32 i32) (result i32) (i32.const 0x100000)))
+  (core module $alloc
+    (func (export "realloc") (param i32 i32 i32 i32) (result i32) (i32.const 0x100000))
+    ;; The data cases' setup keeps what `get-directories` answers: a bump allocator from 3.5 MiB.
+    (global $next (mut i32) (i32.const 0x380000))
+    (func (export "bump") (param i32 i32 i32 i32) (result i32)
+      (global.get $next)
+      (global.set $next (i32.add (global.get $next) (i32.and (i32.add (local.get 3) (i32.const 7)) (i32.const -8))))))
   (core instance $alloc (instantiate $alloc))
 
   (core func $log8 (canon lower (func $log "log") (memory (core memory $mem "memory")) string-encoding=utf8))
@@ -403,6 +577,14 @@ const HOSTCALLS_WAT: &str = r#"(component
   (core func $insecure_u64 (canon lower (func $insecure "get-insecure-random-u64")))
   (core func $insecure_seed (canon lower (func $insecure_seed "insecure-seed") (memory (core memory $mem "memory"))))
   (core func $get_directories (canon lower (func $preopens "get-directories") (memory (core memory $mem "memory")) (realloc (core func $alloc "realloc"))))
+  (core func $data_preopen (canon lower (func $preopens "get-directories") (memory (core memory $mem "memory")) (realloc (core func $alloc "bump"))))
+  (core func $fs_read (canon lower (func $fs_types "[method]descriptor.read") (memory (core memory $mem "memory")) (realloc (core func $alloc "realloc"))))
+  (core func $fs_read_via_stream (canon lower (func $fs_types "[method]descriptor.read-via-stream") (memory (core memory $mem "memory"))))
+  (core func $fs_read_directory (canon lower (func $fs_types "[method]descriptor.read-directory") (memory (core memory $mem "memory"))))
+  (core func $fs_read_directory_entry (canon lower (func $fs_types "[method]directory-entry-stream.read-directory-entry") (memory (core memory $mem "memory")) (realloc (core func $alloc "realloc")) string-encoding=utf8))
+  (core func $fs_stat (canon lower (func $fs_types "[method]descriptor.stat") (memory (core memory $mem "memory"))))
+  (core func $fs_open_at (canon lower (func $fs_types "[method]descriptor.open-at") (memory (core memory $mem "memory")) string-encoding=utf8))
+  (core func $fs_metadata_hash (canon lower (func $fs_types "[method]descriptor.metadata-hash") (memory (core memory $mem "memory"))))
   (core func $instance_network (canon lower (func $instance_network "instance-network")))
   (core func $resolve (canon lower (func $lookup "resolve-addresses") (memory (core memory $mem "memory")) string-encoding=utf8))
   (core func $create_tcp (canon lower (func $tcp_create "create-tcp-socket") (memory (core memory $mem "memory"))))
@@ -411,6 +593,8 @@ const HOSTCALLS_WAT: &str = r#"(component
   (core func $drop_input (canon resource.drop $input_stream))
   (core func $drop_output (canon resource.drop $output_stream))
   (core func $drop_network (canon resource.drop $net))
+  (core func $drop_descriptor (canon resource.drop $descriptor))
+  (core func $drop_entry_stream (canon resource.drop $entry_stream))
 
   (core module $bot
     (import "mem" "memory" (memory 64))
@@ -463,8 +647,25 @@ const HOSTCALLS_WAT: &str = r#"(component
     (import "host" "drop-input" (func $drop_input (param i32)))
     (import "host" "drop-output" (func $drop_output (param i32)))
     (import "host" "drop-network" (func $drop_network (param i32)))
+    (import "host" "data-preopen" (func $data_preopen (param i32)))
+    (import "host" "fs-read" (func $fs_read (param i32 i64 i64 i32)))
+    (import "host" "fs-read-via-stream" (func $fs_read_via_stream (param i32 i64 i32)))
+    (import "host" "fs-read-directory" (func $fs_read_directory (param i32 i32)))
+    (import "host" "fs-read-directory-entry" (func $fs_read_directory_entry (param i32 i32)))
+    (import "host" "fs-stat" (func $fs_stat (param i32 i32)))
+    (import "host" "fs-open-at" (func $fs_open_at (param i32 i32 i32 i32 i32 i32 i32)))
+    (import "host" "fs-metadata-hash" (func $fs_metadata_hash (param i32 i32)))
+    (import "host" "drop-descriptor" (func $drop_descriptor (param i32)))
+    (import "host" "drop-entry-stream" (func $drop_entry_stream (param i32)))
     (global $ret i32 (i32.const 0x3f0000))
     (global $list i32 (i32.const 0x200000))
+    ;; The data cases' descriptors (`data` opens them) and the path `open-at` walks.
+    (global $file (mut i32) (i32.const 0))
+    (global $wide (mut i32) (i32.const 0))
+    (global $path i32 (i32.const 0x300000))
+    (global $path_len (mut i32) (i32.const 0))
+    (data (i32.const 0x3e0000) "big.bin")
+    (data (i32.const 0x3e0010) "wide")
 
     ;; The reference: an LCG and a running sum, 17 fuel an iteration.
     (func (export "pure") (param $k i32) (param $seed i32)
@@ -745,7 +946,74 @@ const HOSTCALLS_WAT: &str = r#"(component
         (call $resolve (local.get $network) (i32.const 0) (local.get $len) (global.get $ret))
         (if (i32.eqz (i32.load8_u (global.get $ret))) (then unreachable))
         (br_if $l (local.tee $k (i32.sub (local.get $k) (i32.const 1)))))
-      (call $drop_network (local.get $network))))
+      (call $drop_network (local.get $network)))
+
+    ;; The setup of the data cases: the preopen (the store's data tree), `big.bin` and `wide`
+    ;; opened from it, and the path `open-at` walks: `depth` nested `d`s, `d/d/.../d`.
+    (func $open (param $at i32) (param $len i32) (result i32)
+      (call $fs_open_at (global.get $root) (i32.const 0) (local.get $at) (local.get $len) (i32.const 0) (i32.const 1) (global.get $ret))
+      (if (i32.load8_u (global.get $ret)) (then unreachable))
+      (i32.load offset=4 (global.get $ret)))
+    (global $root (mut i32) (i32.const 0))
+    (func (export "data") (param $depth i32) (param i32)
+      (local $i i32)
+      (call $data_preopen (global.get $ret))
+      (if (i32.ne (i32.load offset=4 (global.get $ret)) (i32.const 1)) (then unreachable))
+      (global.set $root (i32.load (i32.load (global.get $ret))))
+      (global.set $file (call $open (i32.const 0x3e0000) (i32.const 7)))
+      (global.set $wide (call $open (i32.const 0x3e0010) (i32.const 4)))
+      (loop $d
+        (i32.store16 (i32.add (global.get $path) (i32.shl (local.get $i) (i32.const 1))) (i32.const 0x2f64))
+        (br_if $d (i32.ne (local.tee $i (i32.add (local.get $i) (i32.const 1))) (local.get $depth))))
+      (global.set $path_len (i32.sub (i32.shl (local.get $depth) (i32.const 1)) (i32.const 1))))
+    (func (export "fs-read") (param $k i32) (param $len i32)
+      (loop $l
+        (call $fs_read (global.get $file) (i64.extend_i32_u (local.get $len)) (i64.const 0) (global.get $ret))
+        (if (i32.load8_u (global.get $ret)) (then unreachable))
+        (if (i32.ne (i32.load offset=8 (global.get $ret)) (local.get $len)) (then unreachable))
+        (br_if $l (local.tee $k (i32.sub (local.get $k) (i32.const 1))))))
+    (func (export "fs-stream-read") (param $k i32) (param $len i32)
+      (local $in i32)
+      (loop $l
+        (call $fs_read_via_stream (global.get $file) (i64.const 0) (global.get $ret))
+        (if (i32.load8_u (global.get $ret)) (then unreachable))
+        (local.set $in (i32.load offset=4 (global.get $ret)))
+        (call $blocking_read (local.get $in) (i64.extend_i32_u (local.get $len)) (global.get $ret))
+        (if (i32.load8_u (global.get $ret)) (then unreachable))
+        (if (i32.ne (i32.load offset=8 (global.get $ret)) (local.get $len)) (then unreachable))
+        (call $drop_input (local.get $in))
+        (br_if $l (local.tee $k (i32.sub (local.get $k) (i32.const 1))))))
+    (func (export "fs-read-directory") (param $k i32) (param $entries i32)
+      (local $stream i32) (local $n i32)
+      (loop $l
+        (call $fs_read_directory (global.get $wide) (global.get $ret))
+        (if (i32.load8_u (global.get $ret)) (then unreachable))
+        (local.set $stream (i32.load offset=4 (global.get $ret)))
+        (local.set $n (i32.const 0))
+        (loop $entry
+          (call $fs_read_directory_entry (local.get $stream) (global.get $ret))
+          (if (i32.load8_u (global.get $ret)) (then unreachable))
+          (if (i32.load8_u offset=4 (global.get $ret))
+            (then
+              (local.set $n (i32.add (local.get $n) (i32.const 1)))
+              (br $entry))))
+        (if (i32.ne (local.get $n) (local.get $entries)) (then unreachable))
+        (call $drop_entry_stream (local.get $stream))
+        (br_if $l (local.tee $k (i32.sub (local.get $k) (i32.const 1))))))
+    (func (export "fs-open-at") (param $k i32) (param i32)
+      (loop $l
+        (call $drop_descriptor (call $open (global.get $path) (global.get $path_len)))
+        (br_if $l (local.tee $k (i32.sub (local.get $k) (i32.const 1))))))
+    (func (export "fs-stat") (param $k i32) (param i32)
+      (loop $l
+        (call $fs_stat (global.get $file) (global.get $ret))
+        (if (i32.load8_u (global.get $ret)) (then unreachable))
+        (br_if $l (local.tee $k (i32.sub (local.get $k) (i32.const 1))))))
+    (func (export "fs-metadata-hash") (param $k i32) (param i32)
+      (loop $l
+        (call $fs_metadata_hash (global.get $file) (global.get $ret))
+        (if (i32.load8_u (global.get $ret)) (then unreachable))
+        (br_if $l (local.tee $k (i32.sub (local.get $k) (i32.const 1)))))))
 
   (core instance $bot (instantiate $bot
     (with "mem" (instance $mem))
@@ -774,7 +1042,12 @@ const HOSTCALLS_WAT: &str = r#"(component
       (export "instance-network" (func $instance_network)) (export "resolve" (func $resolve))
       (export "create-tcp" (func $create_tcp)) (export "create-udp" (func $create_udp))
       (export "drop-pollable" (func $drop_pollable)) (export "drop-input" (func $drop_input))
-      (export "drop-output" (func $drop_output)) (export "drop-network" (func $drop_network))))))
+      (export "drop-output" (func $drop_output)) (export "drop-network" (func $drop_network))
+      (export "data-preopen" (func $data_preopen)) (export "fs-read" (func $fs_read))
+      (export "fs-read-via-stream" (func $fs_read_via_stream)) (export "fs-read-directory" (func $fs_read_directory))
+      (export "fs-read-directory-entry" (func $fs_read_directory_entry)) (export "fs-stat" (func $fs_stat))
+      (export "fs-open-at" (func $fs_open_at)) (export "fs-metadata-hash" (func $fs_metadata_hash))
+      (export "drop-descriptor" (func $drop_descriptor)) (export "drop-entry-stream" (func $drop_entry_stream))))))
   (func (export "pure") (param "calls" u32) (param "arg" u32) (canon lift (core func $bot "pure")))
   (func (export "fill8") (param "len" u32) (param "last" u32) (canon lift (core func $bot "fill8")))
   (func (export "fill16") (param "units" u32) (param "last" u32) (canon lift (core func $bot "fill16")))
@@ -823,4 +1096,56 @@ const HOSTCALLS_WAT: &str = r#"(component
   (func (export "instance-network") (param "calls" u32) (param "arg" u32) (canon lift (core func $bot "instance-network")))
   (func (export "create-tcp") (param "calls" u32) (param "arg" u32) (canon lift (core func $bot "create-tcp")))
   (func (export "create-udp") (param "calls" u32) (param "arg" u32) (canon lift (core func $bot "create-udp")))
-  (func (export "resolve") (param "calls" u32) (param "arg" u32) (canon lift (core func $bot "resolve"))))"#;
+  (func (export "resolve") (param "calls" u32) (param "arg" u32) (canon lift (core func $bot "resolve")))
+  (func (export "data") (param "depth" u32) (param "unused" u32) (canon lift (core func $bot "data")))
+  (func (export "fs-read") (param "calls" u32) (param "arg" u32) (canon lift (core func $bot "fs-read")))
+  (func (export "fs-stream-read") (param "calls" u32) (param "arg" u32) (canon lift (core func $bot "fs-stream-read")))
+  (func (export "fs-read-directory") (param "calls" u32) (param "arg" u32) (canon lift (core func $bot "fs-read-directory")))
+  (func (export "fs-open-at") (param "calls" u32) (param "arg" u32) (canon lift (core func $bot "fs-open-at")))
+  (func (export "fs-stat") (param "calls" u32) (param "arg" u32) (canon lift (core func $bot "fs-stat")))
+  (func (export "fs-metadata-hash") (param "calls" u32) (param "arg" u32) (canon lift (core func $bot "fs-metadata-hash"))))"#;
+
+/// The preview1 cases' bot: a core module on WASI preview1 (`preview1::linker`, whose file
+/// functions over a data folder are `preview1_data`'s), one export per [`Case`], each taking
+/// `(calls, arg)`, after `data` opened `big.bin` and `wide` from the preopen (descriptor 3).
+/// Memory: read and listing buffers at 1 MiB, the iovec and the answers at `0x3f0000`.
+const PREVIEW1_WAT: &str = r#"(module
+  (import "wasi_snapshot_preview1" "path_open" (func $path_open (param i32 i32 i32 i32 i32 i64 i64 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_read" (func $fd_read (param i32 i32 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_seek" (func $fd_seek (param i32 i64 i32 i32) (result i32)))
+  (import "wasi_snapshot_preview1" "fd_readdir" (func $fd_readdir (param i32 i32 i32 i64 i32) (result i32)))
+  (memory (export "memory") 64)
+  (global $buf i32 (i32.const 0x100000))
+  (global $ret i32 (i32.const 0x3f0000))
+  (global $file (mut i32) (i32.const 0))
+  (global $wide (mut i32) (i32.const 0))
+  (data (i32.const 0x3e0000) "big.bin")
+  (data (i32.const 0x3e0010) "wide")
+
+  ;; Opens `len` bytes at `at` from the preopen, for reading, seeking and listing
+  ;; (`oflags` 2: a directory).
+  (func $open (param $at i32) (param $len i32) (param $oflags i32) (result i32)
+    (if (call $path_open (i32.const 3) (i32.const 0) (local.get $at) (local.get $len) (local.get $oflags)
+          (i64.const 16390) (i64.const 0) (i32.const 0) (global.get $ret))
+      (then unreachable))
+    (i32.load (global.get $ret)))
+  (func (export "data") (param i32 i32)
+    (global.set $file (call $open (i32.const 0x3e0000) (i32.const 7) (i32.const 0)))
+    (global.set $wide (call $open (i32.const 0x3e0010) (i32.const 4) (i32.const 2))))
+  (func (export "fd-read") (param $k i32) (param $len i32)
+    (i32.store (global.get $ret) (global.get $buf))
+    (i32.store offset=4 (global.get $ret) (local.get $len))
+    (loop $l
+      (if (call $fd_seek (global.get $file) (i64.const 0) (i32.const 0) (i32.add (global.get $ret) (i32.const 16)))
+        (then unreachable))
+      (if (call $fd_read (global.get $file) (global.get $ret) (i32.const 1) (i32.add (global.get $ret) (i32.const 8)))
+        (then unreachable))
+      (if (i32.ne (i32.load offset=8 (global.get $ret)) (local.get $len)) (then unreachable))
+      (br_if $l (local.tee $k (i32.sub (local.get $k) (i32.const 1))))))
+  ;; The whole directory in one call: what it wrote must be less than the buffer.
+  (func (export "fd-readdir") (param $k i32) (param $len i32)
+    (loop $l
+      (if (call $fd_readdir (global.get $wide) (global.get $buf) (local.get $len) (i64.const 0) (global.get $ret))
+        (then unreachable))
+      (if (i32.ge_u (i32.load (global.get $ret)) (local.get $len)) (then unreachable))
+      (br_if $l (local.tee $k (i32.sub (local.get $k) (i32.const 1)))))))"#;

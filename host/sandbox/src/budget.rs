@@ -39,6 +39,15 @@ pub const FUEL_PER_POLLABLE: u64 = 512;
 /// listing of a whole 10,000-entry folder costs about 11 million fuel with the fees, a turn.
 pub const FUEL_PER_DIRECTORY_ENTRY: u64 = 64;
 
+/// Fuel charged per byte of a path a bot hands its data folder (`open-at`, `stat-at`, ... and
+/// preview1's `path_*`, `data_fs` and `preview1_data`; a path refused unresolved too, since it
+/// was copied). A path is walked component by component (split, each name looked up in its
+/// directory): `cargo xtask bench hostcalls` measured 17-45 ns a component, and a 4 KiB path of
+/// 2,048 nested directories held the host 44-49 times longer per unit of fuel than pure wasm at
+/// 1 fuel a byte. At 16 a path is within the 8x goal whatever its shape (a component is at least
+/// two bytes with its `/`), and a bot that opens a few files a turn pays a few hundred fuel.
+pub const FUEL_PER_PATH_BYTE: u64 = 16;
+
 /// Fuel charged for every call of a host function, whatever it does (`meter`). wasmtime's path
 /// into and out of the host (the call hook, lifting the arguments, lowering the answer, a
 /// resource table entry made or dropped) costs 75-300 ns a call (`cargo xtask bench

@@ -26,7 +26,8 @@
 //!
 //! **Charges** (docs/design.md#host-work-is-fuel-too), each before the work, in the bot's own
 //! store (`host_fuel`): every function and resource drop counts one host-call fee; every byte of
-//! a path argument, [`FUEL_PER_BYTE`] (whether or not the path is resolved: it was copied);
+//! a path argument, [`crate::budget::FUEL_PER_PATH_BYTE`] (whether or not the path is resolved:
+//! it was copied);
 //! every byte read (`read`, and the data streams' reads, skips and splices, which `host_fuel`
 //! shadows over wasmtime-wasi's to charge them), [`FUEL_PER_BYTE`]; every directory entry
 //! returned, [`FUEL_PER_DIRECTORY_ENTRY`] and [`FUEL_PER_BYTE`] per byte of its name. Everything
@@ -35,7 +36,7 @@
 
 use crate::budget::{FUEL_PER_BYTE, FUEL_PER_DIRECTORY_ENTRY, MAX_HOSTCALL_BYTES};
 use crate::data::{DataTree, NodeId, NodeKind, ROOT};
-use crate::host_fuel::{FuelPayer, StreamErrorWit, WASI_P2_VERSION, charge, charge_fuel, stream_result};
+use crate::host_fuel::{FuelPayer, StreamErrorWit, WASI_P2_VERSION, charge, charge_fuel, charge_path, stream_result};
 use bytes::Bytes;
 use std::collections::HashMap;
 use std::future::Future;
@@ -282,7 +283,7 @@ async fn resolve_at<T: DataPayer>(
     fd: &Fd,
     path: &str,
 ) -> wasmtime::Result<FsResult<(Arc<DataTree>, NodeId)>> {
-    charge(store, path.len() as u64).await?;
+    charge_path(store, path.len() as u64).await?;
     let (tree, base) = entry(store.data_mut(), fd)?;
     Ok(resolve(&tree, base, path).map(|node| (tree, node)))
 }
@@ -300,7 +301,7 @@ async fn refuse<T: DataPayer>(
     fds: &[&Fd],
     paths: &[&str],
 ) -> wasmtime::Result<FsResult<()>> {
-    charge(store, paths.iter().map(|path| path.len() as u64).sum()).await?;
+    charge_path(store, paths.iter().map(|path| path.len() as u64).sum()).await?;
     for fd in fds {
         entry(store.data_mut(), fd)?;
     }
@@ -584,7 +585,7 @@ pub(crate) fn add_to_linker<T: DataPayer>(linker: &mut Linker<T>) -> wasmtime::R
          (fd, _path_flags, path, open_flags, flags): (Fd, PathFlags, String, OpenFlags, DescriptorFlags)| {
             Box::new(async move {
                 store.data_mut().count_host_call();
-                charge(&mut store, path.len() as u64).await?;
+                charge_path(&mut store, path.len() as u64).await?;
                 Ok((open_at(store.data_mut(), &fd, &path, open_flags, flags)?,))
             }) as HostFuture<'_, _>
         },
@@ -623,7 +624,7 @@ pub(crate) fn add_to_linker<T: DataPayer>(linker: &mut Linker<T>) -> wasmtime::R
         |mut store: StoreContextMut<'_, T>, (fd, old, new): (Fd, String, String)| {
             Box::new(async move {
                 store.data_mut().count_host_call();
-                charge(&mut store, (old.len() as u64).saturating_add(new.len() as u64)).await?;
+                charge_path(&mut store, (old.len() as u64).saturating_add(new.len() as u64)).await?;
                 entry(store.data_mut(), &fd)?;
                 Ok((Err::<(), _>(refuse_symlink(&old, &new)),))
             }) as HostFuture<'_, _>

@@ -31,7 +31,8 @@
 //! iterations of 7 fuel each.
 
 use crate::budget::{
-    FUEL_PER_BYTE, FUEL_PER_POLLABLE, FUEL_PER_RANDOM_BYTE, FUEL_PER_TRANSCODED_BYTE, MAX_HOSTCALL_BYTES,
+    FUEL_PER_BYTE, FUEL_PER_PATH_BYTE, FUEL_PER_POLLABLE, FUEL_PER_RANDOM_BYTE, FUEL_PER_TRANSCODED_BYTE,
+    MAX_HOSTCALL_BYTES,
 };
 use crate::common::arena::common::log::Level;
 use crate::log::{BotLog, LOG_BYTES_PER_TURN, LogSource};
@@ -105,6 +106,11 @@ impl Burner {
 /// Charges the bot `bytes` × [`FUEL_PER_BYTE`] by running the burner in its store.
 pub async fn charge<T: FuelPayer>(store: &mut StoreContextMut<'_, T>, bytes: u64) -> wasmtime::Result<()> {
     charge_fuel(store, bytes.saturating_mul(FUEL_PER_BYTE)).await
+}
+
+/// Charges the bot for `bytes` of paths into its data folder: × [`FUEL_PER_PATH_BYTE`].
+pub async fn charge_path<T: FuelPayer>(store: &mut StoreContextMut<'_, T>, bytes: u64) -> wasmtime::Result<()> {
+    charge_fuel(store, bytes.saturating_mul(FUEL_PER_PATH_BYTE)).await
 }
 
 /// Charges the bot `fuel` by running the burner in its store.

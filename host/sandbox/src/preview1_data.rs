@@ -45,9 +45,9 @@
 //! the socket calls, and `preview1`'s `poll_oneoff` (Go polls a descriptor only after a read
 //! answered `EAGAIN`, which no data read does).
 //!
-//! **Charges** are `data_fs`'s, each before its work (`host_fuel`), at
-//! [`crate::budget::FUEL_PER_BYTE`] a byte: every call counts one host-call fee; every path
-//! argument pays its bytes (resolved or not: it was copied); every read, the bytes it returns;
+//! **Charges** are `data_fs`'s, each before its work (`host_fuel`): every call counts one
+//! host-call fee; every path argument pays [`crate::budget::FUEL_PER_PATH_BYTE`] a byte
+//! (resolved or not: it was copied), the rest [`crate::budget::FUEL_PER_BYTE`]; every read, the bytes it returns;
 //! every entry `fd_readdir` writes (even in part, `.` and `..` included), `data_fs`'s price of a
 //! listed entry (`FUEL_PER_DIRECTORY_ENTRY` and its name's bytes); and, as `preview1`'s
 //! `fd_write` pays for its own, `fd_read` and `fd_pread` pay the bytes of the iovec array they
@@ -56,7 +56,7 @@
 use crate::budget::MAX_HOSTCALL_BYTES;
 use crate::data::{DataTree, NodeId, NodeKind, ROOT};
 use crate::data_fs::{self, DATA_PREOPEN, DataPayer};
-use crate::host_fuel::{charge, charge_fuel};
+use crate::host_fuel::{charge, charge_fuel, charge_path};
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::sync::Arc;
@@ -942,7 +942,8 @@ fn path_symlink<T: Preview1DataPayer>(
     })
 }
 
-/// Charges the bytes of the paths at `paths` (pointer, length), then copies them: the paths,
+/// Charges the bytes of the paths at `paths` (pointer, length, [`crate::budget::FUEL_PER_PATH_BYTE`]
+/// each), then copies them: the paths,
 /// or `EFAULT` (outside memory), `ENAMETOOLONG` (over [`MAX_HOSTCALL_BYTES`]) or `EILSEQ` (not
 /// UTF-8). Nothing is charged for a path that is not copied.
 async fn read_paths<T: Preview1DataPayer, const N: usize>(
@@ -961,7 +962,7 @@ async fn read_paths<T: Preview1DataPayer, const N: usize>(
         }
         total += len;
     }
-    charge(&mut caller.as_context_mut(), total).await?;
+    charge_path(&mut caller.as_context_mut(), total).await?;
     let mut copied = [const { String::new() }; N];
     for ((ptr, len), path) in paths.into_iter().zip(copied.iter_mut()) {
         let Some(bytes) = read(memory, caller, ptr, u64::from(len as u32)) else { return Ok(Err(errno::FAULT)) };
