@@ -120,13 +120,6 @@ impl Upload {
             Upload::Wasm(writer) | Upload::Archive(writer) => writer.write(chunk),
         }
     }
-
-    /// Bytes so far.
-    pub fn size(&self) -> u64 {
-        match self {
-            Upload::Wasm(writer) | Upload::Archive(writer) => writer.size(),
-        }
-    }
 }
 
 /// The running ladder.
