@@ -6,7 +6,9 @@
 use crate::sandbox_runtime::{arena, run};
 
 use arena_host::Budget;
-use arena_host::budget::{FUEL_PER_BYTE, FUEL_PER_HOST_CALL, FUEL_PER_POLLABLE, FUEL_PER_RANDOM_BYTE};
+use arena_host::budget::{
+    FUEL_PER_BYTE, FUEL_PER_HOST_CALL, FUEL_PER_PATH_BYTE, FUEL_PER_POLLABLE, FUEL_PER_RANDOM_BYTE,
+};
 use arena_host::loader::{CommandProgram, Loader, compile, load_command_component, load_preview1_command, sha256};
 use arena_host::log::{BotLog, LogSource};
 use arena_host::protocol::wasip1::{Preview1Command, preview1_command, wrap_preview1_command};
@@ -424,6 +426,28 @@ fn a_data_file_reads_its_bytes_at_one_fuel_a_byte() {
     assert_eq!(bot.errno("close", fd), ESUCCESS);
     assert_eq!(bot.errno("read", (fd, 10, 0)), EBADF, "closed");
     assert_eq!(bot.open_read("sub/deep.txt"), fd, "its number is free again");
+}
+
+/// A path into the data folder pays [`FUEL_PER_PATH_BYTE`] (16) a byte before it is walked (the
+/// host walks it name by name: at 1 a byte a 4 KiB path of nested directories held the host
+/// 44-49 times longer per fuel than pure wasm, `cargo xtask bench hostcalls`). Obeyed: a path 70
+/// bytes longer that opens costs exactly 1,120 fuel more. Violated (a path that is not there):
+/// the same, paid whether or not it resolves.
+#[test]
+fn a_path_pays_sixteen_fuel_a_byte_found_or_not() {
+    let mut bot = DataBot::new(Some(data_tree()));
+    let mut fuel_of = |path: &str, expected: i32| {
+        let len = bot.path(path);
+        let (errno, fuel) = bot.call("open", (3, len, 0, RIGHT_FD_READ));
+        assert_eq!(errno, expected, "{path}");
+        fuel
+    };
+    let found = fuel_of("table.txt", ESUCCESS);
+    let found_longer = fuel_of(&format!("{}table.txt", "./".repeat(35)), ESUCCESS);
+    assert_eq!(found_longer - found, 70 * FUEL_PER_PATH_BYTE, "70 bytes more of a path that opens");
+    let missing = fuel_of("missing", ENOENT);
+    let missing_longer = fuel_of(&format!("missing/{}", "x".repeat(69)), ENOENT);
+    assert_eq!(missing_longer - missing, 70 * FUEL_PER_PATH_BYTE, "70 bytes more of a path that is not there");
 }
 
 /// Obeyed: what exists opens. Violated: every change answers `EROFS` (errno 69), whatever the
