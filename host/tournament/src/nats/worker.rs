@@ -322,14 +322,13 @@ fn data_in(
             folder.display()
         ));
     };
-    let limits = arena.data_limits();
+    // A data folder alone: no bot file in the archive.
+    let limits = ArchiveLimits { max_wasm: 0, data: arena.data_limits() };
     let payload = super::identity::fetch_data_payload(digest);
-    let bytes = fetch(server, &format!("/blobs/data/{digest}.tar"), &payload, identity, {
-        ArchiveLimits { max_wasm: 0, data: limits }.unpacked_bytes()
-    })?;
-    let url = format!("{}/blobs/data/{digest}.tar", server.trim_end_matches('/'));
-    let archive = read_archive(bytes.as_slice(), ArchiveLimits { max_wasm: 0, data: limits })
-        .map_err(|err| format!("fetching {url}: {err}"))?;
+    let path = format!("/blobs/data/{digest}.tar");
+    let bytes = fetch(server, &path, &payload, identity, limits.unpacked_bytes())?;
+    let url = format!("{}{path}", server.trim_end_matches('/'));
+    let archive = read_archive(bytes.as_slice(), limits).map_err(|err| format!("fetching {url}: {err}"))?;
     let tree = archive.data.ok_or_else(|| format!("fetching {url}: the archive has no data folder"))?;
     if tree.digest_hex() != digest {
         return Err(format!("fetching {url}: the folder served has the digest {}", tree.digest_hex()));
