@@ -367,11 +367,10 @@ impl Service {
                 let (wasm, data) = read_bot_archive(archive.read_back()?, self.archive_limits())
                     .map_err(|err| ServiceError::Refused(format!("upload: {err}")))?;
                 drop(archive);
-                let mut writer = self.bot_files.writer(self.settings.max_upload)?;
-                writer.write(&wasm)?;
-                let (sha256, size) = writer.finish()?;
+                // Within the upload cap already: `read_bot_archive` checked it.
+                let sha256 = self.bot_files.put(&wasm)?;
                 let digest = data.map(|tree| self.data_folders.put(&tree)).transpose()?;
-                (sha256, size, digest)
+                (sha256, wasm.len() as u64, digest)
             }
         };
         let mut bot = self.store.bot_for_upload(user.id, game, name)?;
@@ -492,14 +491,15 @@ impl Service {
 
     /// A version's bot file and data folder.
     pub fn bot_files_of(&self, version: &Version) -> Result<BotFiles, ServiceError> {
-        let data = match &version.data_digest {
-            None => None,
-            Some(digest) => Some(
+        let data = version
+            .data_digest
+            .as_deref()
+            .map(|digest| {
                 self.data_folders
                     .path(digest)
-                    .ok_or_else(|| ServiceError::NotFound(format!("data of version {}", version.id)))?,
-            ),
-        };
+                    .ok_or_else(|| ServiceError::NotFound(format!("data of version {}", version.id)))
+            })
+            .transpose()?;
         Ok(BotFiles { wasm: self.bot_file(version)?, data })
     }
 
